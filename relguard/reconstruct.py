@@ -1,0 +1,207 @@
+"""Document reconstruction (paper §5.4): mask relation spans, then delete or fill.
+
+The two steps are split so that the second provably never reads an original
+relation expression (DESIGN invariant 7): :func:`mask` turns a document into a
+:class:`MaskedDocument` whose text holds ``[REL_i]`` placeholders and whose
+records say where they are; :func:`fill` takes only that masked document and
+the sampled outcomes. Documents that differ only in relation expressions have
+the same masked document and so the same output for the same outcomes.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from relguard.types import DocumentExtraction, SanitizedDocument, TypePair
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A placeholder in the masked text: which canonical triples it stands for and where it is."""
+
+    triples: tuple[int, ...]
+    sentence: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class MaskedDocument:
+    """A document with every relation span replaced by ``[REL_i]`` (i = corpus-wide triple index).
+
+    ``sentences`` are (start, end) ranges in the masked text; ``slots`` are sorted by position.
+    """
+
+    name: str
+    text: str
+    sentences: tuple[tuple[int, int], ...]
+    slots: tuple[Slot, ...]
+
+
+def placeholder(index: int) -> str:
+    return f"[REL_{index}]"
+
+
+def mask(extraction: DocumentExtraction, triple_index: Mapping[tuple, int]) -> MaskedDocument:
+    """Replace every recorded relation span with its placeholder.
+
+    Occurrences whose spans overlap (``"Alice and Bob founded Acme"`` gives two
+    triples on one span) are merged into one slot that stands for all of them.
+    """
+    text = extraction.document.text
+    spans: list[tuple[int, int, int, int]] = []
+    for triple in extraction.triples:
+        index = triple_index[triple.key]
+        for occ in triple.occurrences:
+            if occ.document == extraction.document.name:
+                spans.append((occ.start, occ.end, index, occ.sentence))
+    spans.sort()
+    merged: list[list] = []
+    for start, end, index, sentence in spans:
+        if merged and start < merged[-1][1] and merged[-1][3] == sentence:
+            last = merged[-1]
+            last[1] = max(last[1], end)
+            if index not in last[2]:
+                last[2].append(index)
+        else:
+            merged.append([start, end, [index], sentence])
+
+    pieces: list[str] = []
+    offsets: list[tuple[int, int]] = []
+    cursor = 0
+    shift = 0
+    slots: list[Slot] = []
+    for start, end, indices, sentence in merged:
+        pieces.append(text[cursor:start])
+        token = placeholder(min(indices))
+        new_start = start + shift
+        pieces.append(token)
+        slots.append(Slot(tuple(sorted(indices)), sentence, new_start, new_start + len(token)))
+        offsets.append((end, len(token) - (end - start)))
+        shift += len(token) - (end - start)
+        cursor = end
+    pieces.append(text[cursor:])
+
+    ends = [end for end, _ in offsets]
+    cumulative = list(itertools.accumulate(change for _, change in offsets))
+
+    def moved(position: int) -> int:
+        count = bisect.bisect_right(ends, position)
+        return position + (cumulative[count - 1] if count else 0)
+
+    sentences = tuple((moved(s.start), moved(s.end)) for s in extraction.sentences)
+    return MaskedDocument(extraction.document.name, "".join(pieces), sentences, tuple(slots))
+
+
+Verbalizer = Callable[[str, TypePair, str, str], str]
+
+
+@dataclass(frozen=True)
+class Sampled:
+    """What ``fill`` may know of a triple: its public type pair and the sampled predicate (None = null)."""
+
+    type_pair: TypePair
+    predicate: str | None
+
+
+def fill(masked: MaskedDocument, outcomes: Mapping[int, Sampled], verbalize: Verbalizer) -> SanitizedDocument:
+    """Delete every sentence holding a null outcome and fill the remaining placeholders.
+
+    ``verbalize(predicate, type_pair, text_before, text_after)`` sees only the
+    sampled predicate, the public type pair and the masked text around the
+    slot. Text outside slots and deleted sentences is copied byte for byte.
+    """
+    deleted = sorted(
+        {slot.sentence for slot in masked.slots if any(outcomes[i].predicate is None for i in slot.triples)}
+    )
+    kept = _complement(_removed_ranges(masked.sentences, set(deleted)), len(masked.text))
+    pieces: list[str] = []
+    filled = 0
+    for start, end in kept:
+        piece, count = _fill_range(masked.text, start, end, masked.slots, outcomes, verbalize)
+        pieces.append(piece)
+        filled += count
+    return SanitizedDocument(masked.name, "".join(pieces), tuple(deleted), filled)
+
+
+def _removed_ranges(bounds: tuple[tuple[int, int], ...], deleted: set[int]) -> list[tuple[int, int]]:
+    """A deleted sentence takes the whitespace after it; the last one takes the whitespace before it."""
+    ranges = []
+    for number in sorted(deleted):
+        start, end = bounds[number]
+        if number + 1 < len(bounds):
+            ranges.append((start, bounds[number + 1][0]))
+        else:
+            previous = [bounds[n][1] for n in range(number) if n not in deleted]
+            ranges.append((previous[-1] if previous else bounds[0][0], end))
+    return ranges
+
+
+def _complement(ranges: list[tuple[int, int]], length: int) -> list[tuple[int, int]]:
+    kept = []
+    cursor = 0
+    for start, end in sorted(ranges):
+        if start > cursor:
+            kept.append((cursor, start))
+        cursor = max(cursor, end)
+    kept.append((cursor, length))
+    return kept
+
+
+def _fill_range(text, start, end, slots, outcomes, verbalize) -> tuple[str, int]:
+    pieces: list[str] = []
+    cursor = start
+    count = 0
+    for slot in slots:
+        if slot.start < start or slot.end > end:
+            continue
+        sampled = outcomes[slot.triples[0]]
+        pieces.append(text[cursor : slot.start])
+        pieces.append(verbalize(sampled.predicate or "", sampled.type_pair, text[: slot.start], text[slot.end :]))
+        cursor = slot.end
+        count += 1
+    pieces.append(text[cursor:end])
+    return "".join(pieces), count
+
+
+_WORD = re.compile(r"[A-Za-z']+")
+
+
+class FormVerbalizer:
+    """Turns a sampled predicate into words that fit the masked text around its slot.
+
+    Forms come from the public inventory (``clause``: "is the capital of",
+    ``noun``: "capital"); the choice between them depends only on the masked
+    text before the slot: after a possessive ("Acme's [REL] Alice") the role
+    noun, after a determiner the noun phrase, after a copula the clause without
+    its copula, after a comma an apposition, else the clause.
+    """
+
+    def __init__(self, forms: Callable[[str], Mapping[str, str | None]]) -> None:
+        self._forms = forms
+
+    def __call__(self, predicate: str, type_pair: TypePair, before: str, after: str) -> str:
+        forms = self._forms(predicate)
+        clause = forms.get("clause") or predicate.replace("_", " ")
+        noun = forms.get("noun")
+        tail = before[-40:]
+        words = _WORD.findall(tail.lower())
+        last = words[-1] if words else ""
+        if re.search(r"['’]s\s*$", tail):
+            return noun or clause
+        if last in {"the", "a", "an"} and tail.endswith(" "):
+            return f"{noun} of" if noun else clause
+        if last in {"is", "was", "are", "were", "be", "been", "being"} and tail.endswith(" "):
+            stripped = re.sub(r"^(is|was|are|were)\s+", "", clause)
+            if stripped != clause:
+                return stripped
+            return f"the {noun} of" if noun else clause
+        if re.search(r",\s*$", tail):
+            if noun:
+                return f"the {noun} of"
+            return ("who " if type_pair[0] == "PERSON" else "which ") + clause
+        return clause

@@ -1,0 +1,101 @@
+"""Bad input through the real ``relguard`` command: one readable line on stderr, non-zero exit."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+GOOD = "Alice Smith founded Acme Corporation in Boston.\n"
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "relguard.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=300
+    )
+
+
+def _make(tmp: Path, case: str) -> list[str]:
+    """Build the input for ``case`` under ``tmp`` and return the CLI arguments."""
+    out = ["--out", str(tmp / "out")]
+    if case == "empty":
+        (tmp / "empty.txt").write_bytes(b"")
+        return ["sanitize", str(tmp / "empty.txt"), *out]
+    if case == "whitespace":
+        (tmp / "blank.txt").write_text("  \n\t\n")
+        return ["sanitize", str(tmp / "blank.txt"), *out]
+    if case == "binary":
+        (tmp / "image.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+        return ["sanitize", str(tmp / "image.txt"), *out]
+    if case == "latin1":
+        (tmp / "latin1.txt").write_bytes("Müller founded Acme in Köln.".encode("latin-1"))
+        return ["sanitize", str(tmp / "latin1.txt"), *out]
+    if case == "no_documents":
+        (tmp / "folder").mkdir()
+        (tmp / "folder" / "notes.pdf").write_bytes(b"%PDF-1.4")
+        return ["sanitize", str(tmp / "folder"), *out]
+    if case == "broken_jsonl":
+        (tmp / "c.jsonl").write_text('{"text": "Alice founded Acme."}\n{"text": "Bob \n{"text": "Carol left."}\n')
+        return ["sanitize", str(tmp / "c.jsonl"), *out]
+    if case == "jsonl_no_text":
+        (tmp / "c.jsonl").write_text('{"body": "Alice founded Acme."}\n')
+        return ["sanitize", str(tmp / "c.jsonl"), *out]
+    if case == "missing":
+        return ["sanitize", str(tmp / "nope.txt"), *out]
+    if case == "too_big":
+        (tmp / "big.txt").write_text(GOOD * 100)
+        return ["sanitize", str(tmp / "big.txt"), "--max-bytes", "1000", *out]
+    (tmp / "ok.txt").write_text(GOOD)
+    if case == "negative_epsilon":
+        return ["sanitize", str(tmp / "ok.txt"), "--epsilon", "-1", *out]
+    if case == "k_zero":
+        return ["sanitize", str(tmp / "ok.txt"), "--k", "0", *out]
+    if case == "negative_lambda":
+        return ["sanitize", str(tmp / "ok.txt"), "--lam", "-0.1", *out]
+    if case == "nan_epsilon":
+        return ["sanitize", str(tmp / "ok.txt"), "--epsilon", "nan", *out]
+    raise AssertionError(case)
+
+
+@pytest.mark.parametrize(
+    ("case", "fragment"),
+    [
+        ("empty", "empty.txt: the file is empty"),  # zero bytes
+        ("whitespace", "blank.txt: holds only whitespace"),  # nothing to sanitize
+        ("binary", "image.txt: looks like a binary file"),  # NUL bytes
+        ("latin1", "latin1.txt: not valid UTF-8 (byte 1"),  # wrong encoding, names the byte
+        ("no_documents", "folder holds no documents"),  # only unsupported files
+        ("broken_jsonl", "c.jsonl: line 2 is not valid JSON"),  # names the line; whole file refused
+        ("jsonl_no_text", "line 1 has no string field 'text'"),  # wrong field
+        ("missing", "nope.txt: no such file or folder"),
+        ("too_big", "over the limit of 1,000"),  # size limit is configurable
+        ("negative_epsilon", "epsilon must be a finite number >= 0 (got -1.0)"),
+        ("k_zero", "k must be at least 1"),
+        ("negative_lambda", "lam (lambda) must be a finite number >= 0"),
+        ("nan_epsilon", "epsilon must be a finite number >= 0"),
+    ],
+)
+def test_bad_input_gives_one_clear_line_and_nonzero_exit(tmp_path, case, fragment):
+    result = run(*_make(tmp_path, case), cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("relguard: error: ")
+    assert fragment in lines[0]
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_usage_error_exits_2(tmp_path):
+    result = run("sanitize", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "--out" in result.stderr or "INPUT" in result.stderr
+
+
+def test_help_explains_the_privacy_parameters(tmp_path):
+    result = run("sanitize", "--help", cwd=tmp_path)
+    assert result.returncode == 0
+    for word in ("--epsilon", "--lam", "--k", "--seed", "NOT a private release", "CONFIDENTIAL"):
+        assert word in " ".join(result.stdout.split())

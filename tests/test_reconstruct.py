@@ -1,0 +1,115 @@
+"""Reconstruction: masking, deletion, filling, and DESIGN invariant 7 (fill never reads the original)."""
+
+from __future__ import annotations
+
+from relguard.reconstruct import FormVerbalizer, Sampled, fill, mask
+from relguard.types import Document, DocumentExtraction, Occurrence, Sentence, Triple
+
+FORMS = {
+    "works_for": {"clause": "works for", "noun": "employee"},
+    "founded": {"clause": "founded", "noun": "founder"},
+    "capital_of": {"clause": "is the capital of", "noun": "capital"},
+    "sued": {"clause": "sued", "noun": None},
+}
+VERBALIZE = FormVerbalizer(lambda p: FORMS.get(p, {"clause": p.replace("_", " "), "noun": None}))
+
+
+def _doc(text: str, relations: list[tuple[str, str, str, str]]) -> DocumentExtraction:
+    """Sentences split on '. '; each relation is (subject, predicate, object, exact span text)."""
+    sentences, start = [], 0
+    for part in text.split(". "):
+        end = start + len(part) + (1 if not part.endswith(".") and start + len(part) < len(text) else 0)
+        sentences.append(Sentence(len(sentences), start, min(end, len(text))))
+        start = start + len(part) + 2
+    triples = []
+    for subject, predicate, obj, span in relations:
+        at = text.index(span)
+        number = next(s.index for s in sentences if s.start <= at < s.end)
+        occ = Occurrence("d", number, at, at + len(span), span)
+        triples.append(Triple(subject, "PERSON", predicate, obj, "ORG", (occ,)))
+    return DocumentExtraction(Document("d", text), tuple(sentences), (), tuple(triples))
+
+
+def _index(doc: DocumentExtraction) -> dict:
+    return {t.key: i for i, t in enumerate(doc.triples)}
+
+
+def test_mask_replaces_only_relation_spans():
+    doc = _doc("Alice works at Acme. Bob sued Acme. The sky is blue.", [
+        ("Alice", "works_at", "Acme", "works at"),
+        ("Bob", "sued", "Acme", "sued"),
+    ])
+    masked = mask(doc, _index(doc))
+    assert masked.text == "Alice [REL_0] Acme. Bob [REL_1] Acme. The sky is blue."
+    assert [masked.text[s:e] for s, e in masked.sentences] == ["Alice [REL_0] Acme.", "Bob [REL_1] Acme.", "The sky is blue."]
+
+
+def test_null_deletes_the_sentence_and_everything_else_is_byte_identical():
+    text = "Alice works at Acme. Bob sued Acme. The sky is blue.\n"
+    doc = _doc(text, [("Alice", "works_at", "Acme", "works at"), ("Bob", "sued", "Acme", "sued")])
+    outcomes = {0: Sampled(("PERSON", "ORG"), "founded"), 1: Sampled(("PERSON", "ORG"), None)}
+    result = fill(mask(doc, _index(doc)), outcomes, VERBALIZE)
+    assert result.text == "Alice founded Acme. The sky is blue.\n"
+    assert result.removed_sentences == (1,)
+    assert result.filled_spans == 1
+
+
+def test_deleting_the_last_sentence_takes_the_space_before_it():
+    doc = _doc("The sky is blue. Bob sued Acme.", [("Bob", "sued", "Acme", "sued")])
+    result = fill(mask(doc, _index(doc)), {0: Sampled(("PERSON", "ORG"), None)}, VERBALIZE)
+    assert result.text == "The sky is blue."
+
+
+def test_one_outcome_fills_every_occurrence_of_a_triple():
+    text = "Alice works at Acme. Later Alice worked for Acme again."
+    doc = _doc(text, [])
+    occs = (
+        Occurrence("d", 0, 6, 14, "works at"),
+        Occurrence("d", 1, text.index("worked for"), text.index("worked for") + 10, "worked for"),
+    )
+    doc = DocumentExtraction(doc.document, doc.sentences, (), (Triple("Alice", "PERSON", "works_for", "Acme", "ORG", occs),))
+    result = fill(mask(doc, _index(doc)), {0: Sampled(("PERSON", "ORG"), "sued")}, VERBALIZE)
+    assert result.text == "Alice sued Acme. Later Alice sued Acme again."
+
+
+def test_invariant_7_documents_differing_only_in_relation_expressions_give_identical_output():
+    a = _doc("Alice works at Acme. Bob sued Acme.", [("Alice", "works_for", "Acme", "works at"), ("Bob", "sued", "Acme", "sued")])
+    b = _doc("Alice is employed by Acme. Bob took to court Acme.", [
+        ("Alice", "founded", "Acme", "is employed by"),
+        ("Bob", "sued", "Acme", "took to court"),
+    ])
+    outcomes = {0: Sampled(("PERSON", "ORG"), "founded"), 1: Sampled(("PERSON", "ORG"), "works_for")}
+    index_a = {t.key: i for i, t in enumerate(a.triples)}
+    index_b = {t.key: i for i, t in enumerate(b.triples)}
+    masked_a, masked_b = mask(a, index_a), mask(b, index_b)
+    assert masked_a.text == masked_b.text
+    assert "works at" not in masked_a.text and "employed" not in masked_b.text
+    assert fill(masked_a, outcomes, VERBALIZE) == fill(masked_b, outcomes, VERBALIZE)
+
+
+def test_overlapping_spans_share_one_slot_and_null_wins():
+    text = "Alice and Bob founded Acme. The end."
+    doc = _doc(text, [("Alice", "founded", "Acme", "founded"), ("Bob", "founded", "Acme", "founded")])
+    masked = mask(doc, _index(doc))
+    assert masked.text.count("[REL_") == 1
+    kept = fill(masked, {0: Sampled(("PERSON", "ORG"), "sued"), 1: Sampled(("PERSON", "ORG"), "sued")}, VERBALIZE)
+    assert kept.text == "Alice and Bob sued Acme. The end."
+    gone = fill(masked, {0: Sampled(("PERSON", "ORG"), "sued"), 1: Sampled(("PERSON", "ORG"), None)}, VERBALIZE)
+    assert gone.text == "The end."
+
+
+def test_literal_placeholder_text_in_the_source_is_left_alone():
+    doc = _doc("The form says [REL_0] here. Alice works at Acme.", [("Alice", "works_at", "Acme", "works at")])
+    result = fill(mask(doc, _index(doc)), {0: Sampled(("PERSON", "ORG"), "founded")}, VERBALIZE)
+    assert result.text == "The form says [REL_0] here. Alice founded Acme."
+
+
+def test_verbalizer_fits_the_masked_context():
+    pair = ("PERSON", "ORG")
+    assert VERBALIZE("works_for", pair, "Alice ", " Acme.") == "works for"
+    assert VERBALIZE("founded", pair, "Acme's ", " Alice") == "founder"
+    assert VERBALIZE("founded", pair, "Alice, ", " Acme,") == "the founder of"
+    assert VERBALIZE("sued", pair, "Alice, ", " Acme,") == "who sued"
+    assert VERBALIZE("capital_of", ("GPE", "GPE"), "Paris is the ", " France") == "capital of"
+    assert VERBALIZE("capital_of", ("GPE", "GPE"), "Paris ", " France") == "is the capital of"
+    assert VERBALIZE("capital_of", ("GPE", "GPE"), "Paris is ", " France") == "the capital of"
