@@ -1,0 +1,142 @@
+"""The offline, public candidate inventory: K predicates per ordered entity-type pair.
+
+The data lives in ``pools/<SUBJECT_TYPE>.json`` beside this module, one file
+per subject type, curated by hand under the rules of paper §5.2: compatible
+with the types in that direction, no synonyms, no predicate implying another,
+no vague predicates, ordered from most to least common. Nothing in it comes
+from any document, so the pools are public by construction (DESIGN invariant 1).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+
+from relguard.errors import PoolError
+from relguard.types import ENTITY_TYPES, CandidatePool, TypePair
+
+VERSION = "2026.11-1"
+BANNED = frozenset(
+    {
+        "related_to",
+        "associated_with",
+        "connected_to",
+        "involves",
+        "part_of",
+        "is_a",
+        "linked_to",
+        "relates_to",
+        "connected_with",
+        "has",
+        "about",
+    }
+)
+SNAKE_CASE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
+
+
+def _pair_key(pair: TypePair) -> str:
+    return f"{pair[0]}|{pair[1]}"
+
+
+def _load_folder(folder) -> tuple[dict[str, list[str]], dict[str, dict]]:
+    pairs: dict[str, list[str]] = {}
+    forms: dict[str, dict] = {}
+    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        if not entry.name.endswith(".json"):
+            continue
+        try:
+            data = json.loads(entry.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise PoolError(f"candidate inventory file {entry.name} cannot be read: {exc}") from exc
+        pairs.update(data.get("pairs", {}))
+        for predicate, form in data.get("forms", {}).items():
+            forms.setdefault(predicate, form)
+    return pairs, forms
+
+
+def validate(pairs: Mapping[str, list[str]], *, where: str) -> None:
+    """Refuse an inventory that breaks the pool rules a machine can check."""
+    for subject in ENTITY_TYPES:
+        for obj in ENTITY_TYPES:
+            key = _pair_key((subject, obj))
+            predicates = pairs.get(key)
+            if not isinstance(predicates, list) or not predicates:
+                raise PoolError(f"{where}: no predicates for the type pair {subject}->{obj}")
+            if len(set(predicates)) != len(predicates):
+                raise PoolError(f"{where}: {subject}->{obj} lists a predicate twice")
+            for predicate in predicates:
+                if not isinstance(predicate, str) or not SNAKE_CASE.match(predicate):
+                    raise PoolError(f"{where}: {subject}->{obj} has {predicate!r}, not lower-case snake_case")
+                if predicate in BANNED:
+                    raise PoolError(f"{where}: {subject}->{obj} has the vague predicate {predicate!r}")
+
+
+class InventoryCandidates:
+    """Pools from the bundled inventory (or another folder/file of the same format)."""
+
+    name = "inventory"
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        if path is None:
+            folder = resources.files("relguard.candidates") / "pools"
+            where = "bundled inventory"
+            self._pairs, self._forms = _load_folder(folder)
+        else:
+            path = Path(path)
+            where = str(path)
+            if path.is_dir():
+                self._pairs, self._forms = _load_folder(path)
+            else:
+                try:
+                    data = json.loads(path.read_text(encoding="utf-8"))
+                except (OSError, ValueError) as exc:
+                    raise PoolError(f"{path}: not a readable JSON pool file ({exc})") from exc
+                self._pairs, self._forms = dict(data.get("pairs", {})), dict(data.get("forms", {}))
+        validate(self._pairs, where=where)
+
+    @property
+    def version(self) -> str:
+        return VERSION
+
+    def available(self, type_pair: TypePair) -> int:
+        return len(self._pairs[_pair_key(_checked(type_pair))])
+
+    def generate(self, type_pair: TypePair, k: int) -> CandidatePool:
+        """The first ``k`` predicates for ``type_pair``: the only inputs are the type pair and K."""
+        type_pair = _checked(type_pair)
+        predicates = self._pairs[_pair_key(type_pair)]
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise PoolError(f"K must be an integer >= 1, got {k!r}")
+        if k > len(predicates):
+            raise PoolError(
+                f"the inventory has {len(predicates)} candidates for {type_pair[0]}->{type_pair[1]}, "
+                f"fewer than K={k}; choose K <= {len(predicates)} or use another candidate backend"
+            )
+        return CandidatePool(type_pair, tuple(predicates[:k]), source=f"inventory:{VERSION}")
+
+    def content_hash(self) -> str:
+        canonical = json.dumps(self._pairs, sort_keys=True, ensure_ascii=True)
+        return hashlib.sha256(canonical.encode()).hexdigest()
+
+    def forms(self, predicate: str) -> dict:
+        """How a predicate reads in text: ``clause`` ("is the capital of") and role ``noun`` ("capital")."""
+        form = self._forms.get(predicate)
+        if form:
+            return {"clause": form.get("clause") or predicate.replace("_", " "), "noun": form.get("noun")}
+        return {"clause": predicate.replace("_", " "), "noun": None}
+
+    def pairs(self) -> dict[str, tuple[str, ...]]:
+        return {key: tuple(value) for key, value in self._pairs.items()}
+
+
+def _checked(type_pair: TypePair) -> TypePair:
+    if not isinstance(type_pair, tuple | list) or len(type_pair) != 2:
+        raise PoolError(f"a type pair is (subject_type, object_type), got {type_pair!r}")
+    for entity_type in type_pair:
+        if entity_type not in ENTITY_TYPES:
+            raise PoolError(f"unknown entity type {entity_type!r}; valid types: {', '.join(ENTITY_TYPES)}")
+    return (type_pair[0], type_pair[1])

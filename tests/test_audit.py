@@ -1,0 +1,60 @@
+"""DESIGN invariant 10: the exact audit of ε·d_R over every inventory pool, and that it catches a missing /2."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from relguard.audit import audit_pool, near_duplicates
+from relguard.candidates.inventory import InventoryCandidates
+from relguard.embed import load_encoder
+from relguard.types import ENTITY_TYPES
+
+EPSILONS = (0.1, 1.0, 5.0, 10.0)
+LAMBDAS = (0.01, 0.1, 1.0, 2.0)
+# relations that are not candidates anywhere, compared under every pool
+OUTSIDERS = ("works_at", "married", "was_born_in", "located_near", "owns_shares_in")
+
+
+def _without_halving(distances, *, epsilon, lam):
+    """The mechanism with the /2 dropped from the exponent: NOT private at ε, only at 2ε."""
+    from relguard.mechanism import log_probabilities
+
+    return log_probabilities(distances, epsilon=2 * epsilon, lam=lam)
+
+
+@pytest.fixture(scope="module")
+def pools():
+    inventory = InventoryCandidates()
+    encoder = load_encoder()
+    result = []
+    for subject in ENTITY_TYPES:
+        for obj in ENTITY_TYPES:
+            pair = (subject, obj)
+            pool = inventory.generate(pair, min(20, inventory.available(pair)))
+            z_candidates = encoder.embed_predicates(pool.predicates, pair)
+            z_outside = encoder.embed_predicates(OUTSIDERS, pair)
+            inputs = np.concatenate([z_candidates, z_outside, near_duplicates(z_candidates[:5], seed=len(result))])
+            result.append((pair, z_candidates, inputs))
+    return result
+
+
+def test_audit_passes_for_every_inventory_pool(pools):
+    assert len(pools) == 121
+    worst = -np.inf
+    for pair, z_candidates, inputs in pools:
+        for epsilon in EPSILONS:
+            for lam in LAMBDAS:
+                result = audit_pool(z_candidates, inputs, epsilon=epsilon, lam=lam)
+                worst = max(worst, result.worst_excess)
+                assert result.passed, (pair, epsilon, lam, result)
+    assert worst <= 1e-9
+
+
+def test_audit_fails_when_the_halving_is_dropped(pools):
+    failures = 0
+    for _pair, z_candidates, inputs in pools:
+        result = audit_pool(z_candidates, inputs, epsilon=1.0, lam=1.0, probabilities=_without_halving)
+        failures += not result.passed
+    assert failures == len(pools)
+

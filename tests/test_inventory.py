@@ -1,0 +1,98 @@
+"""The public candidate inventory obeys the pool rules of paper §5.2 (DESIGN invariants 1-2)."""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import json
+
+import pytest
+
+from relguard.candidates.inventory import BANNED, SNAKE_CASE, InventoryCandidates
+from relguard.embed import load_encoder
+from relguard.errors import PoolError
+from relguard.types import ENTITY_TYPES
+
+# Under the typed template, synonyms sit below 0.2 (works_for/works_at 0.10, located_in/situated_in 0.12,
+# founded/established 0.13, member_of/belongs_to 0.18, works_for/employed_by 0.20) while distinct but
+# related relations sit above 0.25 (subsidiary_of/owned_by 0.25, capital_of/largest_city_of 0.25,
+# member_of/works_for 0.27). No two of the first 20 candidates of a pool may be closer than this.
+NEAR_SYNONYM = 0.2
+PAIRS = [(s, o) for s in ENTITY_TYPES for o in ENTITY_TYPES]
+
+
+@pytest.fixture(scope="module")
+def inventory():
+    return InventoryCandidates()
+
+
+def test_all_121_ordered_pairs_have_at_least_20_candidates(inventory):
+    assert len(PAIRS) == 121
+    for pair in PAIRS:
+        assert inventory.available(pair) >= 20, pair
+
+
+def test_candidates_are_snake_case_unique_and_not_vague(inventory):
+    for pair in PAIRS:
+        predicates = inventory.generate(pair, inventory.available(pair)).predicates
+        assert len(set(predicates)) == len(predicates), pair
+        for predicate in predicates:
+            assert SNAKE_CASE.match(predicate), (pair, predicate)
+            assert predicate not in BANNED, (pair, predicate)
+
+
+def test_every_candidate_has_a_clause_form(inventory):
+    for pair in PAIRS:
+        for predicate in inventory.generate(pair, 20).predicates:
+            assert inventory.forms(predicate)["clause"].strip(), predicate
+
+
+def test_no_near_synonyms_within_a_pool(inventory):
+    encoder = load_encoder()
+    offenders = []
+    for pair in PAIRS:
+        predicates = inventory.generate(pair, 20).predicates
+        distances = encoder.distances(predicates, predicates, pair)
+        for i, j in itertools.combinations(range(len(predicates)), 2):
+            if distances[i, j] < NEAR_SYNONYM:
+                offenders.append((pair, predicates[i], predicates[j], round(float(distances[i, j]), 3)))
+    assert not offenders
+
+
+def test_generator_receives_only_the_type_pair_and_k():
+    parameters = list(inspect.signature(InventoryCandidates.generate).parameters)
+    assert parameters == ["self", "type_pair", "k"]
+
+
+def test_generate_is_deterministic_and_takes_the_most_common_first(inventory):
+    a = inventory.generate(("PERSON", "ORG"), 10)
+    b = inventory.generate(("PERSON", "ORG"), 10)
+    assert a == b and a.k == 10
+    assert inventory.generate(("PERSON", "ORG"), 5).predicates == a.predicates[:5]
+
+
+@pytest.mark.parametrize(
+    ("pair", "k", "fragment"),
+    [
+        (("PERSON", "ORG"), 0, "K must be an integer >= 1"),  # K below one
+        (("PERSON", "ORG"), 999, "fewer than K=999; choose K <="),  # more than the inventory holds
+        (("PERSON", "DATE"), 5, "unknown entity type 'DATE'"),  # not an OntoNotes type of the paper
+        (("PERSON",), 5, "a type pair is (subject_type, object_type)"),
+    ],
+)
+def test_bad_requests_are_clear_errors(inventory, pair, k, fragment):
+    with pytest.raises(PoolError) as info:
+        inventory.generate(pair, k)
+    assert fragment in str(info.value)
+
+
+def test_a_pool_file_breaking_the_rules_is_refused(tmp_path):
+    pairs = {f"{s}|{o}": [f"pred_{i}" for i in range(20)] for s, o in PAIRS}
+    pairs["ORG|PERSON"][3] = "related_to"
+    (tmp_path / "pools.json").write_text(json.dumps({"pairs": pairs, "forms": {}}))
+    with pytest.raises(PoolError, match="vague predicate 'related_to'"):
+        InventoryCandidates(tmp_path / "pools.json")
+    del pairs["ORG|PERSON"]
+    (tmp_path / "pools.json").write_text(json.dumps({"pairs": pairs, "forms": {}}))
+    with pytest.raises(PoolError, match="ORG->PERSON"):
+        InventoryCandidates(tmp_path / "pools.json")

@@ -1,0 +1,140 @@
+"""End to end on the sample corpus with the real spaCy pipeline, encoder, inventory and OpenDP."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from relguard.errors import PoolError
+from relguard.io import read_documents
+from relguard.pipeline import prepare
+from relguard.report import AUDIT_FILE, public_files, write_release
+from relguard.types import Document
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "assets" / "sample_corpus"
+
+
+@pytest.fixture(scope="module")
+def sample():
+    documents, hashes = read_documents([SAMPLE])
+    return prepare(documents, k=10, input_hashes=hashes)
+
+
+def test_sample_corpus_yields_triples_in_every_document(sample):
+    assert len(sample.documents) == 6
+    assert len(sample.triples) >= 20
+    for extraction in sample.extraction.documents:
+        assert extraction.triples, extraction.document.name
+
+
+def test_every_pool_has_exactly_k_public_candidates(sample):
+    assert sample.distances.shape == (len(sample.triples), 10)
+    for triple in sample.triples:
+        pool = sample.pool_for(triple)
+        assert pool.k == 10 and len(set(pool.predicates)) == 10
+        assert pool.type_pair == triple.type_pair
+
+
+def test_pools_depend_only_on_type_pairs():
+    """Invariant 1: changing every relation expression leaves the pools of the same type pairs unchanged."""
+    a = prepare([Document("a.txt", "Alice Smith founded Acme Corporation in 1990.")], k=10)
+    b = prepare([Document("a.txt", "Alice Smith sued Acme Corporation in 1990.")], k=10)
+    assert a.triples and b.triples
+    assert a.triples[0].predicate != b.triples[0].predicate
+    assert a.pools == b.pools
+
+
+def test_k_larger_than_the_inventory_is_a_clear_error():
+    with pytest.raises(PoolError, match="K|k"):
+        prepare([Document("a.txt", "Alice Smith founded Acme Corporation in 1990.")], k=500)
+
+
+def test_one_outcome_per_canonical_triple_across_documents():
+    """Invariant 6: the same triple in two documents is sampled once and rewritten the same way."""
+    text = "Alice Smith founded Acme Corporation in 1990. The weather was fine."
+    prepared = prepare([Document("one.txt", text), Document("two.txt", text)], k=10)
+    founded = [t for t in prepared.triples if t.subject == "Alice Smith"]
+    assert len(founded) == 1 and {o.document for o in founded[0].occurrences} == {"one.txt", "two.txt"}
+    for seed in range(5):
+        release = prepared.draw(epsilon=1.0, lam=1.0, seed=seed)
+        assert len(release.outcomes) == len(prepared.triples)
+        first, second = release.documents
+        assert first.text == second.text
+
+
+def test_unseeded_draws_use_fresh_randomness(sample):
+    """Invariant 8: without a seed two releases differ; (1/11)^m chance of a false failure at ε = 0."""
+    a = sample.draw(epsilon=0.0, lam=1.0)
+    b = sample.draw(epsilon=0.0, lam=1.0)
+    assert [o.predicate for o in a.outcomes] != [o.predicate for o in b.outcomes]
+    assert a.guarantee.private_release and "OS entropy" in a.guarantee.rng
+
+
+def test_teaching_seed_is_reproducible_and_marked_not_private(sample):
+    a = sample.draw(epsilon=5.0, lam=1.0, seed=3)
+    b = sample.draw(epsilon=5.0, lam=1.0, seed=3)
+    assert a.documents == b.documents
+    files = public_files(a)
+    report = json.loads(files["report.json"])
+    assert report["private_release"] is False
+    assert "NOT A PRIVATE RELEASE" in files["report.md"].decode()
+
+
+def test_written_release_has_report_fields_hashes_and_no_audit_by_default(sample, tmp_path):
+    release = sample.draw(epsilon=5.0, lam=1.0)
+    write_release(release, tmp_path)
+    assert not (tmp_path / AUDIT_FILE).exists()
+    report = json.loads((tmp_path / "report.json").read_text())
+    for field in ("unit_of_privacy", "guarantee", "parameters", "encoder", "candidates", "rng", "counts", "files"):
+        assert field in report
+    assert report["parameters"] == {"epsilon": 5.0, "lambda": 1.0, "k": 10}
+    assert "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db" in report["encoder"]
+    assert len(report["files"]["inputs"]) == 6
+    for name, digest in report["files"]["outputs"].items():
+        assert hashlib.sha256((tmp_path / name).read_bytes()).hexdigest() == digest
+    counts = report["counts"]
+    assert counts["triples"] == counts["unchanged"] + counts["substituted"] + counts["deleted"]
+    assert sorted(p.name for p in (tmp_path / "documents").iterdir()) == sorted(p.name for p in SAMPLE.glob("*.txt"))
+
+
+def test_cli_sanitize_writes_release_and_audit_only_on_request(tmp_path):
+    command = [sys.executable, "-m", "relguard.cli", "sanitize", str(SAMPLE), "--epsilon", "1", "--quiet"]
+    plain = subprocess.run([*command, "--out", str(tmp_path / "a")], capture_output=True, text=True, timeout=600)
+    assert plain.returncode == 0, plain.stderr
+    assert "relations" in plain.stdout and not (tmp_path / "a" / AUDIT_FILE).exists()
+    audited = subprocess.run(
+        [*command, "--out", str(tmp_path / "b"), "--audit"], capture_output=True, text=True, timeout=600
+    )
+    assert audited.returncode == 0, audited.stderr
+    audit = json.loads((tmp_path / "b" / AUDIT_FILE).read_text())
+    assert audit["outcomes"] and "CONFIDENTIAL" in audit
+    assert AUDIT_FILE not in json.loads((tmp_path / "b" / "report.json").read_text())["files"]["outputs"]
+
+
+def test_invariant_7_with_the_real_extractor():
+    """Two documents differing only in one relation expression give identical output for the same outcomes."""
+    from relguard.pipeline import reconstruct
+    from relguard.reconstruct import FormVerbalizer
+    from relguard.types import Outcome
+
+    texts = (
+        "Alice Smith works for Acme Corporation. Bob Jones lives in Paris.",
+        "Alice Smith founded Acme Corporation. Bob Jones lives in Paris.",
+    )
+    prepared = [prepare([Document("doc.txt", text)], k=10) for text in texts]
+    first, second = (p.extraction for p in prepared)
+    assert len(first.triples) == len(second.triples) >= 2
+    assert first.triples[0].predicate != second.triples[0].predicate
+    verbalize = FormVerbalizer(prepared[0].generator.forms)
+    for sampled in (["sued", "born_in"], ["employs", None], [None, "visited"]):
+        outputs = []
+        for extraction in (first, second):
+            outcomes = [Outcome(t, s) for t, s in zip(extraction.triples, sampled, strict=True)]
+            outputs.append(reconstruct(extraction, outcomes, verbalize))
+        assert outputs[0] == outputs[1]
