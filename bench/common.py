@@ -17,5 +17,7 @@ def hotpotqa_paragraphs(data_dir: Path = DATA_DIR) -> list[Document]:
     for question in questions:
         for title, sentences in question["context"]:
             if title not in seen:
-                seen[title] = Document(name=f"{title}.txt", text=" ".join(s.strip() for s in sentences), source=f"{title}.txt")
+                seen[title] = Document(
+                    name=f"{title}.txt", text=" ".join(s.strip() for s in sentences), source=f"{title}.txt"
+                )
     return list(seen.values())

@@ -43,6 +43,7 @@ def _pair_key(pair: TypePair) -> str:
 
 
 def _load_folder(folder) -> tuple[dict[str, list[str]], dict[str, dict]]:
+    """Pairs from every ``<SUBJECT>.json``; forms keyed by (subject type, predicate) and by predicate alone."""
     pairs: dict[str, list[str]] = {}
     forms: dict[str, dict] = {}
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
@@ -53,7 +54,9 @@ def _load_folder(folder) -> tuple[dict[str, list[str]], dict[str, dict]]:
         except (OSError, ValueError) as exc:
             raise PoolError(f"candidate inventory file {entry.name} cannot be read: {exc}") from exc
         pairs.update(data.get("pairs", {}))
+        subject = entry.name[: -len(".json")]
         for predicate, form in data.get("forms", {}).items():
+            forms[f"{subject}|{predicate}"] = form
             forms.setdefault(predicate, form)
     return pairs, forms
 
@@ -122,9 +125,13 @@ class InventoryCandidates:
         canonical = json.dumps(self._pairs, sort_keys=True, ensure_ascii=True)
         return hashlib.sha256(canonical.encode()).hexdigest()
 
-    def forms(self, predicate: str) -> dict:
-        """How a predicate reads in text: ``clause`` ("is the capital of") and role ``noun`` ("capital")."""
-        form = self._forms.get(predicate)
+    def forms(self, predicate: str, type_pair: TypePair | None = None) -> dict:
+        """How a predicate reads in text: ``clause`` ("is the capital of") and role ``noun`` ("capital").
+
+        The wording may depend on the public subject type ("was claimed by" for an event, "is claimed by"
+        for a place); without a type pair the first wording found is used.
+        """
+        form = (self._forms.get(f"{type_pair[0]}|{predicate}") if type_pair else None) or self._forms.get(predicate)
         if form:
             return {"clause": form.get("clause") or predicate.replace("_", " "), "noun": form.get("noun")}
         return {"clause": predicate.replace("_", " "), "noun": None}

@@ -1,0 +1,138 @@
+"""Word lists of the spaCy extractor: closed-class cues, role nouns and irregular verbs.
+
+Kept apart from the rules so the rules read as code; every list is a public,
+document-independent constant (nothing here depends on a corpus).
+"""
+
+from __future__ import annotations
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+MODALS = _words("would could might may should shall will must 'd 'll wo")
+COND_MARKS = _words("if whether unless")
+HEDGES = _words(
+    "allegedly reportedly possibly perhaps probably supposedly apparently maybe presumably purportedly likely never not"
+)
+#: Clause-embedding verbs whose complement is not asserted as fact ("plans to", "denied that").
+HYPOTHETICAL = _words(
+    """plan want hope intend wish try attempt seek aim expect consider propose refuse fail deny claim allege
+    rumor rumour speculate suggest believe think suppose doubt threaten decline suspect imagine assume like
+    need prepare offer agree promise vow pledge"""
+)
+COPULAS = _words("be become remain")
+REL_PRONOUNS = _words("who which that whom")
+LEADING_DETS = _words("the The THE")
+NON_PERSON = _words("ORG GPE LOC FAC PRODUCT EVENT WORK_OF_ART LAW")
+PERSON_ONLY = _words("PERSON")
+#: Pronoun -> entity types it may refer to (resolved only when one candidate is in reach).
+PRONOUNS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(_words("he him his himself she her hers herself"), PERSON_ONLY),
+    **dict.fromkeys(_words("it its itself"), NON_PERSON),
+    **dict.fromkeys(_words("they them their themselves"), _words("ORG")),
+}
+#: "the company" and friends -> the entity type they refer back to.
+NOMINALS: dict[str, str] = {
+    **dict.fromkeys(
+        _words("""company firm corporation band group team club university college school label party organization
+        organisation agency newspaper magazine network airline bank studio clinic hospital festival academy institute
+        foundation charity council committee ministry trust orchestra museum"""),
+        "ORG",
+    ),
+    **dict.fromkeys(_words("city town village country state nation province municipality county capital"), "GPE"),
+    **dict.fromkeys(_words("river lake mountain island region valley sea"), "LOC"),
+    **dict.fromkeys(_words("film movie album song novel book series show play painting opera single"), "WORK_OF_ART"),
+}
+#: Other types a nominal may refer to besides its NOMINALS type ("the festival" may be an EVENT).
+NOMINAL_ALSO: dict[str, frozenset[str]] = {
+    **dict.fromkeys(_words("festival"), _words("EVENT")),
+    **dict.fromkeys(_words("hospital clinic museum academy"), _words("FAC")),
+}
+#: Place nouns: "a city in France" / "a suburb of Paris" -> located_in.
+PLACE_NOUNS = _words(
+    """city town village hamlet suburb municipality county district region province commune neighborhood
+    neighbourhood borough parish community area locality settlement island river lake mountain state
+    territory port resort park"""
+)
+PLACE_PREPS = _words("in of on near within")
+#: Nouns a location phrase passes through: "in the north of", "in the state of".
+AREA_NOUNS = _words(
+    """north south east west northeast northwest southeast southwest center centre heart outskirts part
+    suburbs suburb city town village state province county region district area capital"""
+)
+#: Predicates that name the same entity twice ("X, also known as Y"): aliases, not relations.
+IDENTITY = _words("known_as also_known_as referred_as referred_to_as called renamed renamed_as named_as aka")
+#: Role nouns allowed without a preposition ("Acme's founder Alice", "Apple CEO Tim Cook").
+ROLE_NOUNS = _words(
+    """founder cofounder co-founder ceo president chairman chairwoman chair director member leader owner chief
+    head captain coach manager wife husband son daughter father mother brother sister spouse partner widow
+    minister mayor governor secretary spokesman spokeswoman spokesperson employee executive editor producer
+    guitarist drummer vocalist bassist singer frontman keyboardist cto cfo coo chancellor premier king queen
+    prince princess successor predecessor teammate colleague niece nephew uncle aunt grandson granddaughter
+    grandfather grandmother cousin boss deputy treasurer principal dean professor student pupil rector bishop
+    archbishop pastor general commander senator ambassador consul"""
+)
+ORG_SUFFIXES = _words(
+    """corp corp. corporation inc inc. incorporated ltd ltd. limited llc plc co co. company group gmbh ag sa s.a.
+    nv n.v. holdings holding"""
+)
+
+#: Irregular verbs: lemma -> (past tense, past participle).
+IRREGULAR: dict[str, tuple[str, str]] = {
+    lemma: (past, part)
+    for lemma, past, part in (
+        row.split(":")
+        for row in _words(
+            """arise:arose:arisen be:was:been bear:born:born beat:beat:beaten become:became:become
+        begin:began:begun bend:bent:bent bind:bound:bound bite:bit:bitten blow:blew:blown break:broke:broken
+        bring:brought:brought build:built:built burn:burnt:burnt buy:bought:bought catch:caught:caught
+        choose:chose:chosen come:came:come cost:cost:cost cut:cut:cut deal:dealt:dealt dig:dug:dug
+        do:did:done draw:drew:drawn drink:drank:drunk drive:drove:driven eat:ate:eaten fall:fell:fallen
+        feed:fed:fed feel:felt:felt fight:fought:fought find:found:found flee:fled:fled fly:flew:flown
+        forbid:forbade:forbidden forget:forgot:forgotten forgive:forgave:forgiven freeze:froze:frozen
+        get:got:gotten give:gave:given go:went:gone grow:grew:grown hang:hung:hung have:had:had hear:heard:heard
+        hide:hid:hidden hit:hit:hit hold:held:held hurt:hurt:hurt keep:kept:kept know:knew:known lay:laid:laid
+        lead:led:led leave:left:left lend:lent:lent let:let:let lie:lay:lain light:lit:lit lose:lost:lost
+        make:made:made mean:meant:meant meet:met:met mislead:misled:misled overcome:overcame:overcome
+        overtake:overtook:overtaken pay:paid:paid put:put:put quit:quit:quit read:read:read rebuild:rebuilt:rebuilt
+        rewrite:rewrote:rewritten ride:rode:ridden ring:rang:rung rise:rose:risen run:ran:run say:said:said
+        see:saw:seen seek:sought:sought sell:sold:sold send:sent:sent set:set:set shake:shook:shaken
+        shine:shone:shone shoot:shot:shot show:showed:shown shut:shut:shut sing:sang:sung sink:sank:sunk
+        sit:sat:sat sleep:slept:slept slide:slid:slid speak:spoke:spoken spend:spent:spent spin:spun:spun
+        split:split:split spread:spread:spread stand:stood:stood steal:stole:stolen stick:stuck:stuck
+        strike:struck:struck swear:swore:sworn sweep:swept:swept swim:swam:swum swing:swung:swung take:took:taken
+        teach:taught:taught tear:tore:torn tell:told:told think:thought:thought throw:threw:thrown
+        undergo:underwent:undergone understand:understood:understood undertake:undertook:undertaken
+        upset:upset:upset wake:woke:woken wear:wore:worn weave:wove:woven weep:wept:wept win:won:won
+        wind:wound:wound withdraw:withdrew:withdrawn write:wrote:written co-write:co-wrote:co-written
+        oversee:oversaw:overseen broadcast:broadcast:broadcast foresee:foresaw:foreseen"""
+        )
+    )
+}
+DOUBLING = _words(
+    """admit commit submit permit omit emit transmit refer prefer occur recur control compel propel expel
+    equip regret transfer confer defer deter incur patrol"""
+)
+
+FUNCTION_WORDS = _words("is are was were be been being am has have had do does did the a an to also later then first")
+PLACE_TYPES = _words("FAC ORG GPE LOC")
+#: Surname particles: "Pieter de Vries" is referred back to as "De Vries".
+NAME_PARTICLES = _words("de da di du del della der den des la le van von ter ten bin ibn al el st st. mac")
+#: Last words of organization names the small NER model often labels PERSON ("Quantix Labs", "Atlas Shipping").
+ORG_HEADS = _words(
+    """labs lab laboratories shipping systems records books airlines airways bank group holdings partners
+    technologies technology industries motors energy energie capital ventures foundation institute university
+    college academy hospital clinic council association society committee commission agency company corporation
+    corp inc ltd llc plc gmbh ag pharmaceuticals solutions software networks media entertainment studios
+    publishing press trust fund insurance logistics airport railways railway"""
+)
+#: Prepositions that compare, exemplify or concede rather than relate: "funds clinics like X", "taller than X".
+NON_RELATIONAL_PREPS = _words("like unlike than including excluding despite except per via besides notwithstanding")
+#: Light nouns of support-verb idioms, kept in the predicate: "took place in", "took part in", "played a role in".
+LIGHT_NOUNS = _words("place part role charge control office power command care advantage shape")
+#: Prepositions read through a short object onto its verb: "studied engineering at Y", "received a grant from Y".
+OBJECT_PREPS = _words("at from")
+#: Bodies one serves on: "serves on the board of Y" -> ``served_on_board_of``.
+BODY_NOUNS = _words("board panel council committee staff faculty jury")

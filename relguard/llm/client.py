@@ -1,0 +1,218 @@
+"""One OpenAI-compatible chat client shared by the LLM backends: configuration, retries, limits, usage.
+
+Any server that speaks ``/v1/chat/completions`` works (OpenAI, Azure's v1 endpoint, vLLM, Ollama,
+llama.cpp): the official ``openai`` client is pointed at ``base_url``. Retries are ours, not the client's
+(it is built with ``max_retries=0``), so that every retry is counted and the backoff can be set: 429, 5xx,
+timeouts and refused connections are retried with exponential backoff (honouring ``Retry-After``); any other
+error fails at once with a message naming the endpoint. A semaphore bounds concurrent requests per client,
+and each backend counts its own calls and tokens in a :class:`Usage` that the release report prints.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from relguard.errors import BackendError, ConfigError
+from relguard.llm import prompts
+from relguard.llm.schemas import InvalidReply
+
+T = TypeVar("T")
+
+MODEL_ENV = "RELGUARD_LLM_MODEL"
+BASE_URL_ENV = "OPENAI_BASE_URL"
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+
+
+class LLMError(BackendError):
+    """The LLM endpoint failed, or kept replying with something that cannot be used."""
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    """Where and how to call the model. ``base_url=None`` means the ``openai`` client's default (OpenAI)."""
+
+    model: str
+    base_url: str | None = None
+    api_key_env: str = DEFAULT_KEY_ENV
+    timeout: float = 120.0
+    max_retries: int = 4
+    backoff: float = 1.0
+    max_backoff: float = 30.0
+    max_concurrency: int = 4
+    json_mode: bool = True
+    temperature: float = 0.0
+    repair_attempts: int = 1
+
+    def __post_init__(self) -> None:
+        if not self.model:
+            raise ConfigError(f"no LLM model given; pass --llm-model or set {MODEL_ENV}")
+        if self.max_concurrency < 1:
+            raise ConfigError(f"max_concurrency must be >= 1, got {self.max_concurrency}")
+        if self.max_retries < 0 or self.repair_attempts < 0:
+            raise ConfigError("max_retries and repair_attempts must be >= 0")
+        if self.timeout <= 0:
+            raise ConfigError(f"timeout must be > 0 seconds, got {self.timeout}")
+
+    @classmethod
+    def from_env(
+        cls, *, model: str | None = None, base_url: str | None = None, api_key_env: str | None = None, **options: Any
+    ) -> LLMConfig:
+        """Fill what was not given from ``RELGUARD_LLM_MODEL`` and ``OPENAI_BASE_URL``, as the client does."""
+        return cls(
+            model=model or os.environ.get(MODEL_ENV, ""),
+            base_url=base_url or os.environ.get(BASE_URL_ENV) or None,
+            api_key_env=api_key_env or DEFAULT_KEY_ENV,
+            **options,
+        )
+
+    @property
+    def endpoint(self) -> str:
+        return self.base_url or "https://api.openai.com/v1"
+
+
+class Usage:
+    """Thread-safe counts per purpose (extract, typing, candidates, verbalization) for one backend."""
+
+    FIELDS = ("calls", "prompt_tokens", "completion_tokens", "retries", "invalid_replies", "cache_hits")
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counts: dict[str, dict[str, int]] = {}
+
+    def add(self, purpose: str, **counts: int) -> None:
+        with self._lock:
+            row = self._counts.setdefault(purpose, dict.fromkeys(self.FIELDS, 0))
+            for key, value in counts.items():
+                row[key] = row.get(key, 0) + value
+
+    def snapshot(self) -> dict[str, dict[str, int]]:
+        with self._lock:
+            return {purpose: dict(row) for purpose, row in sorted(self._counts.items())}
+
+    def total(self, key: str) -> int:
+        with self._lock:
+            return sum(row[key] for row in self._counts.values())
+
+
+def _openai():
+    try:
+        import openai
+    except ImportError as exc:
+        raise ImportError("openai", name="openai") from exc
+    return openai
+
+
+class LLMClient:
+    """Chat completions with bounded retries, a concurrency limit and JSON replies parsed by a schema."""
+
+    def __init__(self, config: LLMConfig, *, sleep: Callable[[float], None] = time.sleep) -> None:
+        openai = _openai()
+        self.config = config
+        key = os.environ.get(config.api_key_env)
+        if not key:
+            if config.base_url is None:
+                raise ConfigError(
+                    f"the LLM backends need an endpoint: set {config.api_key_env} for OpenAI, or --base-url / "
+                    f"{BASE_URL_ENV} for a local server (vLLM, Ollama, llama.cpp)"
+                )
+            key = "no-key"  # local servers ignore it; the client refuses None
+        self._client = openai.OpenAI(base_url=config.base_url, api_key=key, max_retries=0, timeout=config.timeout)
+        self._slots = threading.BoundedSemaphore(config.max_concurrency)
+        self._sleep = sleep
+        self._retryable = (openai.RateLimitError, openai.InternalServerError, openai.APIConnectionError)
+        self._status_error = openai.APIStatusError
+
+    def complete(self, messages: list[dict], *, purpose: str, usage: Usage) -> str:
+        """One chat completion; transient failures are retried with backoff and counted in ``usage``."""
+        cfg = self.config
+        options: dict[str, Any] = {"model": cfg.model, "messages": messages, "temperature": cfg.temperature}
+        if cfg.json_mode:
+            options["response_format"] = {"type": "json_object"}
+        for attempt in range(cfg.max_retries + 1):
+            try:
+                with self._slots:
+                    response = self._client.chat.completions.create(**options)
+            except self._retryable as exc:
+                if attempt == cfg.max_retries:
+                    raise LLMError(self._describe(exc, attempts=attempt + 1)) from exc
+                usage.add(purpose, retries=1)
+                self._sleep(self._delay(attempt, exc))
+                continue
+            except self._status_error as exc:
+                raise LLMError(self._describe(exc, attempts=attempt + 1)) from exc
+            tokens = getattr(response, "usage", None)
+            usage.add(
+                purpose,
+                calls=1,
+                prompt_tokens=int(getattr(tokens, "prompt_tokens", 0) or 0),
+                completion_tokens=int(getattr(tokens, "completion_tokens", 0) or 0),
+            )
+            if not response.choices:
+                return ""
+            return response.choices[0].message.content or ""
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def ask_json(self, messages: list[dict], parse: Callable[[str], T], *, purpose: str, usage: Usage) -> T:
+        """Call, parse with ``parse``; an :class:`InvalidReply` is shown to the model and asked again."""
+        conversation = list(messages)
+        for attempt in range(self.config.repair_attempts + 1):
+            text = self.complete(conversation, purpose=purpose, usage=usage)
+            try:
+                return parse(text)
+            except InvalidReply as exc:
+                usage.add(purpose, invalid_replies=1)
+                if attempt == self.config.repair_attempts:
+                    raise LLMError(
+                        f"model {self.config.model!r} at {self.config.endpoint} gave no usable {purpose} reply "
+                        f"after {attempt + 1} tries (last: {exc.problem}); try a larger model or check the server"
+                    ) from exc
+                conversation = [
+                    *messages,
+                    {"role": "assistant", "content": text[:4000]},
+                    {"role": "user", "content": prompts.JSON_REMINDER.format(problem=exc.problem)},
+                ]
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _delay(self, attempt: int, exc: Exception) -> float:
+        """Exponential backoff with jitter, at least the server's Retry-After, at most ``max_backoff``."""
+        cfg = self.config
+        delay = cfg.backoff * (2**attempt) * (0.5 + random.random() / 2)
+        response = getattr(exc, "response", None)
+        headers = getattr(response, "headers", None) or {}
+        for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+            value = headers.get(name)
+            if value:
+                with contextlib.suppress(ValueError):
+                    delay = max(delay, float(value) * scale)
+                break
+        return min(delay, cfg.max_backoff)
+
+    def _describe(self, exc: Exception, *, attempts: int) -> str:
+        where = f"LLM endpoint {self.config.endpoint} (model {self.config.model!r})"
+        status = getattr(exc, "status_code", None)
+        if status in (401, 403):
+            return f"{where} refused the API key ({status}); check ${self.config.api_key_env}"
+        if status == 404:
+            return f"{where} answered 404: wrong --base-url (it usually ends in /v1) or unknown model"
+        if status is not None:
+            return f"{where} answered {status} after {attempts} tries: {getattr(exc, 'message', exc)}"
+        return f"{where} cannot be reached after {attempts} tries ({type(exc).__name__}); is the server running?"
+
+
+_clients: dict[LLMConfig, LLMClient] = {}
+_clients_lock = threading.Lock()
+
+
+def get_client(config: LLMConfig) -> LLMClient:
+    """One client per configuration per process, so backends sharing a config share its concurrency limit."""
+    with _clients_lock:
+        if config not in _clients:
+            _clients[config] = LLMClient(config)
+        return _clients[config]

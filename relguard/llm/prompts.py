@@ -1,0 +1,138 @@
+"""The prompts the LLM backends send, each with a version that is cached on and named in the report.
+
+The extraction and candidate prompts are the paper's (App. B, Fig. 4 and 5) word for word, with the JSON
+shape they ask for. Entity typing is a separate call (paper §5.2) that sees only canonical names and the
+fixed inventory, never a sentence or a predicate, and the candidate prompt sees only the ordered type pair
+and K, so the pools stay public (DESIGN invariant 1). Change a prompt's text and you must bump its version:
+caches are keyed on it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from relguard.types import ENTITY_TYPES, TypePair
+
+EXTRACT_VERSION = "fig4-v1"
+TYPING_VERSION = "typing-v1"
+CANDIDATES_VERSION = "fig5-v1"
+FORMS_VERSION = "forms-v1"
+
+INVENTORY = ", ".join(ENTITY_TYPES)
+
+EXTRACT_SYSTEM = f"""You are a knowledge graph extraction assistant.
+Extract entities and explicitly stated relations from the document, with one numbered sentence per line, and locate every relation occurrence.
+
+1. Entities
+- Include only entities belonging to this inventory: {INVENTORY}.
+- Assign one canonical name per entity; resolve clear pronouns, aliases, and abbreviations. Exclude dates, quantities, titles, professions, abstract concepts, and biological taxa.
+- Return canonical names only, without type labels. Entity types are assigned separately from canonical names and the fixed inventory, without source sentences or extracted predicates.
+
+2. Relations
+- Extract directed (subject, relation, object) triples only when both endpoints are listed entities.
+- Use specific lower-case snake_case predicates, such as works_for or founded. Merge equivalent expressions and output each distinct triple once; retain different relations for the same entity pair.
+- Do not infer relations from external knowledge, commonsense, negation, hypotheticals, or speculation.
+
+3. Occurrences
+- For every occurrence, return the printed sentence number and the shortest exact substring expressing the relation, usually a verb phrase. Each numbered line contains exactly one sentence.
+- Copy the substring character for character. Exclude entity names, dates, and unrelated modifiers; do not return a bare preposition or copula. Skip occurrences without an explicit relation-bearing span.
+- Report all occurrences of each triple. Do not report character offsets.
+
+Return only JSON. Triple endpoints must match canonical entity names.
+{{"entities": [{{"name": "<entity_name>"}}], "triples": [{{"subject": "<subject_entity>", "relation": "<canonical_relation>", "object": "<object_entity>", "occurrences": [{{"sentence": <sentence_number>, "predicate": "<exact substring>"}}]}}]}}"""  # noqa: E501
+
+KNOWN_ENTITIES = (
+    "This is one part of a longer document. Entities already named in earlier parts, by canonical name "
+    "(reuse exactly these names when a mention refers to one of them): {names}"
+)
+
+TYPING_SYSTEM = f"""You are an entity typing assistant.
+Assign each entity exactly one type from this fixed inventory: {INVENTORY}.
+You are given only canonical entity names: no documents, sentences or relations. Use the name alone. If a name fits none of the types (a date, quantity, title, profession, abstract concept or biological taxon), give the type NONE.
+
+Return only JSON with every given name exactly as written:
+{{"types": [{{"name": "<entity_name>", "type": "<TYPE>"}}]}}"""  # noqa: E501
+
+CANDIDATES_SYSTEM = """You are a semantic relation calibration assistant.
+Given only an ordered entity-type pair and a candidate count K, generate relations from the subject type to the object type. Use no documents, entity identities, or private relation values.
+
+Each candidate must satisfy all three conditions:
+1. Type compatibility: The relation must be meaningful for both types in the specified direction. For (ORG, PERSON), employs is valid; works_for has the wrong direction.
+2. Non-containment: No candidate may imply another in the pool. For example, do not include both spouse_of and family_member_of; retain the more specific predicate. Check every candidate pair.
+3. Semantic diversity: Cover distinct kinds of relationships. Merge synonyms and expressions differing only in tense, voice, or wording. Prefer candidates that convey different information and, where appropriate, are mutually exclusive.
+
+Use concise lower-case snake_case predicates. Avoid vague predicates such as related_to, associated_with, connected_to, involves, part_of, and is_a. Do not name specific entities.
+Return exactly {K} distinct candidates satisfying all three conditions."""  # noqa: E501
+
+CANDIDATES_USER = """Input:
+Subject Type: {subject_type}
+Object Type: {object_type}
+Candidate Count: {K}
+
+Return only JSON:
+{{"relation_pool": ["<relation_1>", "<relation_2>", "..."]}}"""
+
+CANDIDATES_RETRY = (
+    "These candidates are already accepted: {accepted}. These were rejected: {rejected}. "
+    "Return exactly {K} candidates in total again, keeping the accepted ones and replacing the rejected ones "
+    "with relations that are distinct from every accepted one."
+)
+
+FORMS_SYSTEM = """You write how a relation predicate reads in English text.
+You are given only a snake_case predicate from a subject entity type to an object entity type, never a document.
+Return the clause that links subject to object (e.g. capital_of -> "is the capital of", founded -> "founded") and, if the relation is a role a subject holds, the bare role noun (capital_of -> "capital", founded -> null).
+
+Return only JSON: {"clause": "<words>", "noun": "<noun or null>"}"""  # noqa: E501
+
+JSON_REMINDER = "Your last reply was not valid JSON of the required shape ({problem}). Return only that JSON object."
+
+
+def ruled(sentences: Sequence[str], *, first: int = 1) -> str:
+    """Numbered sentences, one per line, as the extraction prompt prints them (Fig. 4 ``{ruled}``)."""
+    return "\n".join(f"{number}. {text}" for number, text in enumerate(sentences, start=first))
+
+
+def extraction_messages(sentences: Sequence[str], *, first: int = 1, known: Sequence[str] = ()) -> list[dict]:
+    """Fig. 4 for one window of a document; ``known`` carries canonical names from earlier windows."""
+    user = f"Document:\n{ruled(sentences, first=first)}"
+    if known:
+        user = KNOWN_ENTITIES.format(names=json.dumps(list(known), ensure_ascii=False)) + "\n\n" + user
+    return [{"role": "system", "content": EXTRACT_SYSTEM}, {"role": "user", "content": user}]
+
+
+def typing_messages(names: Sequence[str]) -> list[dict]:
+    """Entity typing from canonical names alone (paper §5.2)."""
+    user = "Entities:\n" + json.dumps(list(names), ensure_ascii=False)
+    return [{"role": "system", "content": TYPING_SYSTEM}, {"role": "user", "content": user}]
+
+
+def candidate_messages(
+    type_pair: TypePair, k: int, *, accepted: Sequence[str] = (), rejected: Sequence[str] = ()
+) -> list[dict]:
+    """Fig. 5: only the ordered type pair and K (and, on a retry, public predicates it proposed itself)."""
+    messages = [
+        {"role": "system", "content": CANDIDATES_SYSTEM.format(K=k)},
+        {"role": "user", "content": CANDIDATES_USER.format(subject_type=type_pair[0], object_type=type_pair[1], K=k)},
+    ]
+    if accepted or rejected:
+        retry = CANDIDATES_RETRY.format(
+            accepted=json.dumps(list(accepted)), rejected="; ".join(rejected) or "none", K=k
+        )
+        messages.append({"role": "user", "content": retry})
+    return messages
+
+
+def forms_messages(predicate: str, type_pair: TypePair) -> list[dict]:
+    """Verbalization of a *sampled* predicate: the prompt never holds the original relation (invariant 7)."""
+    user = f"Predicate: {predicate}\nSubject type: {type_pair[0]}\nObject type: {type_pair[1]}"
+    return [{"role": "system", "content": FORMS_SYSTEM}, {"role": "user", "content": user}]
+
+
+def versions() -> dict[str, str]:
+    return {
+        "extraction": EXTRACT_VERSION,
+        "typing": TYPING_VERSION,
+        "candidates": CANDIDATES_VERSION,
+        "verbalization": FORMS_VERSION,
+    }

@@ -1,0 +1,143 @@
+"""`relguard sanitize --extractor llm --candidates llm` end to end against the local scripted server.
+
+The server answers like a well-behaved model: Fig. 4 extraction for two known documents, typing from
+names, and Fig. 5 pools drawn from the public inventory (honouring rejections on a retry). The release
+report must name the model, the prompt versions, the calls and the tokens.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from relguard import cli
+from tests.llm_server import ScriptedLLM, system_prompt, user_text
+
+pytest.importorskip("openai")
+
+DOCS = {
+    "acme.txt": "Alice Smith founded Acme Corporation in 1990. Acme Corporation is based in Berlin.",
+    "bob.txt": "Bob Jones works for Acme Corporation. The weather was fine.",
+}
+EXTRACTIONS = {
+    "Alice Smith founded": {
+        "entities": [{"name": "Alice Smith"}, {"name": "Acme Corporation"}, {"name": "Berlin"}],
+        "triples": [
+            {"subject": "Alice Smith", "relation": "founded", "object": "Acme Corporation",
+             "occurrences": [{"sentence": 1, "predicate": "founded"}]},
+            {"subject": "Acme Corporation", "relation": "based_in", "object": "Berlin",
+             "occurrences": [{"sentence": 2, "predicate": "is based in"}]},
+        ],
+    },
+    "Bob Jones works": {
+        "entities": [{"name": "Bob Jones"}, {"name": "Acme Corporation"}],
+        "triples": [{"subject": "Bob Jones", "relation": "works_for", "object": "Acme Corporation",
+                     "occurrences": [{"sentence": 1, "predicate": "works for"}]}],
+    },
+}  # fmt: skip
+TYPES = {"Alice Smith": "PERSON", "Bob Jones": "PERSON", "Acme Corporation": "ORG", "Berlin": "GPE"}
+PUBLIC = {  # what a model might propose; near-synonyms among them are rejected by the backend
+    "PERSON|ORG": ["works_for", "employed_by", "founded", "invests_in", "sued", "advises", "owns", "left", "chairs"],
+    "ORG|GPE": ["based_in", "headquartered_in", "operates_in", "sued", "exports_to", "banned_in", "taxed_by"],
+}  # fmt: skip
+
+
+def respond(body: dict) -> str:
+    system, user = system_prompt(body), user_text(body)
+    if system.startswith("You are a knowledge graph extraction assistant"):
+        return json.dumps(next(reply for key, reply in EXTRACTIONS.items() if key in user))
+    if system.startswith("You are an entity typing assistant"):
+        names = json.loads(user.split("\n", 1)[1])
+        return json.dumps({"types": [{"name": n, "type": TYPES.get(n, "NONE")} for n in names]})
+    if system.startswith("You are a semantic relation calibration assistant"):
+        subject = re.search(r"Subject Type: (\w+)", user).group(1)
+        obj = re.search(r"Object Type: (\w+)", user).group(1)
+        k = int(re.search(r"Candidate Count: (\d+)", user).group(1))
+        accepted = json.loads(m.group(1)) if (m := re.search(r"already accepted: (\[.*?\])", user)) else []
+        rest = [p for p in PUBLIC[f"{subject}|{obj}"] if p not in accepted and p not in user]
+        return json.dumps({"relation_pool": (accepted + rest)[:k]})
+    return json.dumps({"clause": "relates", "noun": None})
+
+
+def run_cli(*args: str, env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "relguard.cli", *args], capture_output=True, text=True, env=env, timeout=300
+    )
+
+
+@pytest.fixture
+def corpus(tmp_path) -> Path:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name, text in DOCS.items():
+        (folder / name).write_text(text)
+    return folder
+
+
+def test_cli_llm_run_reports_model_prompts_calls_and_tokens(corpus, tmp_path, capsys):
+    env = {**os.environ, "RELGUARD_LLM_CACHE": str(tmp_path / "cache")}
+    env.pop("OPENAI_API_KEY", None)
+    out, pools = tmp_path / "out", tmp_path / "pools.json"
+    common = ["--extractor", "llm", "--candidates", "llm", "--llm-model", "test-model", "--k", "5"]
+    with ScriptedLLM(responder=respond) as server:
+        assert cli.main(["sanitize", str(corpus), "--out", str(out), *common, "--base-url", server.base_url,
+                         "--dry-run"]) == 0  # fmt: skip
+        printed = capsys.readouterr().out
+        assert "2 extraction" in printed and "Nothing was sent" in printed and not server.requests
+        assert not out.exists()
+
+        done = run_cli("sanitize", str(corpus), "--out", str(out), *common, "--base-url", server.base_url,
+                       "--seed", "3", "--pool-file", str(pools), "--quiet", env=env)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        calls = len(server.requests)
+    report = json.loads((out / "report.json").read_text())
+    extractor, candidates = report["backends"]["extractor"], report["backends"]["candidates"]
+    assert extractor["model"] == candidates["model"] == "test-model"
+    assert extractor["prompt_versions"] == {"extraction": "fig4-v1", "typing": "typing-v1"}
+    assert candidates["prompt_versions"] == {"candidates": "fig5-v1"}
+    assert extractor["calls"] == 4  # two documents: one extraction and one typing call each
+    assert candidates["calls"] >= 3  # type pairs PERSON|ORG, ORG|GPE, (no others)
+    assert extractor["calls"] + candidates["calls"] == calls
+    assert extractor["prompt_tokens"] > 0 and candidates["completion_tokens"] > 0
+    assert report["extractor"] == "llm:test-model@fig4-v1+typing-v1"
+    assert report["counts"]["triples"] == 3
+    assert set(report["candidates"]["pools"]) == {"PERSON|ORG", "ORG|GPE"}
+    markdown = (out / "report.md").read_text()
+    assert "Extractor LLM: model `test-model`, prompts extraction fig4-v1, typing typing-v1; 4 calls" in markdown
+    assert "Candidates LLM: model `test-model`, prompts candidates fig5-v1" in markdown
+
+    # The exported public pool file reproduces the pools with no LLM at all.
+    exported = json.loads(pools.read_text())
+    assert exported["pairs"] == report["candidates"]["pools"]
+    # Rerunning resumes extraction from the cache and reads pools from the file: not one request is made.
+    again = tmp_path / "again"
+    with ScriptedLLM() as silent:
+        env_before = dict(os.environ)
+        os.environ["RELGUARD_LLM_CACHE"] = env["RELGUARD_LLM_CACHE"]
+        try:
+            code = cli.main(["sanitize", str(corpus), "--out", str(again), "--candidates", "pool-file",
+                             "--pool-file", str(pools), "--k", "5", "--quiet", "--extractor", "llm",
+                             "--llm-model", "test-model", "--base-url", silent.base_url])  # fmt: skip
+        finally:
+            os.environ.clear()
+            os.environ.update(env_before)
+        assert code == 0 and silent.requests == []
+    replay = json.loads((again / "report.json").read_text())
+    for pair, predicates in replay["candidates"]["pools"].items():
+        assert predicates == report["candidates"]["pools"][pair]
+
+
+def test_cli_says_what_is_missing_without_an_endpoint(corpus, tmp_path, monkeypatch, capsys):
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "RELGUARD_LLM_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    code = cli.main(["sanitize", str(corpus), "--out", str(tmp_path / "o"), "--extractor", "llm"])
+    assert code == 1
+    assert "RELGUARD_LLM_MODEL" in capsys.readouterr().err
+    code = cli.main(["sanitize", str(corpus), "--out", str(tmp_path / "o"), "--candidates", "pool-file"])
+    assert code == 1 and "--pool-file" in capsys.readouterr().err
