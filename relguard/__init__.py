@@ -9,6 +9,6 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from relguard.pipeline import Prepared, prepare, sanitize  # noqa: E402
+from relguard.pipeline import Prepared, prepare, sanitize
 
 __all__ = ["Prepared", "__version__", "prepare", "sanitize"]

@@ -41,6 +41,24 @@ def _backend_args(parser: argparse.ArgumentParser) -> None:
         "--max-bytes", type=int, default=20 * 1024 * 1024, help="refuse input files larger than this (default 20 MB)"
     )
     parser.add_argument("--text-field", default="text", help="field holding the text in .jsonl input (default text)")
+    llm = parser.add_argument_group("LLM backends (--extractor llm / --candidates llm)")
+    llm.add_argument(
+        "--base-url",
+        default=None,
+        help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 (default: $OPENAI_BASE_URL, else OpenAI)",
+    )
+    llm.add_argument("--llm-model", default=None, help="model name (default: $RELGUARD_LLM_MODEL)")
+    llm.add_argument(
+        "--api-key-env",
+        default=None,
+        help="environment variable holding the API key (default OPENAI_API_KEY; not needed for most local servers)",
+    )
+    llm.add_argument(
+        "--pool-file",
+        default=None,
+        help="public pool file: read by --candidates pool-file; with "
+        "--candidates llm, pools found in it are reused and all pools used are written back to it",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -70,9 +88,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed", type=int, default=None, help="fixed seed for demos and teaching: the output is NOT a private release"
     )
     run.add_argument(
-        "--audit", action="store_true", help=f"also write the CONFIDENTIAL original→sampled mapping (kept apart)"
+        "--audit", action="store_true", help="also write the CONFIDENTIAL original→sampled mapping (kept apart)"
     )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
+    run.add_argument("--dry-run", action="store_true", help="estimate the LLM calls and tokens of this run and stop")
     _backend_args(run)
 
     look = commands.add_parser(
@@ -83,6 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
     look.add_argument("inputs", nargs="+", metavar="INPUT", help="files or folders (.txt, .md, .jsonl)")
     _epsilon_args(look)
     _backend_args(look)
+    from relguard.evaluation.command import add_evaluate_parser
+
+    add_evaluate_parser(commands)
     return parser
 
 
@@ -101,6 +123,24 @@ def _progress(enabled: bool):
     return update, bar.close
 
 
+def _backends(args: argparse.Namespace) -> tuple[object, object]:
+    """Backend objects for the LLM names (they need options), plain names for the rest."""
+    from relguard import registry
+
+    options = {"model": args.llm_model, "base_url": args.base_url, "api_key_env": args.api_key_env}
+    extractor = registry.create("extractor", "llm", **options) if args.extractor == "llm" else args.extractor
+    candidates: object = args.candidates
+    if args.candidates == "llm":
+        candidates = registry.create("candidates", "llm", pool_file=args.pool_file, encoder=args.encoder, **options)
+    elif args.candidates == "pool-file":
+        if not args.pool_file:
+            from relguard.errors import ConfigError
+
+            raise ConfigError("--candidates pool-file needs --pool-file PATH (a pool file or a release report.json)")
+        candidates = registry.create("candidates", "pool-file", path=args.pool_file)
+    return extractor, candidates
+
+
 def _sanitize(args: argparse.Namespace) -> int:
     from relguard.io import read_documents
     from relguard.mechanism import check_epsilon, check_k, check_lam
@@ -109,6 +149,12 @@ def _sanitize(args: argparse.Namespace) -> int:
 
     check_epsilon(args.epsilon), check_lam(args.lam), check_k(args.k)
     documents, hashes = read_documents(args.inputs, max_bytes=args.max_bytes, text_field=args.text_field)
+    extractor, candidates = _backends(args)
+    if args.dry_run:
+        from relguard.llm.estimate import estimate
+
+        print(estimate(documents, extractor=extractor, candidates=candidates, k=args.k).describe())
+        return 0
     show = not args.quiet and len(documents) > 1
     update, close = _progress(show)
     try:
@@ -118,8 +164,8 @@ def _sanitize(args: argparse.Namespace) -> int:
             lam=args.lam,
             k=args.k,
             seed=args.seed,
-            extractor=args.extractor,
-            candidates=args.candidates,
+            extractor=extractor,
+            candidates=candidates,
             encoder=args.encoder,
             input_hashes=hashes,
             progress=update,
@@ -127,6 +173,8 @@ def _sanitize(args: argparse.Namespace) -> int:
     finally:
         close()
     write_release(release, args.out, audit=args.audit)
+    if args.pool_file and hasattr(candidates, "export"):
+        candidates.export(args.pool_file)
     counts = release_counts(release)
     print(
         f"wrote {counts['documents']} documents to {Path(args.out) / 'documents'}: "
@@ -147,10 +195,9 @@ def _inspect(args: argparse.Namespace) -> int:
     from relguard.pipeline import prepare
 
     check_epsilon(args.epsilon), check_lam(args.lam)
-    documents, hashes = read_documents(args.inputs, max_bytes=args.max_bytes, text_field=args.text_field)
-    prepared = prepare(
-        documents, k=args.k, extractor=args.extractor, candidates=args.candidates, encoder=args.encoder
-    )
+    documents, _ = read_documents(args.inputs, max_bytes=args.max_bytes, text_field=args.text_field)
+    extractor, candidates = _backends(args)
+    prepared = prepare(documents, k=args.k, extractor=extractor, candidates=candidates, encoder=args.encoder)
     probabilities = prepared.probabilities(epsilon=args.epsilon, lam=args.lam)
     print(f"{len(documents)} documents, {len(prepared.triples)} canonical triples")
     print(f"ε={args.epsilon:g} λ={args.lam:g} K={args.k}; encoder {prepared.encoder_id}")
@@ -179,6 +226,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     try:
+        if args.command == "evaluate":
+            from relguard.evaluation.command import run_evaluate
+
+            return run_evaluate(args)
         return _sanitize(args) if args.command == "sanitize" else _inspect(args)
     except RelGuardError as exc:
         print(f"relguard: error: {exc}", file=sys.stderr)

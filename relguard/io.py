@@ -83,7 +83,7 @@ def _jsonl_documents(name: str, text: str, *, text_field: str) -> list[Document]
         except json.JSONDecodeError as exc:
             raise InputError(f"{name}: line {number} is not valid JSON ({exc.msg}); fix or remove that line") from exc
         if not isinstance(record, dict):
-            raise InputError(f"{name}: line {number} is not a JSON object; each line must be {{\"{text_field}\": ...}}")
+            raise InputError(f'{name}: line {number} is not a JSON object; each line must be {{"{text_field}": ...}}')
         value = record.get(text_field)
         if not isinstance(value, str):
             raise InputError(f"{name}: line {number} has no string field {text_field!r}; add it or pass --text-field")
@@ -110,8 +110,7 @@ def _expand(paths: Sequence[str | os.PathLike]) -> list[tuple[Path, str]]:
         elif path.is_file():
             if path.suffix.lower() not in SUPPORTED_SUFFIXES:
                 raise InputError(
-                    f"{path}: unsupported file type {path.suffix or '(none)'!r}; "
-                    f"use {', '.join(SUPPORTED_SUFFIXES)}"
+                    f"{path}: unsupported file type {path.suffix or '(none)'!r}; use {', '.join(SUPPORTED_SUFFIXES)}"
                 )
             found.append((path, path.name))
         else:

@@ -74,17 +74,23 @@ def utilities(distances: np.ndarray, *, lam: float) -> np.ndarray:
     return np.concatenate([-d, np.full((d.shape[0], 1), -lam)], axis=1)
 
 
-def log_probabilities(distances: np.ndarray, *, epsilon: float, lam: float) -> np.ndarray:
-    """log P(y | r) for every row of ``distances`` and y ∈ pool ∪ {null} (last column)."""
+def log_probabilities(distances: np.ndarray, *, epsilon: float, lam: float, allow_null: bool = True) -> np.ndarray:
+    """log P(y | r) for every row of ``distances`` and y ∈ pool ∪ {null} (last column).
+
+    ``allow_null=False`` is the paper's Table 3 ablation: null leaves the output
+    domain and the K candidates are renormalized (its column holds log 0 = -inf).
+    """
     epsilon = check_epsilon(epsilon)
     logits = epsilon * utilities(distances, lam=lam) / 2.0
+    if not allow_null:
+        logits[:, -1] = -np.inf
     shift = logits.max(axis=1, keepdims=True)
     return logits - (shift + np.log(np.exp(logits - shift).sum(axis=1, keepdims=True)))
 
 
-def outcome_probabilities(distances: np.ndarray, *, epsilon: float, lam: float) -> np.ndarray:
+def outcome_probabilities(distances: np.ndarray, *, epsilon: float, lam: float, allow_null: bool = True) -> np.ndarray:
     """(m, K+1) probabilities, last column null, each row summing to 1 (Eq. 12)."""
-    return np.exp(log_probabilities(distances, epsilon=epsilon, lam=lam))
+    return np.exp(log_probabilities(distances, epsilon=epsilon, lam=lam, allow_null=allow_null))
 
 
 @lru_cache(maxsize=64)
@@ -97,16 +103,19 @@ def _noisy_max(scale: float):
 
 
 def sample_outcomes(
-    distances: np.ndarray, *, epsilon: float, lam: float, seed: int | None = None
+    distances: np.ndarray, *, epsilon: float, lam: float, seed: int | None = None, allow_null: bool = True
 ) -> np.ndarray:
     """Draw one outcome index per row (K means null).
 
     Without ``seed`` each row is drawn by OpenDP with OS entropy. With a seed the
     same distribution is drawn by a seeded Gumbel-max, which is reproducible and
     therefore only fit for teaching and tests, never for a release.
+    ``allow_null=False`` draws among the K candidates only (never returns K).
     """
     epsilon = check_epsilon(epsilon)
     scores = utilities(distances, lam=lam)
+    if not allow_null:
+        scores = scores[:, :-1]
     if seed is not None:
         rng = np.random.default_rng(seed)
         logits = epsilon * scores / 2.0

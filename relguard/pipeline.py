@@ -51,14 +51,10 @@ def merge_triples(documents: Iterable[DocumentExtraction]) -> tuple[Triple, ...]
         for triple in extraction.triples:
             entry = merged.setdefault(triple.key, [triple, []])
             entry[1].extend(triple.occurrences)
-    return tuple(
-        Triple(*key, occurrences=tuple(occurrences)) for key, (_, occurrences) in sorted(merged.items())
-    )
+    return tuple(Triple(*key, occurrences=tuple(occurrences)) for key, (_, occurrences) in sorted(merged.items()))
 
 
-def extract_corpus(
-    documents: Sequence[Document], *, extractor: Any, progress: Progress | None = None
-) -> Extraction:
+def extract_corpus(documents: Sequence[Document], *, extractor: Any, progress: Progress | None = None) -> Extraction:
     """Run ``extractor`` over the corpus (batched through its ``extract_many``) and merge triples."""
     results: list[DocumentExtraction] = []
     for number, result in enumerate(extractor.extract_many(documents), start=1):
@@ -114,6 +110,7 @@ class Prepared:
     generator: Any = field(compare=False, repr=False)
     encoder_id: str = ""
     input_hashes: Mapping[str, str] = field(default_factory=dict, compare=False)
+    extractor_backend: Any = field(default=None, compare=False, repr=False)
 
     @property
     def triples(self) -> tuple[Triple, ...]:
@@ -122,17 +119,23 @@ class Prepared:
     def pool_for(self, triple: Triple) -> CandidatePool:
         return self.pools[triple.type_pair]
 
-    def probabilities(self, *, epsilon: float, lam: float) -> np.ndarray:
-        """(m, K+1) outcome probabilities, last column null; cheap, recomputed on demand."""
+    def probabilities(self, *, epsilon: float, lam: float, allow_null: bool = True) -> np.ndarray:
+        """(m, K+1) outcome probabilities, last column null; cheap, recomputed on demand.
+
+        ``allow_null=False`` is the no-deletion ablation (paper Table 3): the null column is 0.
+        """
         if not self.triples:
             return np.zeros((0, self.k + 1))
-        return outcome_probabilities(self.distances, epsilon=epsilon, lam=lam)
+        return outcome_probabilities(self.distances, epsilon=epsilon, lam=lam, allow_null=allow_null)
 
-    def draw(self, *, epsilon: float, lam: float, seed: int | None = None) -> Release:
-        """Sample one outcome per canonical triple and rewrite every document."""
+    def draw(self, *, epsilon: float, lam: float, seed: int | None = None, allow_null: bool = True) -> Release:
+        """Sample one outcome per canonical triple and rewrite every document.
+
+        ``allow_null=False`` never deletes (the paper's Table 3 ablation, for evaluation only).
+        """
         epsilon, lam = check_epsilon(epsilon), check_lam(lam)
         if self.triples:
-            chosen = sample_outcomes(self.distances, epsilon=epsilon, lam=lam, seed=seed)
+            chosen = sample_outcomes(self.distances, epsilon=epsilon, lam=lam, seed=seed, allow_null=allow_null)
         else:
             chosen = np.zeros(0, dtype=np.int64)
         outcomes = tuple(
@@ -156,9 +159,9 @@ class Prepared:
             provenance=self.provenance(),
         )
 
-    def _forms(self, predicate: str) -> Mapping[str, str | None]:
+    def _forms(self, predicate: str, type_pair: TypePair) -> Mapping[str, str | None]:
         forms = getattr(self.generator, "forms", None)
-        return forms(predicate) if forms else {"clause": predicate.replace("_", " "), "noun": None}
+        return forms(predicate, type_pair) if forms else {"clause": predicate.replace("_", " "), "noun": None}
 
     def provenance(self) -> dict:
         sources = sorted({p.source for p in self.pools.values()})
@@ -172,7 +175,20 @@ class Prepared:
             "pool_hash": pool_hash(self.pools),
             "input_sha256": dict(self.input_hashes),
             "created": datetime.now(UTC).isoformat(timespec="seconds"),
+            **self.backend_provenance(),
         }
+
+    def backend_provenance(self) -> dict:
+        """``{"backends": {role: details}}`` from backends that expose ``provenance()`` (LLM model, calls, tokens).
+
+        Read at draw time, so calls made while drawing (LLM verbalization) are counted too.
+        """
+        details = {}
+        for role, backend in (("extractor", self.extractor_backend), ("candidates", self.generator)):
+            hook = getattr(backend, "provenance", None)
+            if callable(hook):
+                details[role] = hook()
+        return {"backends": details} if details else {}
 
 
 def reconstruct(
@@ -198,7 +214,9 @@ def prepare(
     k = check_k(k)
     extractor_obj = registry.create("extractor", extractor) if isinstance(extractor, str) else extractor
     generator = registry.create("candidates", candidates) if isinstance(candidates, str) else candidates
-    encoder_obj = registry.create("encoder", "sentence-transformers", model=encoder) if isinstance(encoder, str) else encoder
+    encoder_obj = (
+        registry.create("encoder", "sentence-transformers", model=encoder) if isinstance(encoder, str) else encoder
+    )
     extraction = extract_corpus(documents, extractor=extractor_obj, progress=progress)
     pools = build_pools(extraction.type_pairs, generator=generator, k=k)
     distances = distance_matrix(extraction.triples, pools, encoder_obj)
@@ -211,6 +229,7 @@ def prepare(
         generator=generator,
         encoder_id=getattr(encoder_obj, "model_id", str(encoder_obj)),
         input_hashes=dict(input_hashes or {}),
+        extractor_backend=extractor_obj,
     )
 
 

@@ -27,6 +27,7 @@ class Slot:
     sentence: int
     start: int
     end: int
+    inverted: bool = False
 
 
 @dataclass(frozen=True)
@@ -51,36 +52,43 @@ def mask(extraction: DocumentExtraction, triple_index: Mapping[tuple, int]) -> M
 
     Occurrences whose spans overlap (``"Alice and Bob founded Acme"`` gives two
     triples on one span) are merged into one slot that stands for all of them.
+    A slot is *inverted* when, in the text, the object's mention comes before it
+    and the subject's after it ("Acme was founded by Alice"): that is read from
+    entity positions, which stay in the masked text, not from the relation words.
     """
     text = extraction.document.text
-    spans: list[tuple[int, int, int, int]] = []
+    mentions = _mention_starts(extraction)
+    spans: list[tuple[int, int, int, int, bool]] = []
     for triple in extraction.triples:
         index = triple_index[triple.key]
+        subject = mentions.get((triple.subject, triple.subject_type), {})
+        obj = mentions.get((triple.object, triple.object_type), {})
         for occ in triple.occurrences:
             if occ.document == extraction.document.name:
-                spans.append((occ.start, occ.end, index, occ.sentence))
+                inverted = _is_inverted(occ.start, subject.get(occ.sentence, ()), obj.get(occ.sentence, ()))
+                spans.append((occ.start, occ.end, index, occ.sentence, inverted))
     spans.sort()
     merged: list[list] = []
-    for start, end, index, sentence in spans:
+    for start, end, index, sentence, inverted in spans:
         if merged and start < merged[-1][1] and merged[-1][3] == sentence:
             last = merged[-1]
             last[1] = max(last[1], end)
             if index not in last[2]:
                 last[2].append(index)
         else:
-            merged.append([start, end, [index], sentence])
+            merged.append([start, end, [index], sentence, inverted])
 
     pieces: list[str] = []
     offsets: list[tuple[int, int]] = []
     cursor = 0
     shift = 0
     slots: list[Slot] = []
-    for start, end, indices, sentence in merged:
+    for start, end, indices, sentence, inverted in merged:
         pieces.append(text[cursor:start])
         token = placeholder(min(indices))
         new_start = start + shift
         pieces.append(token)
-        slots.append(Slot(tuple(sorted(indices)), sentence, new_start, new_start + len(token)))
+        slots.append(Slot(tuple(sorted(indices)), sentence, new_start, new_start + len(token), inverted))
         offsets.append((end, len(token) - (end - start)))
         shift += len(token) - (end - start)
         cursor = end
@@ -97,7 +105,25 @@ def mask(extraction: DocumentExtraction, triple_index: Mapping[tuple, int]) -> M
     return MaskedDocument(extraction.document.name, "".join(pieces), sentences, tuple(slots))
 
 
-Verbalizer = Callable[[str, TypePair, str, str], str]
+def _mention_starts(extraction: DocumentExtraction) -> dict[tuple[str, str], dict[int, list[int]]]:
+    found: dict[tuple[str, str], dict[int, list[int]]] = {}
+    for entity in extraction.entities:
+        by_sentence = found.setdefault((entity.name, entity.type), {})
+        for mention in entity.mentions:
+            by_sentence.setdefault(mention.sentence, []).append(mention.start)
+    return found
+
+
+def _is_inverted(position: int, subject_starts, object_starts) -> bool:
+    """The nearest subject mention follows the span and the nearest object mention precedes it."""
+    if not subject_starts or not object_starts:
+        return False
+    nearest_subject = min(subject_starts, key=lambda start: abs(start - position))
+    nearest_object = min(object_starts, key=lambda start: abs(start - position))
+    return nearest_subject > position > nearest_object
+
+
+Verbalizer = Callable[..., str]
 
 
 @dataclass(frozen=True)
@@ -111,9 +137,10 @@ class Sampled:
 def fill(masked: MaskedDocument, outcomes: Mapping[int, Sampled], verbalize: Verbalizer) -> SanitizedDocument:
     """Delete every sentence holding a null outcome and fill the remaining placeholders.
 
-    ``verbalize(predicate, type_pair, text_before, text_after)`` sees only the
-    sampled predicate, the public type pair and the masked text around the
-    slot. Text outside slots and deleted sentences is copied byte for byte.
+    ``verbalize(predicate, type_pair, text_before, text_after, inverted=...)``
+    sees only the sampled predicate, the public type pair, the masked text
+    around the slot and whether the object comes first there. Text outside
+    slots and deleted sentences is copied byte for byte.
     """
     deleted = sorted(
         {slot.sentence for slot in masked.slots if any(outcomes[i].predicate is None for i in slot.triples)}
@@ -161,7 +188,8 @@ def _fill_range(text, start, end, slots, outcomes, verbalize) -> tuple[str, int]
             continue
         sampled = outcomes[slot.triples[0]]
         pieces.append(text[cursor : slot.start])
-        pieces.append(verbalize(sampled.predicate or "", sampled.type_pair, text[: slot.start], text[slot.end :]))
+        before, after = text[max(0, slot.start - 80) : slot.start], text[slot.end : slot.end + 80]
+        pieces.append(verbalize(sampled.predicate or "", sampled.type_pair, before, after, inverted=slot.inverted))
         cursor = slot.end
         count += 1
     pieces.append(text[cursor:end])
@@ -169,39 +197,64 @@ def _fill_range(text, start, end, slots, outcomes, verbalize) -> tuple[str, int]
 
 
 _WORD = re.compile(r"[A-Za-z']+")
+_COPULA = {"is", "was", "are", "were", "be", "been", "being"}
+_DETERMINERS = {"the", "a", "an"}
+_CLAUSE_OPENERS = {
+    "who", "which", "that", "whom", "he", "she", "it", "they", "we", "i", "you", "and", "or", "but", "also",
+    "later", "then", "now", "still", "once", "soon", "first", "never", "often", "again", "already", "has",
+    "had", "have", "not", "jointly", "together", "reportedly",
+}  # fmt: skip
+_LEADING_COPULA = re.compile(r"^(is|was|are|were)\s+")
 
 
 class FormVerbalizer:
     """Turns a sampled predicate into words that fit the masked text around its slot.
 
-    Forms come from the public inventory (``clause``: "is the capital of",
-    ``noun``: "capital"); the choice between them depends only on the masked
-    text before the slot: after a possessive ("Acme's [REL] Alice") the role
-    noun, after a determiner the noun phrase, after a copula the clause without
-    its copula, after a comma an apposition, else the clause.
+    Forms come from the public inventory: ``clause`` ("SUBJECT is the capital of
+    OBJECT"), ``inverse`` ("OBJECT has as its capital SUBJECT") and the role
+    ``noun`` ("capital"). Which one fits is decided from the masked text before
+    the slot and the slot's orientation only: after a possessive the role noun,
+    after a determiner the noun phrase, after a copula the form without its
+    copula, after a comma an apposition, after a common noun a reduced relative
+    clause, else the clause (or its inverse when the object comes first).
     """
 
-    def __init__(self, forms: Callable[[str], Mapping[str, str | None]]) -> None:
+    def __init__(self, forms: Callable[[str, TypePair], Mapping[str, str | None]]) -> None:
         self._forms = forms
 
-    def __call__(self, predicate: str, type_pair: TypePair, before: str, after: str) -> str:
-        forms = self._forms(predicate)
+    def __call__(self, predicate: str, type_pair: TypePair, before: str, after: str, *, inverted: bool = False) -> str:
+        forms = self._forms(predicate, type_pair)
         clause = forms.get("clause") or predicate.replace("_", " ")
         noun = forms.get("noun")
+        phrase = (forms.get("inverse") or _passive(clause)) if inverted else clause
         tail = before[-40:]
-        words = _WORD.findall(tail.lower())
+        words = _WORD.findall(tail)
         last = words[-1] if words else ""
+        spaced = tail.endswith(" ")
         if re.search(r"['’]s\s*$", tail):
-            return noun or clause
-        if last in {"the", "a", "an"} and tail.endswith(" "):
-            return f"{noun} of" if noun else clause
-        if last in {"is", "was", "are", "were", "be", "been", "being"} and tail.endswith(" "):
-            stripped = re.sub(r"^(is|was|are|were)\s+", "", clause)
-            if stripped != clause:
+            return noun or phrase
+        if last.lower() in _DETERMINERS and spaced:
+            return f"{noun} of" if noun and not inverted else _LEADING_COPULA.sub("", phrase)
+        if last.lower() in _COPULA and spaced:
+            stripped = _LEADING_COPULA.sub("", phrase)
+            if stripped != phrase:
                 return stripped
-            return f"the {noun} of" if noun else clause
+            return f"the {noun} of" if noun and not inverted else phrase
         if re.search(r",\s*$", tail):
-            if noun:
+            stripped = _LEADING_COPULA.sub("", phrase)
+            if stripped != phrase:
+                return stripped
+            if noun and not inverted:
                 return f"the {noun} of"
-            return ("who " if type_pair[0] == "PERSON" else "which ") + clause
-        return clause
+            return ("who " if type_pair[1 if inverted else 0] == "PERSON" else "which ") + phrase
+        if spaced and last.islower() and last.lower() not in _CLAUSE_OPENERS and not last.endswith("ly"):
+            stripped = _LEADING_COPULA.sub("", phrase)
+            return stripped if stripped != phrase else "that " + phrase
+        return phrase
+
+
+def _passive(clause: str) -> str:
+    """A fallback inverse for a one-word past-tense verb ("founded" -> "was founded by")."""
+    if " " not in clause and clause.endswith("ed"):
+        return f"was {clause} by"
+    return clause

@@ -74,7 +74,9 @@ def build_report(release: Release, *, output_hashes: Mapping[str, str] | None = 
             "document_level": g.document_level,
             "worst_case_per_relation_bound": math.exp(g.epsilon),
             "max_triples_in_one_document": worst_m,
-            "worst_case_per_document_bound": math.exp(g.epsilon * worst_m) if worst_m < 700 / max(g.epsilon, 1e-9) else "inf",
+            "worst_case_per_document_bound": math.exp(g.epsilon * worst_m)
+            if worst_m < 700 / max(g.epsilon, 1e-9)
+            else "inf",
         },
         "parameters": {"epsilon": g.epsilon, "lambda": g.lam, "k": g.k},
         "mechanism": "exponential mechanism over K public candidates plus null: P(c) ~ exp(-epsilon*d_R(r,c)/2), "
@@ -88,6 +90,7 @@ def build_report(release: Release, *, output_hashes: Mapping[str, str] | None = 
             "sha256": p.get("pool_hash"),
             "pools": {f"{a}|{b}": list(pool.predicates) for pool in release.pools for a, b in [pool.type_pair]},
         },
+        "backends": p.get("backends", {}),
         "versions": {"relguard": p.get("relguard_version"), "python": p.get("python")},
         "created": p.get("created"),
         "counts": release_counts(release),
@@ -129,6 +132,7 @@ def render_markdown(report: dict) -> str:
         f"sha256 `{report['candidates']['sha256']}`",
         f"- RelGuard {report['versions']['relguard']}, Python {report['versions']['python']}, "
         f"created {report['created']}",
+        *_backend_lines(report.get("backends") or {}),
         "",
         "## Counts",
         "",
@@ -147,6 +151,25 @@ def render_markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _backend_lines(backends: dict) -> list[str]:
+    """Report lines for backends that describe themselves (LLM model, prompt versions, calls, tokens)."""
+    lines = []
+    for role, info in backends.items():
+        if not isinstance(info, dict) or "model" not in info:
+            continue
+        versions = ", ".join(f"{k} {v}" for k, v in info.get("prompt_versions", {}).items())
+        lines.append(
+            f"- {role.capitalize()} LLM: model `{info['model']}`, prompts {versions}; "
+            f"{info.get('calls', 0)} calls, {info.get('prompt_tokens', 0)} prompt + "
+            f"{info.get('completion_tokens', 0)} completion tokens"
+        )
+        dropped = {k: v for k, v in (info.get("dropped") or {}).items() if v}
+        if dropped:
+            counts = ", ".join(f"{k} {v}" for k, v in dropped.items())
+            lines.append(f"  - model output dropped as unverifiable: {counts}")
+    return lines
+
+
 def build_audit(release: Release) -> dict:
     """The CONFIDENTIAL mapping from original to sampled relations: never part of a public export."""
     return {
@@ -161,7 +184,8 @@ def build_audit(release: Release) -> dict:
                 "object": o.triple.object,
                 "object_type": o.triple.object_type,
                 "occurrences": [
-                    {"document": occ.document, "sentence": occ.sentence, "span": occ.text} for occ in o.triple.occurrences
+                    {"document": occ.document, "sentence": occ.sentence, "span": occ.text}
+                    for occ in o.triple.occurrences
                 ],
             }
             for o in release.outcomes
@@ -171,7 +195,7 @@ def build_audit(release: Release) -> dict:
 
 def public_files(release: Release) -> dict[str, bytes]:
     """Everything a public export holds: sanitized documents under ``documents/`` plus the report."""
-    originals = {d.name: d for d in release.extraction.documents}
+    originals = {d.document.name: d for d in release.extraction.documents}
     pairs = [(originals[s.name].document, s.text) for s in release.documents]
     files = {f"documents/{name}": data for name, data in serialize_documents(pairs).items()}
     hashes = {name: sha256_bytes(data) for name, data in files.items()}

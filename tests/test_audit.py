@@ -57,4 +57,3 @@ def test_audit_fails_when_the_halving_is_dropped(pools):
         result = audit_pool(z_candidates, inputs, epsilon=1.0, lam=1.0, probabilities=_without_halving)
         failures += not result.passed
     assert failures == len(pools)
-

@@ -44,14 +44,14 @@ def test_every_pool_has_exactly_k_public_candidates(sample):
 def test_pools_depend_only_on_type_pairs():
     """Invariant 1: changing every relation expression leaves the pools of the same type pairs unchanged."""
     a = prepare([Document("a.txt", "Alice Smith founded Acme Corporation in 1990.")], k=10)
-    b = prepare([Document("a.txt", "Alice Smith sued Acme Corporation in 1990.")], k=10)
+    b = prepare([Document("a.txt", "Alice Smith left Acme Corporation in 1990.")], k=10)
     assert a.triples and b.triples
     assert a.triples[0].predicate != b.triples[0].predicate
     assert a.pools == b.pools
 
 
 def test_k_larger_than_the_inventory_is_a_clear_error():
-    with pytest.raises(PoolError, match="K|k"):
+    with pytest.raises(PoolError, match=r"fewer than K=500"):
         prepare([Document("a.txt", "Alice Smith founded Acme Corporation in 1990.")], k=500)
 
 
@@ -132,7 +132,7 @@ def test_invariant_7_with_the_real_extractor():
     assert len(first.triples) == len(second.triples) >= 2
     assert first.triples[0].predicate != second.triples[0].predicate
     verbalize = FormVerbalizer(prepared[0].generator.forms)
-    for sampled in (["sued", "born_in"], ["employs", None], [None, "visited"]):
+    for sampled in (["sued", "born_in"], ["advised", None], [None, "visited"]):
         outputs = []
         for extraction in (first, second):
             outcomes = [Outcome(t, s) for t, s in zip(extraction.triples, sampled, strict=True)]

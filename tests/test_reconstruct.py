@@ -11,7 +11,7 @@ FORMS = {
     "capital_of": {"clause": "is the capital of", "noun": "capital"},
     "sued": {"clause": "sued", "noun": None},
 }
-VERBALIZE = FormVerbalizer(lambda p: FORMS.get(p, {"clause": p.replace("_", " "), "noun": None}))
+VERBALIZE = FormVerbalizer(lambda p, _pair: FORMS.get(p, {"clause": p.replace("_", " "), "noun": None}))
 
 
 def _doc(text: str, relations: list[tuple[str, str, str, str]]) -> DocumentExtraction:
@@ -35,13 +35,20 @@ def _index(doc: DocumentExtraction) -> dict:
 
 
 def test_mask_replaces_only_relation_spans():
-    doc = _doc("Alice works at Acme. Bob sued Acme. The sky is blue.", [
-        ("Alice", "works_at", "Acme", "works at"),
-        ("Bob", "sued", "Acme", "sued"),
-    ])
+    doc = _doc(
+        "Alice works at Acme. Bob sued Acme. The sky is blue.",
+        [
+            ("Alice", "works_at", "Acme", "works at"),
+            ("Bob", "sued", "Acme", "sued"),
+        ],
+    )
     masked = mask(doc, _index(doc))
     assert masked.text == "Alice [REL_0] Acme. Bob [REL_1] Acme. The sky is blue."
-    assert [masked.text[s:e] for s, e in masked.sentences] == ["Alice [REL_0] Acme.", "Bob [REL_1] Acme.", "The sky is blue."]
+    assert [masked.text[s:e] for s, e in masked.sentences] == [
+        "Alice [REL_0] Acme.",
+        "Bob [REL_1] Acme.",
+        "The sky is blue.",
+    ]
 
 
 def test_null_deletes_the_sentence_and_everything_else_is_byte_identical():
@@ -67,17 +74,25 @@ def test_one_outcome_fills_every_occurrence_of_a_triple():
         Occurrence("d", 0, 6, 14, "works at"),
         Occurrence("d", 1, text.index("worked for"), text.index("worked for") + 10, "worked for"),
     )
-    doc = DocumentExtraction(doc.document, doc.sentences, (), (Triple("Alice", "PERSON", "works_for", "Acme", "ORG", occs),))
+    doc = DocumentExtraction(
+        doc.document, doc.sentences, (), (Triple("Alice", "PERSON", "works_for", "Acme", "ORG", occs),)
+    )
     result = fill(mask(doc, _index(doc)), {0: Sampled(("PERSON", "ORG"), "sued")}, VERBALIZE)
     assert result.text == "Alice sued Acme. Later Alice sued Acme again."
 
 
 def test_invariant_7_documents_differing_only_in_relation_expressions_give_identical_output():
-    a = _doc("Alice works at Acme. Bob sued Acme.", [("Alice", "works_for", "Acme", "works at"), ("Bob", "sued", "Acme", "sued")])
-    b = _doc("Alice is employed by Acme. Bob took to court Acme.", [
-        ("Alice", "founded", "Acme", "is employed by"),
-        ("Bob", "sued", "Acme", "took to court"),
-    ])
+    a = _doc(
+        "Alice works at Acme. Bob sued Acme.",
+        [("Alice", "works_for", "Acme", "works at"), ("Bob", "sued", "Acme", "sued")],
+    )
+    b = _doc(
+        "Alice is employed by Acme. Bob took to court Acme.",
+        [
+            ("Alice", "founded", "Acme", "is employed by"),
+            ("Bob", "sued", "Acme", "took to court"),
+        ],
+    )
     outcomes = {0: Sampled(("PERSON", "ORG"), "founded"), 1: Sampled(("PERSON", "ORG"), "works_for")}
     index_a = {t.key: i for i, t in enumerate(a.triples)}
     index_b = {t.key: i for i, t in enumerate(b.triples)}
@@ -113,3 +128,48 @@ def test_verbalizer_fits_the_masked_context():
     assert VERBALIZE("capital_of", ("GPE", "GPE"), "Paris is the ", " France") == "capital of"
     assert VERBALIZE("capital_of", ("GPE", "GPE"), "Paris ", " France") == "is the capital of"
     assert VERBALIZE("capital_of", ("GPE", "GPE"), "Paris is ", " France") == "the capital of"
+
+
+INVERSE_FORMS = {
+    "founded": {"clause": "founded", "noun": "founder", "inverse": "was founded by"},
+    "directed": {"clause": "directed", "noun": "director", "inverse": "was directed by"},
+    "headquartered_in": {"clause": "is headquartered in", "noun": None, "inverse": "is home to"},
+}
+INVERSE = FormVerbalizer(lambda p, _pair: INVERSE_FORMS[p])
+
+
+def test_verbalizer_uses_the_inverse_when_the_object_comes_first():
+    pair = ("PERSON", "ORG")
+    assert INVERSE("founded", pair, "Acme ", " Alice.", inverted=True) == "was founded by"
+    assert INVERSE("founded", pair, "Acme was ", " Alice.", inverted=True) == "founded by"
+    assert INVERSE("directed", ("PERSON", "WORK_OF_ART"), "a film ", " Alice.", inverted=True) == "directed by"
+    assert INVERSE("founded", pair, "Acme, ", " Alice,", inverted=True) == "founded by"
+    assert INVERSE("founded", pair, "Acme's ", " Alice", inverted=True) == "founder"
+
+
+def test_verbalizer_turns_a_slot_after_a_common_noun_into_a_relative_clause():
+    pair = ("ORG", "GPE")
+    assert INVERSE("headquartered_in", pair, "a software company ", " Austin", inverted=False) == "headquartered in"
+    assert INVERSE("founded", ("PERSON", "ORG"), "the lawyer ", " Acme", inverted=False) == "that founded"
+    assert INVERSE("founded", ("PERSON", "ORG"), "Keller previously ", " Acme", inverted=False) == "founded"
+
+
+def test_mask_marks_slots_whose_object_comes_first():
+    from relguard.types import Entity, Mention
+
+    text = "Acme was founded by Alice. Alice founded Beta."
+    sentences = (Sentence(0, 0, 26), Sentence(1, 27, 46))
+    entities = (
+        Entity("Acme", "ORG", (Mention(0, 0, 4, "Acme"),)),
+        Entity("Alice", "PERSON", (Mention(0, 20, 25, "Alice"), Mention(1, 27, 32, "Alice"))),
+        Entity("Beta", "ORG", (Mention(1, 41, 45, "Beta"),)),
+    )
+    triples = (
+        Triple("Alice", "PERSON", "founded", "Acme", "ORG", (Occurrence("d", 0, 5, 19, "was founded by"),)),
+        Triple("Alice", "PERSON", "founded", "Beta", "ORG", (Occurrence("d", 1, 33, 40, "founded"),)),
+    )
+    doc = DocumentExtraction(Document("d", text), sentences, entities, triples)
+    masked = mask(doc, {t.key: i for i, t in enumerate(triples)})
+    assert [slot.inverted for slot in masked.slots] == [True, False]
+    outcomes = {0: Sampled(("PERSON", "ORG"), "founded"), 1: Sampled(("PERSON", "ORG"), "founded")}
+    assert fill(masked, outcomes, INVERSE).text == "Acme was founded by Alice. Alice founded Beta."
