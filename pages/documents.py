@@ -1,0 +1,54 @@
+"""Documents: upload files, load the sample corpus or paste text; see what was read."""
+
+import streamlit as st
+
+from pages._shared import add_documents, clear_documents, load_sample, prepared
+from relguard.corpus import document_rows
+from relguard.formats import UPLOAD_SUFFIXES, load_uploads
+
+st.title("Documents")
+st.write("Load the corpus to review. Nothing leaves this machine; each browser session sees only its own documents.")
+
+files = st.file_uploader(
+    "Upload files (.txt, .md, .jsonl, .csv with a text column, .pdf, .docx, .html)",
+    type=[s.lstrip(".") for s in UPLOAD_SUFFIXES],
+    accept_multiple_files=True,
+    key="uploads",
+)
+new = [f for f in files or [] if f.file_id not in st.session_state.seen_uploads]
+if new:
+    result = load_uploads((f.name, f.getvalue()) for f in new)
+    st.session_state.seen_uploads.update(f.file_id for f in new)
+    add_documents(list(result.documents), result.hashes)
+    st.session_state.upload_errors = list(result.errors)
+
+left, middle, right = st.columns(3)
+if left.button("Load the sample corpus", type="primary", disabled=st.session_state.sample_loaded):
+    load_sample()
+if right.button("Remove all documents", disabled=not st.session_state.documents):
+    clear_documents()
+    st.rerun()
+
+with middle.popover("Paste text"):
+    name = st.text_input("Document name", value="pasted.txt", key="paste_name")
+    text = st.text_area("Text", key="paste_text", height=160)
+    if st.button("Add pasted text", key="paste_add"):
+        if not text.strip():
+            st.error("The text is empty; paste some text first.")
+        else:
+            result = load_uploads([(name if name.endswith((".txt", ".md")) else f"{name}.txt", text.encode())])
+            add_documents(list(result.documents), result.hashes)
+            st.session_state.upload_errors = list(result.errors)
+
+for _, message in st.session_state.upload_errors:
+    st.error(message, icon="⚠️")
+
+corpus = prepared()
+if corpus is None:
+    if not st.session_state.documents:
+        st.info("No documents loaded yet.")
+else:
+    rows = document_rows(corpus.extraction)
+    st.subheader(f"{len(rows)} documents · {len(corpus.triples)} canonical triples")
+    st.dataframe(rows, hide_index=True, width="stretch")
+    st.caption("Next: look at the extracted **Triples**, then **Tune** ε, λ and K.")

@@ -1,0 +1,66 @@
+"""Export: the public zip, and the confidential audit file as a separate, labelled download."""
+
+import streamlit as st
+
+from pages._shared import SAMPLE_NAMES, content_key
+from relguard.export import AUDIT_NAME, audit_bytes, composed_epsilon, config_toml, release_zip
+from relguard.report import release_counts
+
+st.title("Export")
+ss = st.session_state
+release = ss.release
+if release is None:
+    st.info("Draw a release on the **Tune** page first.")
+else:
+    g = release.guarantee
+    if not g.private_release:
+        st.error("This release was drawn with a teaching seed: it is NOT a private release. Do not publish it.")
+    counts = release_counts(release)
+    st.markdown(
+        f"**ε = {g.epsilon:g}, λ = {g.lam:g}, K = {g.k}** · {counts['documents']} documents · "
+        f"{counts['triples']} relations: {counts['substituted']} substituted, {counts['unchanged']} unchanged, "
+        f"{counts['deleted']} deleted · {counts['sentences_removed']} sentences removed"
+    )
+    corpus = content_key(list(ss.documents.values()))
+    earlier = [e for key, e in ss.exports if key == corpus]
+    if earlier:
+        total = composed_epsilon([*earlier, g.epsilon])
+        st.warning(
+            f"You already exported {len(earlier)} release(s) of this corpus. Releases compose: publishing them "
+            f"together gives ε·d_R adding up, a total ε of {total:g} (bounds e^({total:g}·d_R)).",
+            icon="⚠️",
+        )
+    inputs = {name: digest for name, digest in ss.hashes.items()}
+    config = config_toml(
+        release,
+        inputs=inputs,
+        seed=ss.release_seed,
+        command_inputs=["assets/sample_corpus"] if set(inputs) == SAMPLE_NAMES else None,
+    )
+    with st.expander("config.toml (settings and the command that reproduces them)"):
+        st.code(config, language="toml")
+
+    def record() -> None:
+        ss.exports.append((corpus, g.epsilon))
+
+    st.download_button(
+        "Download the release (.zip): sanitized documents, report.json, report.md, config.toml",
+        data=release_zip(release, config=config),
+        file_name="relguard-release.zip",
+        mime="application/zip",
+        type="primary",
+        on_click=record,
+        key="download_zip",
+    )
+    st.divider()
+    st.markdown(
+        "#### Confidential audit file\nMaps every original relation to its sampled one. It undoes the protection: "
+        "keep it apart from the release and never publish it."
+    )
+    st.download_button(
+        f"Download {AUDIT_NAME} (CONFIDENTIAL)",
+        data=audit_bytes(release),
+        file_name=AUDIT_NAME,
+        mime="application/json",
+        key="download_audit",
+    )

@@ -1,0 +1,42 @@
+"""Candidate pools: the K public candidates per type pair and their d_R to the corpus's relations."""
+
+import plotly.express as px
+import streamlit as st
+
+from pages._shared import need_corpus
+from relguard.corpus import pool_heatmap
+
+st.title("Candidate pools")
+st.write(
+    "Each ordered pair of entity types gets exactly K public candidate predicates. A pool is built from the "
+    "type pair and K alone, never from the documents, so showing it reveals nothing about them."
+)
+corpus = need_corpus()
+if corpus is not None and corpus.triples:
+    pairs = sorted(corpus.pools)
+    labels = [f"{a} → {b}" for a, b in pairs]
+    label = st.selectbox("Type pair", labels, key="pools_pair")
+    pair = pairs[labels.index(label)]
+    pool = corpus.pools[pair]
+    left, right = st.columns([1, 2])
+    with left:
+        st.markdown(f"**{pool.k} candidates** · source: `{pool.source}`")
+        st.dataframe(
+            [{"#": i + 1, "candidate": p} for i, p in enumerate(pool.predicates)], hide_index=True, width="stretch"
+        )
+    with right:
+        originals, columns, matrix = pool_heatmap(corpus, pair)
+        figure = px.imshow(
+            matrix,
+            x=columns,
+            y=originals,
+            zmin=0,
+            zmax=1,
+            color_continuous_scale="Viridis_r",
+            text_auto=".2f",
+            labels={"x": "candidate", "y": "relation in the corpus", "color": "d_R"},
+            aspect="auto",
+        )
+        figure.update_layout(height=max(260, 60 + 34 * len(originals)), margin={"l": 10, "r": 10, "t": 30, "b": 10})
+        st.markdown("**d_R between the corpus's relations (rows) and the pool (columns)**")
+        st.plotly_chart(figure, width="stretch")

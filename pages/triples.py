@@ -1,0 +1,32 @@
+"""Triples: highlighted documents, the canonical triple table, the one-hop view and the graph."""
+
+import streamlit as st
+
+from pages._shared import need_corpus
+from relguard.corpus import triple_rows
+from relguard.graph import entities, graph_html, knowledge_graph, neighbourhood
+from relguard.render import highlight_html, legend_html
+
+st.title("Triples")
+corpus = need_corpus()
+if corpus is not None and corpus.triples:
+    names = [d.document.name for d in corpus.extraction.documents]
+    document = st.selectbox("Document", names, key="triples_document")
+    extraction = corpus.extraction.documents[names.index(document)]
+    st.html(legend_html())
+    st.html(highlight_html(extraction))
+
+    st.subheader("Canonical triples")
+    entity = st.selectbox(
+        "Everything about … (the one-hop neighbourhood a targeted attacker goes after)",
+        ["(all entities)", *entities(corpus.triples)],
+        key="triples_entity",
+    )
+    shown = corpus.triples if entity == "(all entities)" else neighbourhood(corpus.triples, entity)
+    keys = {t.key for t in shown}
+    rows = [row for row, t in zip(triple_rows(corpus), corpus.triples, strict=True) if t.key in keys]
+    st.dataframe(rows, hide_index=True, width="stretch")
+
+    st.subheader("Knowledge graph")
+    st.caption("Nodes are coloured by entity type; hover an edge for the relation and its occurrences.")
+    st.iframe(graph_html(knowledge_graph(shown)), height=540)

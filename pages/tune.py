@@ -1,0 +1,154 @@
+"""Tune: ε, λ and K live, exact expected outcomes, the guarantee, then draw a release and see the diff."""
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from pages._shared import EPSILONS, LAMBDAS, encoder, keep, need_corpus, persistent
+from relguard.corpus import probability_rows, triple_label, triples_per_document
+from relguard.graph import graph_html, release_diff
+from relguard.mechanism import document_bound, relation_bound
+from relguard.render import original_diff_html, sanitized_diff_html
+from relguard.teaching import pool_pairs
+
+st.title("Tune")
+ss = st.session_state
+corpus = need_corpus()
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def pool_distances(type_pair: tuple[str, str], predicates: tuple[str, ...]):
+    return encoder().distances(list(predicates), list(predicates), type_pair)
+
+
+if corpus is not None and corpus.triples:
+    persistent("w_epsilon", "epsilon")
+    persistent("w_lam", "lam")
+    persistent("w_k", "k")
+    a, b, c = st.columns([3, 2, 1])
+    with a:
+        st.select_slider(
+            "ε — privacy budget (log scale): ← more privacy · more utility →",
+            options=EPSILONS,
+            key="w_epsilon",
+            on_change=keep,
+            args=("w_epsilon", "epsilon"),
+            format_func=lambda v: f"{v:g}",
+        )
+    with b:
+        st.select_slider(
+            "λ — distance of deleting (log scale): ← deletes more · deletes less →",
+            options=LAMBDAS,
+            key="w_lam",
+            on_change=keep,
+            args=("w_lam", "lam"),
+            format_func=lambda v: f"{v:g}",
+        )
+    with c:
+        st.number_input("K", min_value=1, max_value=20, step=1, key="w_k", on_change=keep, args=("w_k", "k"))
+    epsilon, lam = ss.epsilon, ss.lam
+    if epsilon > 10:
+        st.warning(f"ε = {epsilon:g} is above 10: the mechanism barely hides which relation was there.", icon="⚠️")
+    elif epsilon < 0.1:
+        st.info(f"ε = {epsilon:g} is below 0.1: very strong privacy; most relations will be replaced or deleted.")
+
+    probabilities = corpus.probabilities(epsilon=epsilon, lam=lam)
+    expected = ss.model.expected(epsilon=epsilon, lam=lam, probabilities=probabilities)
+
+    st.subheader("Expected outcomes for the whole corpus (exact, not sampled)")
+    cols = st.columns(5)
+    for col, (name, share) in zip(cols, expected.as_dict().items(), strict=False):
+        col.metric(name, f"{share:.1%}")
+    cols[4].metric("sentences removed", f"{expected.sentences_removed:.1f} of {expected.sentences}")
+
+    curve = ss.model.curve(EPSILONS[::2], lam=lam)
+    figure = go.Figure()
+    for name in expected.as_dict():
+        figure.add_scatter(x=[e.epsilon for e in curve], y=[e.as_dict()[name] for e in curve], name=name)
+    figure.add_scatter(
+        x=[epsilon, epsilon],
+        y=[0, 1],
+        mode="lines",
+        name=f"current ε = {epsilon:g}",
+        line={"dash": "dash", "color": "#333"},
+    )
+    figure.update_layout(
+        xaxis={"type": "log", "title": "ε"},
+        yaxis={"title": "expected share of relations", "tickformat": ".0%"},
+        height=320,
+        margin={"l": 10, "r": 10, "t": 20, "b": 10},
+    )
+    st.plotly_chart(figure, width="stretch", key="curve")
+
+    st.subheader("One relation")
+    labels = [triple_label(corpus, i) for i in range(len(corpus.triples))]
+    index = st.selectbox("Triple", range(len(labels)), format_func=labels.__getitem__, key="w_selected")
+    rows = probability_rows(corpus, index, probabilities, lam=lam)
+    left, right = st.columns([3, 2])
+    left.dataframe(
+        rows,
+        hide_index=True,
+        width="stretch",
+        column_config={"probability": st.column_config.ProgressColumn(format="%.4f", min_value=0, max_value=1)},
+    )
+    bars = go.Figure(go.Bar(x=[r["probability"] for r in rows], y=[r["outcome"] for r in rows], orientation="h"))
+    bars.update_layout(height=320, margin={"l": 10, "r": 10, "t": 10, "b": 10}, yaxis={"autorange": "reversed"})
+    right.plotly_chart(bars, width="stretch", key="bars")
+
+    st.subheader("The guarantee")
+    triple = corpus.triples[index]
+    pool = corpus.pool_for(triple)
+    st.markdown(
+        f"For any two relations r, r′ on the same entity pair, every outcome is at most "
+        f"**e^(ε·d_R(r, r′))** times more likely under r than under r′. With ε = {epsilon:g} and d_R ≤ 1, "
+        f"never more than **{relation_bound(1.0, epsilon=epsilon):.3g}×**."
+    )
+    examples = pool_pairs(pool.predicates, pool_distances(pool.type_pair, pool.predicates))
+    st.dataframe(
+        [{"r": r, "r′": r2, "d_R": d, "bound e^(ε·d_R)": relation_bound(d, epsilon=epsilon)} for r, r2, d in examples],
+        hide_index=True,
+        width="stretch",
+    )
+    per_doc = triples_per_document(corpus)
+    name = next(iter({o.document for o in triple.occurrences}))
+    m = per_doc[name]
+    st.markdown(
+        f"Per document (Eq. 8–9) the bounds multiply: `{name}` holds {m} canonical triples, so two versions of it "
+        f"differing in all of them are at most e^(ε·Σd_R) ≤ **{document_bound([1.0] * m, epsilon=epsilon):.3g}×** "
+        "apart."
+    )
+
+    st.subheader("Draw a release")
+    st.toggle(
+        "Teaching seed (reproducible, NOT a private release)",
+        key="w_teaching",
+        value=ss.teaching_seed,
+        on_change=keep,
+        args=("w_teaching", "teaching_seed"),
+    )
+    if st.button("Draw a release", type="primary"):
+        seed = ss.seed if ss.teaching_seed else None
+        ss.release = corpus.draw(epsilon=epsilon, lam=lam, seed=seed)
+        ss.release_seed = seed
+    release = ss.release
+    if release is not None and release.extraction is corpus.extraction:
+        g = release.guarantee
+        if not g.private_release:
+            st.error("Drawn with a fixed teaching seed: this is NOT a private release. Do not publish it.")
+        diff = release_diff(release)
+        counts = diff.counts()
+        st.markdown(
+            f"Drawn at ε = {g.epsilon:g}, λ = {g.lam:g}, K = {g.k}: "
+            + ", ".join(f"**{v}** {k}" for k, v in counts.items())
+        )
+        st.iframe(graph_html(diff), height=540)
+        names = [d.name for d in release.documents]
+        shown = st.selectbox("Document", names, key="diff_document")
+        position = names.index(shown)
+        extraction = release.extraction.documents[position]
+        sanitized = release.documents[position]
+        left, right = st.columns(2)
+        left.markdown("**Original** (struck: sentence removed)")
+        left.html(original_diff_html(extraction, release.outcomes, sanitized.removed_sentences))
+        right.markdown("**Sanitized** (marked: new words)")
+        right.html(sanitized_diff_html(extraction.document.text, sanitized))
+        st.caption("Export the release on the **Export** page.")

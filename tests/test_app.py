@@ -1,0 +1,114 @@
+"""RelGuard Studio under Streamlit's AppTest: every page on the sample corpus, with real models."""
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("streamlit")
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+PAGES = ["documents", "triples", "pools", "tune", "export", "learn"]
+TIMEOUT = 180  # the first run loads spaCy and the encoder
+
+
+def start() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def with_sample() -> AppTest:
+    at = start()
+    next(b for b in at.button if b.label == "Load the sample corpus").click().run()
+    assert not at.exception
+    return at
+
+
+def goto(at: AppTest, page: str) -> AppTest:
+    at.switch_page(f"pages/{page}.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def table(at: AppTest, index: int = 0):
+    return at.dataframe[index].value
+
+
+def test_every_page_renders_on_the_sample_corpus():
+    at = with_sample()
+    documents = table(at)
+    assert len(documents) == 6
+    assert set(documents["document"]) == {p.name for p in (ROOT / "assets" / "sample_corpus").glob("*.txt")}
+    for page in PAGES:
+        goto(at, page)
+        assert at.title[0].value
+    goto(at, "triples")
+    assert len(table(at)) > 0
+    assert any("relguard-doc" in h.value for h in at.get("html"))
+
+
+def test_empty_session_points_to_documents():
+    at = start()
+    goto(at, "tune")
+    assert any("No documents yet" in i.value for i in at.info)
+
+
+def test_sliders_change_the_probability_table_and_expectations():
+    at = goto(with_sample(), "tune")
+    before = table(at)["probability"].tolist()
+    deleted_before = at.metric[3].value
+    at.select_slider(key="w_epsilon").set_value(10.0).run()
+    assert not at.exception
+    after = table(at)["probability"].tolist()
+    assert after != before
+    assert max(after) > max(before)  # a larger ε concentrates the distribution
+    assert at.metric[3].value != deleted_before
+    at.select_slider(key="w_lam").set_value(0.1).run()
+    assert table(at)["probability"].tolist()[-1] > after[-1]  # a smaller λ makes null likelier
+    at.select_slider(key="w_epsilon").set_value(20.0).run()
+    assert any("above 10" in w.value for w in at.warning)
+    at.number_input(key="w_k").set_value(5).run()
+    assert len(table(at)) == 6  # K candidates + null
+
+
+def test_draw_release_and_export_warns_on_second_export():
+    at = goto(with_sample(), "tune")
+    at.toggle(key="w_teaching").set_value(True).run()
+    next(b for b in at.button if b.label == "Draw a release").click().run()
+    assert not at.exception
+    assert any("NOT a private release" in e.value for e in at.error)
+    assert at.session_state.release is not None
+    goto(at, "export")
+    labels = [b.label for b in at.get("download_button")]
+    assert any(label.startswith("Download the release") for label in labels)
+    assert any("CONFIDENTIAL" in label for label in labels)
+    assert not at.warning
+    at.get("download_button")[0].click().run()
+    assert len(at.session_state.exports) == 1
+    goto(at, "export")
+    assert any("Releases compose" in w.value for w in at.warning)
+
+
+def test_bad_upload_shows_an_error_and_good_files_stay():
+    at = start()
+    at.file_uploader(key="uploads").set_value(
+        [
+            ("good.txt", b"Alice Meyer founded Quantix in Berlin.", "text/plain"),
+            ("broken.pdf", b"%PDF-1.4 broken", "application/pdf"),
+            ("notes.csv", b"id,body\n1,Bob Stone works for Acme Corp.\n", "text/csv"),
+        ]
+    ).run()
+    assert not at.exception
+    messages = [e.value for e in at.error]
+    assert any(m.startswith("broken.pdf:") for m in messages)
+    assert set(table(at)["document"]) == {"good.txt", "notes.csv:2"}
+
+
+def test_learn_page_shows_definition_3_holding():
+    at = goto(start(), "learn")
+    assert "≤" in at.metric[0].value
+    at.select_slider(key="learn_epsilon").set_value(5.0).run()
+    assert "≤" in at.metric[0].value

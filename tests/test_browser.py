@@ -1,0 +1,187 @@
+"""One real-browser run of RelGuard Studio: Debian's chromium driven by Playwright.
+
+Starts ``streamlit run app.py`` headless on a free local port, loads the sample
+corpus plus a hostile document, moves ε, draws a release, downloads the zip and
+checks its contents; no script from a document may run, and a second browser
+session must not see the first one's documents. Saves a screenshot of each
+page under docs/screenshots/.
+"""
+
+import io
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright")
+from playwright.sync_api import expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+SHOTS = ROOT / "docs" / "screenshots"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+EVIL = (
+    "<img src=x onerror=alert(1)> founded Quantix in Berlin. "
+    "<script>alert(1)</script> works for Quantix. Maria Lopez works for Quantix in Madrid."
+)
+WAIT = 180_000  # ms; the first extraction loads spaCy and the encoder
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(), reason="needs Debian's chromium (scripts/test.sh installs it)"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "RELGUARD_LOAD_SAMPLE"}
+    env["TOKENIZERS_PARALLELISM"] = "false"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                raise RuntimeError("streamlit did not start within 60 s") from None
+            time.sleep(0.5)
+    yield url
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def goto(page, title: str) -> None:
+    page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+    expect(page.get_by_role("heading", name=title, exact=True).first).to_be_visible(timeout=WAIT)
+    settle(page)
+
+
+def settle(page) -> None:
+    """Wait until Streamlit has finished the current run."""
+    page.wait_for_timeout(300)
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=WAIT)
+
+
+def shot(page, name: str) -> None:
+    print("shot", name, time.monotonic(), flush=True)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(800)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def test_browser_end_to_end(server, tmp_path):
+    dialogs: list[str] = []
+    outside: list[str] = []  # requests that would leave the machine: the app must work offline
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        context = browser.new_context(viewport={"width": 1400, "height": 1100}, accept_downloads=True)
+        page = context.new_page()
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        page.on(
+            "request",
+            lambda r: None if r.url.startswith((server, "data:", "blob:", "about:")) else outside.append(r.url),
+        )
+        page.goto(server)
+        expect(page.get_by_role("heading", name="Documents").first).to_be_visible(timeout=WAIT)
+
+        page.get_by_role("button", name="Load the sample corpus").click()
+        expect(page.get_by_text("6 documents ·", exact=False).first).to_be_visible(timeout=WAIT)
+        page.locator("input[type=file]").set_input_files(
+            files=[{"name": "evil.txt", "mimeType": "text/plain", "buffer": EVIL.encode()}]
+        )
+        expect(page.get_by_text("7 documents ·", exact=False).first).to_be_visible(timeout=WAIT)
+        settle(page)
+        shot(page, "1-documents")
+
+        goto(page, "Triples")
+        page.get_by_test_id("stSelectbox").first.click()
+        page.get_by_role("option", name="evil.txt").click()
+        settle(page)
+        expect(page.get_by_text("<script>alert(1)</script>", exact=False).first).to_be_visible()
+        expect(page.get_by_text("<img src=x onerror=alert(1)>", exact=False).first).to_be_visible()
+        page.get_by_test_id("stSelectbox").first.click()
+        page.get_by_role("option", name="quantix_merger.txt").click()
+        settle(page)
+        shot(page, "2-triples")
+
+        goto(page, "Candidate pools")
+        shot(page, "3-pools")
+
+        goto(page, "Tune")
+        deleted = page.get_by_test_id("stMetricValue").nth(3)
+        before = deleted.inner_text()
+        slider = page.get_by_role("slider").first
+        slider.focus()
+        for _ in range(10):  # ten stops right on the log grid: ε 1 → 10
+            slider.press("ArrowRight")
+        settle(page)
+        expect(deleted).not_to_have_text(before, timeout=WAIT)
+        page.get_by_role("button", name="Draw a release").click()
+        expect(page.get_by_text("Drawn at ε = 10").first).to_be_visible(timeout=WAIT)
+        settle(page)
+        page.get_by_role("heading", name="Tune", exact=True).first.scroll_into_view_if_needed()
+        shot(page, "4-tune")
+
+        goto(page, "Export")
+        shot(page, "5-export")
+        with page.expect_download(timeout=WAIT) as info:
+            page.get_by_role("button", name="Download the release").click()
+        path = tmp_path / "release.zip"
+        info.value.save_as(path)
+
+        goto(page, "Learn relation-DP")
+        shot(page, "6-learn")
+
+        other = browser.new_context().new_page()
+        other.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        other.goto(server)
+        expect(other.get_by_text("No documents loaded yet.")).to_be_visible(timeout=WAIT)
+        expect(other.get_by_text("evil.txt")).to_have_count(0)
+        browser.close()
+
+    names = set(zipfile.ZipFile(path).namelist())
+    expected = {f"documents/{p.name}" for p in (ROOT / "assets" / "sample_corpus").glob("*.txt")}
+    assert names == expected | {"documents/evil.txt", "report.json", "report.md", "config.toml"}
+    report = zipfile.ZipFile(io.BytesIO(path.read_bytes())).read("report.json").decode()
+    assert '"epsilon": 10.0' in report
+    assert dialogs == []
+    assert outside == []

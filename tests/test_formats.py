@@ -1,0 +1,112 @@
+"""Uploads of every supported format become documents; each bad file gets its own message."""
+
+import io
+import json
+
+import docx
+import pytest
+
+from relguard.errors import InputError
+from relguard.formats import documents_from_upload, html_text, load_uploads
+from relguard.io import serialize_documents
+
+
+def make_pdf(lines: list[str]) -> bytes:
+    """A minimal, valid one-page PDF with a Helvetica text layer (xref offsets computed exactly)."""
+    text = " ".join(f"({line}) Tj 0 -16 Td" for line in lines)
+    stream = f"BT /F1 12 Tf 72 720 Td {text} ET".encode()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length " + str(len(stream)).encode() + b" >>\nstream\n" + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = io.BytesIO()
+    out.write(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(out.tell())
+        out.write(f"{number} 0 obj\n".encode() + body + b"\nendobj\n")
+    xref = out.tell()
+    out.write(f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode())
+    for offset in offsets:
+        out.write(f"{offset:010d} 00000 n \n".encode())
+    out.write(f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode())
+    return out.getvalue()
+
+
+def make_docx(paragraphs: list[str]) -> bytes:
+    document = docx.Document()
+    for paragraph in paragraphs:
+        document.add_paragraph(paragraph)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()
+
+
+def test_pdf_text_layer_is_read():
+    [document] = documents_from_upload("memo.pdf", make_pdf(["Alice founded Acme in Berlin."]))
+    assert "Alice founded Acme in Berlin." in document.text
+    assert document.source == "memo.pdf.txt"
+
+
+def test_docx_paragraphs_are_read_in_order():
+    [document] = documents_from_upload("memo.docx", make_docx(["Alice founded Acme.", "Bob works for Acme."]))
+    assert document.text == "Alice founded Acme.\n\nBob works for Acme."
+
+
+def test_html_drops_scripts_and_keeps_visible_text_as_text():
+    markup = (
+        "<html><head><title>t</title><script>alert(1)</script></head>"
+        "<body><p>Alice founded <b>Acme</b>.</p><div>Bob &amp; Carol</div><style>p{}</style></body></html>"
+    )
+    assert html_text(markup) == "Alice founded Acme.\nBob & Carol"
+    [document] = documents_from_upload("page.html", markup.encode())
+    assert "alert" not in document.text
+
+
+def test_csv_rows_become_documents_and_keep_other_columns():
+    data = b'id,text,lang\n1,"Alice founded Acme.",en\n2,,en\n3,"Bob, the CEO, left.",en\n'
+    documents = documents_from_upload("notes.csv", data)
+    assert [d.text for d in documents] == ["Alice founded Acme.", "Bob, the CEO, left."]
+    assert documents[0].fields == (("id", '"1"'), ("lang", '"en"'))
+    written = serialize_documents([(d, d.text.upper()) for d in documents])
+    lines = [json.loads(line) for line in written["notes.csv.jsonl"].decode().splitlines()]
+    assert lines == [
+        {"id": "1", "lang": "en", "text": "ALICE FOUNDED ACME."},
+        {"id": "3", "lang": "en", "text": "BOB, THE CEO, LEFT."},
+    ]
+
+
+@pytest.mark.parametrize(
+    "name, data, message",
+    [
+        ("scan.pdf", b"%PDF-1.4 garbage", "scan.pdf: not a readable PDF"),  # broken PDF
+        ("memo.docx", b"PK\x03\x04 not a zip", "memo.docx: not a readable Word .docx"),  # broken docx
+        ("table.csv", b"id,body2\n1,x\n", "table.csv: no text column"),  # no text column
+        ("empty.txt", b"", "empty.txt: the file is empty"),  # empty
+        ("photo.png", b"\x89PNG", "photo.png: unsupported file type '.png'"),  # unsupported
+        ("latin.txt", "Café".encode("latin-1"), "latin.txt: not valid UTF-8"),  # wrong encoding
+        ("blank.pdf", make_pdf([]), "blank.pdf: no text could be extracted"),  # no text layer
+    ],
+)
+def test_bad_files_raise_input_error_naming_the_file(name, data, message):
+    with pytest.raises(InputError) as caught:
+        documents_from_upload(name, data)
+    assert str(caught.value).startswith(message)
+
+
+def test_one_bad_file_does_not_stop_the_good_ones():
+    result = load_uploads(
+        [
+            ("good.txt", b"Alice founded Acme."),
+            ("bad.pdf", b"not a pdf"),
+            ("good.docx", make_docx(["Bob works for Acme."])),
+        ]
+    )
+    assert [d.name for d in result.documents] == ["good.txt", "good.docx"]
+    assert set(result.hashes) == {"good.txt", "good.docx"}
+    assert [name for name, _ in result.errors] == ["bad.pdf"]
+    assert "bad.pdf" in result.errors[0][1]
