@@ -1,0 +1,1 @@
+"""Measuring what a RelGuard release protects and what it keeps; :mod:`relguard.evaluate` is the façade."""
