@@ -41,10 +41,13 @@ def test_candidates_are_snake_case_unique_and_not_vague(inventory):
             assert predicate not in BANNED, (pair, predicate)
 
 
-def test_every_candidate_has_a_clause_form(inventory):
+def test_every_candidate_has_a_clause_and_an_inverse_form(inventory):
+    """Reconstruction needs both directions: "Alice founded Acme" and "Acme was founded by Alice"."""
     for pair in PAIRS:
-        for predicate in inventory.generate(pair, 20).predicates:
-            assert inventory.forms(predicate)["clause"].strip(), predicate
+        for predicate in inventory.generate(pair, inventory.available(pair)).predicates:
+            forms = inventory.forms(predicate, pair)
+            assert forms["clause"].strip(), (pair, predicate)
+            assert forms["inverse"] and forms["inverse"].strip(), (pair, predicate)
 
 
 def test_no_near_synonyms_within_a_pool(inventory):

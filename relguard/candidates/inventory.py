@@ -126,14 +126,15 @@ class InventoryCandidates:
         return hashlib.sha256(canonical.encode()).hexdigest()
 
     def forms(self, predicate: str, type_pair: TypePair | None = None) -> dict:
-        """How a predicate reads in text: ``clause`` ("is the capital of") and role ``noun`` ("capital").
+        """How a predicate reads: ``clause`` ("is the capital of"), ``inverse`` ("has as its capital"), ``noun``.
 
         The wording may depend on the public subject type ("was claimed by" for an event, "is claimed by"
         for a place); without a type pair the first wording found is used.
         """
         form = (self._forms.get(f"{type_pair[0]}|{predicate}") if type_pair else None) or self._forms.get(predicate)
         if form:
-            return {"clause": form.get("clause") or predicate.replace("_", " "), "noun": form.get("noun")}
+            clause = form.get("clause") or predicate.replace("_", " ")
+            return {"clause": clause, "noun": form.get("noun"), "inverse": form.get("inverse")}
         return {"clause": predicate.replace("_", " "), "noun": None}
 
     def pairs(self) -> dict[str, tuple[str, ...]]:
