@@ -28,6 +28,7 @@ class Slot:
     start: int
     end: int
     inverted: bool = False
+    context: str = ""
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,8 @@ def mask(extraction: DocumentExtraction, triple_index: Mapping[tuple, int]) -> M
     """
     text = extraction.document.text
     mentions = _mention_starts(extraction)
-    spans: list[tuple[int, int, int, int, bool]] = []
+    ends = _mention_ends(extraction)
+    spans: list[tuple[int, int, int, int, bool, str]] = []
     for triple in extraction.triples:
         index = triple_index[triple.key]
         subject = mentions.get((triple.subject, triple.subject_type), {})
@@ -66,39 +68,40 @@ def mask(extraction: DocumentExtraction, triple_index: Mapping[tuple, int]) -> M
         for occ in triple.occurrences:
             if occ.document == extraction.document.name:
                 inverted = _is_inverted(occ.start, subject.get(occ.sentence, ()), obj.get(occ.sentence, ()))
-                spans.append((occ.start, occ.end, index, occ.sentence, inverted))
+                context = _context(text, occ.start, ends.get(occ.sentence, ()))
+                spans.append((occ.start, occ.end, index, occ.sentence, inverted, context))
     spans.sort()
     merged: list[list] = []
-    for start, end, index, sentence, inverted in spans:
+    for start, end, index, sentence, inverted, context in spans:
         if merged and start < merged[-1][1] and merged[-1][3] == sentence:
             last = merged[-1]
             last[1] = max(last[1], end)
             if index not in last[2]:
                 last[2].append(index)
         else:
-            merged.append([start, end, [index], sentence, inverted])
+            merged.append([start, end, [index], sentence, inverted, context])
 
     pieces: list[str] = []
     offsets: list[tuple[int, int]] = []
     cursor = 0
     shift = 0
     slots: list[Slot] = []
-    for start, end, indices, sentence, inverted in merged:
+    for start, end, indices, sentence, inverted, context in merged:
         pieces.append(text[cursor:start])
         token = placeholder(min(indices))
         new_start = start + shift
         pieces.append(token)
-        slots.append(Slot(tuple(sorted(indices)), sentence, new_start, new_start + len(token), inverted))
+        slots.append(Slot(tuple(sorted(indices)), sentence, new_start, new_start + len(token), inverted, context))
         offsets.append((end, len(token) - (end - start)))
         shift += len(token) - (end - start)
         cursor = end
     pieces.append(text[cursor:])
 
-    ends = [end for end, _ in offsets]
+    shifted = [end for end, _ in offsets]
     cumulative = list(itertools.accumulate(change for _, change in offsets))
 
     def moved(position: int) -> int:
-        count = bisect.bisect_right(ends, position)
+        count = bisect.bisect_right(shifted, position)
         return position + (cumulative[count - 1] if count else 0)
 
     sentences = tuple((moved(s.start), moved(s.end)) for s in extraction.sentences)
@@ -112,6 +115,30 @@ def _mention_starts(extraction: DocumentExtraction) -> dict[tuple[str, str], dic
         for mention in entity.mentions:
             by_sentence.setdefault(mention.sentence, []).append(mention.start)
     return found
+
+
+def _mention_ends(extraction: DocumentExtraction) -> dict[int, list[tuple[int, int]]]:
+    found: dict[int, list[tuple[int, int]]] = {}
+    for entity in extraction.entities:
+        for mention in entity.mentions:
+            found.setdefault(mention.sentence, []).append((mention.start, mention.end))
+    return found
+
+
+def _context(text: str, position: int, mentions) -> str:
+    """What stands right before a slot: an entity ("entity"), an entity and a comma ("apposition"), or an
+    entity that itself sits between commas ("after_apposition": the slot is the main verb). Entity positions
+    are public and unchanged by masking, so this is a function of the masked text."""
+    before = [m for m in mentions if m[1] <= position]
+    if not before:
+        return ""
+    start, end = max(before, key=lambda m: m[1])
+    gap = text[end:position]
+    if not gap.strip():
+        return "entity"
+    if gap.strip() == ",":
+        return "after_apposition" if re.search(r"[,(]\s*$", text[max(0, start - 3) : start]) else "apposition"
+    return ""
 
 
 def _is_inverted(position: int, subject_starts, object_starts) -> bool:
@@ -137,9 +164,9 @@ class Sampled:
 def fill(masked: MaskedDocument, outcomes: Mapping[int, Sampled], verbalize: Verbalizer) -> SanitizedDocument:
     """Delete every sentence holding a null outcome and fill the remaining placeholders.
 
-    ``verbalize(predicate, type_pair, text_before, text_after, inverted=...)``
+    ``verbalize(predicate, type_pair, text_before, text_after, inverted=..., context=...)``
     sees only the sampled predicate, the public type pair, the masked text
-    around the slot and whether the object comes first there. Text outside
+    around the slot, whether the object comes first there and what precedes it. Text outside
     slots and deleted sentences is copied byte for byte.
     """
     deleted = sorted(
@@ -189,7 +216,11 @@ def _fill_range(text, start, end, slots, outcomes, verbalize) -> tuple[str, int]
         sampled = outcomes[slot.triples[0]]
         pieces.append(text[cursor : slot.start])
         before, after = text[max(0, slot.start - 80) : slot.start], text[slot.end : slot.end + 80]
-        pieces.append(verbalize(sampled.predicate or "", sampled.type_pair, before, after, inverted=slot.inverted))
+        pieces.append(
+            verbalize(
+                sampled.predicate or "", sampled.type_pair, before, after, inverted=slot.inverted, context=slot.context
+            )
+        )
         cursor = slot.end
         count += 1
     pieces.append(text[cursor:end])
@@ -222,11 +253,15 @@ class FormVerbalizer:
     def __init__(self, forms: Callable[[str, TypePair], Mapping[str, str | None]]) -> None:
         self._forms = forms
 
-    def __call__(self, predicate: str, type_pair: TypePair, before: str, after: str, *, inverted: bool = False) -> str:
+    def __call__(
+        self, predicate: str, type_pair: TypePair, before: str, after: str, *, inverted: bool = False, context: str = ""
+    ) -> str:
         forms = self._forms(predicate, type_pair)
         clause = forms.get("clause") or predicate.replace("_", " ")
         noun = forms.get("noun")
         phrase = (forms.get("inverse") or _passive(clause)) if inverted else clause
+        if context in ("entity", "after_apposition"):
+            return phrase
         tail = before[-40:]
         words = _WORD.findall(tail)
         last = words[-1] if words else ""

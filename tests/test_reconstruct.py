@@ -173,3 +173,33 @@ def test_mask_marks_slots_whose_object_comes_first():
     assert [slot.inverted for slot in masked.slots] == [True, False]
     outcomes = {0: Sampled(("PERSON", "ORG"), "founded"), 1: Sampled(("PERSON", "ORG"), "founded")}
     assert fill(masked, outcomes, INVERSE).text == "Acme was founded by Alice. Alice founded Beta."
+
+
+def test_context_from_entity_positions_decides_between_clause_and_apposition():
+    from relguard.types import Entity, Mention
+
+    text = "Her predecessor, Bob Stone, testified before Acme Council. Ann Lee, CEO of Beta, spoke."
+    bob, council = text.index("Bob Stone"), text.index("Acme Council")
+    ann, beta = text.index("Ann Lee"), text.index("Beta")
+    sentences = (Sentence(0, 0, text.index(" Ann")), Sentence(1, ann, len(text)))
+    entities = (
+        Entity("Bob Stone", "PERSON", (Mention(0, bob, bob + 9, "Bob Stone"),)),
+        Entity("Acme Council", "ORG", (Mention(0, council, council + 12, "Acme Council"),)),
+        Entity("Ann Lee", "PERSON", (Mention(1, ann, ann + 7, "Ann Lee"),)),
+        Entity("Beta", "ORG", (Mention(1, beta, beta + 4, "Beta"),)),
+    )
+    span_a, span_b = text.index("testified before"), text.index("CEO of")
+    triples = (
+        Triple("Ann Lee", "PERSON", "ceo_of", "Beta", "ORG", (Occurrence("d", 1, span_b, span_b + 6, "CEO of"),)),
+        Triple(
+            "Bob Stone", "PERSON", "testified_before", "Acme Council", "ORG",
+            (Occurrence("d", 0, span_a, span_a + 16, "testified before"),),
+        ),
+    )  # fmt: skip
+    doc = DocumentExtraction(Document("d", text), sentences, entities, triples)
+    masked = mask(doc, {t.key: i for i, t in enumerate(triples)})
+    assert [slot.context for slot in masked.slots] == ["after_apposition", "apposition"]
+    outcomes = {0: Sampled(("PERSON", "ORG"), "founded"), 1: Sampled(("PERSON", "ORG"), "founded")}
+    assert fill(masked, outcomes, INVERSE).text == (
+        "Her predecessor, Bob Stone, founded Acme Council. Ann Lee, the founder of Beta, spoke."
+    )
