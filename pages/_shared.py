@@ -47,6 +47,7 @@ DEFAULTS = {
     "release": None,
     "release_seed": None,
     "exports": [],  # (corpus key, epsilon) of every export, for the composition warning
+    "risk": None,  # the last attack on a release (Risk & utility page), kept with the release it measured
 }
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from relguard import __version__, registry
+from relguard.embed import predicate_text
 from relguard.errors import PoolError
 from relguard.mechanism import (
     check_epsilon,
@@ -86,12 +87,21 @@ def pool_hash(pools: Mapping[TypePair, CandidatePool]) -> str:
 
 
 def distance_matrix(triples: Sequence[Triple], pools: Mapping[TypePair, CandidatePool], encoder: Any) -> np.ndarray:
-    """(m, K) d_R from each canonical triple's predicate to its pool's candidates."""
+    """(m, K) d_R from each canonical triple's predicate to its pool's candidates.
+
+    Every text the encoder must read (originals and candidates of all type pairs) goes
+    through one batched call first; the per-pair distances then come from its cache.
+    """
     k = next(iter(pools.values())).k if pools else 0
     distances = np.zeros((len(triples), k))
     by_pair: dict[TypePair, list[int]] = {}
     for index, triple in enumerate(triples):
         by_pair.setdefault(triple.type_pair, []).append(index)
+    warm = getattr(encoder, "embed_texts", None)
+    if warm is not None:
+        texts = [predicate_text(triples[i].predicate, pair) for pair, rows in by_pair.items() for i in rows]
+        texts += [predicate_text(c, pair) for pair in by_pair for c in pools[pair].predicates]
+        warm(list(dict.fromkeys(texts)))
     for pair, rows in by_pair.items():
         originals = [triples[i].predicate for i in rows]
         distances[rows] = encoder.distances(originals, list(pools[pair].predicates), pair)

@@ -161,6 +161,10 @@ def test_browser_end_to_end(server, tmp_path):
         page.get_by_role("heading", name="Tune", exact=True).first.scroll_into_view_if_needed()
         shot(page, "4-tune")
 
+        goto(page, "Risk & utility")  # the attack itself (spaCy on every changed text) is left to test_app_risk
+        expect(page.get_by_text("connections kept").first).to_be_visible(timeout=WAIT)
+        shot(page, "4b-risk")
+
         goto(page, "Export")
         shot(page, "5-export")
         with page.expect_download(timeout=WAIT) as info:
