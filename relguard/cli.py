@@ -90,6 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--audit", action="store_true", help="also write the CONFIDENTIAL original→sampled mapping (kept apart)"
     )
+    run.add_argument(
+        "--self-audit", action="store_true", help="run `relguard audit` on this release and record it in the report"
+    )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.add_argument("--dry-run", action="store_true", help="estimate the LLM calls and tokens of this run and stop")
     _backend_args(run)
@@ -102,6 +105,19 @@ def build_parser() -> argparse.ArgumentParser:
     look.add_argument("inputs", nargs="+", metavar="INPUT", help="files or folders (.txt, .md, .jsonl)")
     _epsilon_args(look)
     _backend_args(look)
+    audit = commands.add_parser(
+        "audit",
+        help="re-derive the relation-DP guarantee for a corpus or a written release (pass/fail table)",
+        description="Check the exact bound ε·d_R over original relations, candidates and near-duplicates, "
+        "test the OpenDP sampler against the exact probabilities (χ²), and check that pools depend only on "
+        "type pairs. INPUT documents give the original relations; --release DIR audits a written release.",
+    )
+    audit.add_argument("inputs", nargs="*", metavar="INPUT", help="files or folders (.txt, .md, .jsonl)")
+    audit.add_argument("--release", default=None, help="a release folder (or its report.json) to audit")
+    audit.add_argument("--record", action="store_true", help="record the audit in the release's report.json/.md")
+    audit.add_argument("--json", default=None, help="also write the audit as JSON to this file")
+    _epsilon_args(audit)
+    _backend_args(audit)
     from relguard.evaluation.command import add_evaluate_parser
 
     add_evaluate_parser(commands)
@@ -172,6 +188,11 @@ def _sanitize(args: argparse.Namespace) -> int:
         )
     finally:
         close()
+    if getattr(args, "self_audit", False):
+        from relguard.selfaudit import audit_with_backends
+
+        audit, release = audit_with_backends(release, extractor=extractor, candidates=candidates)
+        print(audit.table())
     write_release(release, args.out, audit=args.audit)
     if args.pool_file and hasattr(candidates, "export"):
         candidates.export(args.pool_file)
@@ -230,6 +251,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from relguard.evaluation.command import run_evaluate
 
             return run_evaluate(args)
+        if args.command == "audit":
+            from relguard.selfaudit import run_cli
+
+            return run_cli(args)
         return _sanitize(args) if args.command == "sanitize" else _inspect(args)
     except RelGuardError as exc:
         print(f"relguard: error: {exc}", file=sys.stderr)

@@ -102,6 +102,9 @@ def release_zip(release: Release, *, config: str) -> bytes:
     """The public export as zip bytes: sanitized documents, report.json, report.md and config.toml."""
     files = dict(public_files(release))
     files[CONFIG_FILE] = config.encode("utf-8")
+    from relguard.leakscan import check_public_files, forms_for
+
+    check_public_files(release, files, forms=forms_for(release))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name in sorted(files):

@@ -62,11 +62,24 @@ def _docx_text(name: str, data: bytes) -> str:
         import docx
     except ImportError as exc:
         raise InputError(f"{name}: reading .docx needs python-docx (pip install 'relguard[app]')") from exc
+    _refuse_zip_bomb(name, data)
     try:
         document = docx.Document(io.BytesIO(data))
     except Exception as exc:  # python-docx raises zipfile/KeyError/ValueError for broken files
         raise InputError(f"{name}: not a readable Word .docx file ({type(exc).__name__}); re-save it as .docx") from exc
     return "\n\n".join(p.text for p in document.paragraphs if p.text.strip())
+
+
+def _refuse_zip_bomb(name: str, data: bytes, *, limit: int = 10 * DEFAULT_MAX_BYTES) -> None:
+    """A .docx is a zip: refuse one whose parts would unpack to more than ``limit`` bytes (added for issue 6)."""
+    import zipfile
+
+    try:
+        total = sum(info.file_size for info in zipfile.ZipFile(io.BytesIO(data)).infolist())
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return
+    if total > limit:
+        raise InputError(f"{name}: unpacks to {total:,} bytes, over the limit of {limit:,}; it may be a zip bomb")
 
 
 class _HTMLText(HTMLParser):

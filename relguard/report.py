@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
@@ -97,6 +98,7 @@ def build_report(release: Release, *, output_hashes: Mapping[str, str] | None = 
         "occurrences_per_document": dict(sorted(per_doc.items())),
         "files": {"inputs": p.get("input_sha256", {}), "outputs": dict(output_hashes or {})},
         "limits": list(LIMITS),
+        **({"self_audit": p["self_audit"]} if p.get("self_audit") else {}),
     }
 
 
@@ -146,9 +148,30 @@ def render_markdown(report: dict) -> str:
     lines += ["", "## Files (SHA-256)", "", "| file | role | sha256 |", "|---|---|---|"]
     for role in ("inputs", "outputs"):
         for name, digest in report["files"][role].items():
-            lines.append(f"| `{name}` | {role[:-1]} | `{digest}` |")
+            lines.append(f"| {_md_code(name)} | {role[:-1]} | `{digest}` |")
+    if report.get("self_audit"):
+        lines += _self_audit_lines(report["self_audit"])
     lines += ["", "## Limits", ""] + [f"- {text}" for text in report["limits"]]
     return "\n".join(lines) + "\n"
+
+
+def _md_code(text: str) -> str:
+    """User text (a file name) as a Markdown code span inside a table: no backtick, pipe or newline breaks out."""
+    text = " ".join(str(text).split()).replace("|", "\\|")
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    return f"{fence} {text} {fence}" if longest else f"`{text}`"
+
+
+def _self_audit_lines(audit: dict) -> list[str]:
+    """The ``relguard audit`` pass/fail table (relguard/selfaudit.py) as a Markdown section."""
+    verdict = "PASS" if audit.get("passed") else "FAIL"
+    lines = ["", f"## Self-audit of the guarantee: {verdict}", "", "| check | result | detail |", "|---|---|---|"]
+    for check in audit.get("checks", []):
+        result = {True: "PASS", False: "FAIL", None: "skipped"}[check.get("passed")]
+        cells = [str(check.get(key, "")).replace("|", "\\|") for key in ("name", "detail")]
+        lines.append(f"| {cells[0]} | {result} | {cells[1]} |")
+    return lines
 
 
 def _backend_lines(backends: dict) -> list[str]:
@@ -194,7 +217,10 @@ def build_audit(release: Release) -> dict:
 
 
 def public_files(release: Release) -> dict[str, bytes]:
-    """Everything a public export holds: sanitized documents under ``documents/`` plus the report."""
+    """Everything a public export holds: sanitized documents under ``documents/`` plus the report.
+
+    Scanned by :mod:`relguard.leakscan` before it is returned: a leak raises ``LeakError`` and nothing is written.
+    """
     originals = {d.document.name: d for d in release.extraction.documents}
     pairs = [(originals[s.name].document, s.text) for s in release.documents]
     files = {f"documents/{name}": data for name, data in serialize_documents(pairs).items()}
@@ -202,6 +228,9 @@ def public_files(release: Release) -> dict[str, bytes]:
     report = build_report(release, output_hashes=hashes)
     files["report.json"] = (json.dumps(report, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     files["report.md"] = render_markdown(report).encode("utf-8")
+    from relguard.leakscan import check_public_files, forms_for
+
+    check_public_files(release, files, forms=forms_for(release))
     return files
 
 

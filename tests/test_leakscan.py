@@ -1,0 +1,147 @@
+"""The leak scanner blocks an export when reconstruction is broken, and stays quiet when it is not."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from relguard.errors import RelGuardError
+from relguard.export import config_toml, release_zip
+from relguard.io import read_documents
+from relguard.leakscan import LeakError, check_public_files, scan
+from relguard.pipeline import prepare, reconstruct
+from relguard.reconstruct import FormVerbalizer, Sampled, fill, mask
+from relguard.report import AUDIT_FILE, build_audit, public_files, write_release
+from relguard.types import Document, Outcome, SanitizedDocument
+
+ROOT = Path(__file__).resolve().parents[1]
+TEXTS = {
+    "a.txt": "Alice Smith founded Acme Corporation in 1990. Acme Corporation is based in Berlin. "
+    "Alice Smith was born in Paris.",
+    "b.txt": "Bob Jones works for Globex. Bob Jones married Carol White in 2001. Globex acquired Initech in 2010.",
+}
+
+
+@pytest.fixture(scope="module")
+def prepared():
+    texts = {
+        **TEXTS,
+        # "founded" also appears in a sentence with no relation: a bare-word scan would flag it
+        "c.txt": "The museum was founded long ago. Dana Scully founded Helix Labs in 2015.",
+    }
+    return prepare([Document(name, text) for name, text in texts.items()], k=10)
+
+
+def _substitute_all(prepared):
+    outcomes = []
+    for triple in prepared.triples:
+        pool = prepared.pools[triple.type_pair].predicates
+        outcomes.append(Outcome(triple, next(p for p in pool if p != triple.predicate)))
+    return outcomes
+
+
+def _release(prepared, outcomes, verbalize=None):
+    release = prepared.draw(epsilon=5.0, lam=1.0)
+    verbalize = verbalize or FormVerbalizer(prepared._forms)
+    return dataclasses.replace(
+        release, outcomes=tuple(outcomes), documents=reconstruct(prepared.extraction, outcomes, verbalize)
+    )
+
+
+def _copying_verbalizer(prepared, outcomes):
+    """Test-only reconstruction bug: the verbalizer writes the ORIGINAL relation span back."""
+    spans = {}
+    for outcome in outcomes:
+        spans.setdefault((outcome.predicate, outcome.triple.type_pair), outcome.triple.occurrences[0].text)
+    good = FormVerbalizer(prepared._forms)
+
+    def verbalize(predicate, type_pair, before, after, **options):
+        return spans.get((predicate, type_pair)) or good(predicate, type_pair, before, after, **options)
+
+    return verbalize
+
+
+def _no_delete_fill(extraction, outcomes):
+    """Test-only reconstruction bug: sentences with a null outcome are kept, with the original wording."""
+    index = {o.triple.key: i for i, o in enumerate(outcomes)}
+    documents = []
+    for doc in extraction.documents:
+        masked = mask(doc, index)
+        sampled = {i: Sampled(o.triple.type_pair, o.predicate or "__keep__") for i, o in enumerate(outcomes)}
+        original = {o.triple.type_pair: o.triple.occurrences[0].text for o in outcomes if o.deleted}
+
+        def verbalize(predicate, type_pair, before, after, original=original, **options):
+            return original.get(type_pair, "") if predicate == "__keep__" else predicate.replace("_", " ")
+
+        documents.append(SanitizedDocument(doc.document.name, fill(masked, sampled, verbalize).text))
+    return tuple(documents)
+
+
+def test_clean_releases_pass_the_scan(prepared):
+    for epsilon in (0.0, 1.0, 5.0, 50.0):
+        for _ in range(3):
+            release = prepared.draw(epsilon=epsilon, lam=1.0)
+            assert scan(release, public_files(release)) == []
+
+
+def test_every_substituted_span_rewritten_correctly_is_clean(prepared):
+    outcomes = _substitute_all(prepared)
+    release = _release(prepared, outcomes)
+    assert scan(release, public_files(release)) == []
+
+
+def test_injected_copy_bug_blocks_write_release_and_zip(prepared, tmp_path):
+    outcomes = _substitute_all(prepared)
+    release = _release(prepared, outcomes, _copying_verbalizer(prepared, outcomes))
+    with pytest.raises(LeakError, match=r"export blocked, nothing was written: documents/.* original relation"):
+        write_release(release, tmp_path / "out", audit=True)
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(LeakError):
+        release_zip(release, config=config_toml(release, inputs={}))
+    assert issubclass(LeakError, RelGuardError)
+
+
+def test_injected_no_delete_bug_is_caught_as_a_deleted_sentence(prepared, tmp_path):
+    outcomes = [Outcome(t, None) for t in prepared.triples]
+    release = _release(prepared, outcomes)
+    assert scan(release, public_files(release)) == []
+    broken = dataclasses.replace(release, documents=_no_delete_fill(prepared.extraction, outcomes))
+    files = {f"documents/{d.name}": d.text.encode() for d in broken.documents}
+    leaks = scan(broken, files)
+    assert {leak.kind for leak in leaks} >= {"sentence"}
+    with pytest.raises(LeakError, match="a sentence that should have been deleted"):
+        write_release(broken, tmp_path)
+    assert not any(tmp_path.iterdir())
+
+
+def test_audit_file_inside_public_files_is_a_leak(prepared):
+    release = prepared.draw(epsilon=5.0, lam=1.0)
+    files = dict(public_files(release))
+    files["notes.json"] = str(build_audit(release)).encode()
+    with pytest.raises(LeakError, match="confidential"):
+        check_public_files(release, files)
+
+
+def test_zip_and_folder_hold_no_audit_unless_asked(prepared, tmp_path):
+    release = prepared.draw(epsilon=5.0, lam=1.0)
+    data = release_zip(release, config=config_toml(release, inputs={}))
+    names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    assert AUDIT_FILE not in names and "report.json" in names
+    write_release(release, tmp_path / "plain")
+    assert not (tmp_path / "plain" / AUDIT_FILE).exists()
+    write_release(release, tmp_path / "asked", audit=True)
+    assert (tmp_path / "asked" / AUDIT_FILE).exists()
+
+
+@pytest.mark.slow
+def test_no_false_positive_on_the_sample_corpus_over_many_draws():
+    documents, _ = read_documents([ROOT / "assets" / "sample_corpus"])
+    sample = prepare(documents, k=10)
+    for epsilon in (0.0, 0.5, 2.0, 5.0, 10.0):
+        for _ in range(4):
+            release = sample.draw(epsilon=epsilon, lam=0.5)
+            assert scan(release, public_files(release)) == []

@@ -1,0 +1,152 @@
+"""``relguard audit``: the exact bound, the χ² sampler check and the public-pool checks, on real parts.
+
+The χ² check runs at a family-wise α = 1e-3 (Bonferroni over the pools): a correct sampler fails one of these
+tests with probability at most 1e-3 per run.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from relguard import cli
+from relguard.candidates.inventory import InventoryCandidates
+from relguard.embed import load_encoder
+from relguard.mechanism import log_probabilities, sample_outcomes
+from relguard.pipeline import prepare
+from relguard.report import public_files, write_release
+from relguard.selfaudit import (
+    audit_prepared,
+    chi2_sf,
+    chi2_test,
+    generator_takes_only_type_pair_and_k,
+    read_report,
+    run_audit,
+    with_audit,
+)
+from relguard.types import Document
+
+TEXTS = {
+    "a.txt": "Alice Smith founded Acme Corporation in 1990. Acme Corporation is based in Berlin. "
+    "Alice Smith was born in Paris.",
+    "b.txt": "Bob Jones works for Globex. Bob Jones married Carol White in 2001. Globex acquired Initech in 2010.",
+}
+
+
+def _without_halving(distances, *, epsilon, lam, allow_null=True):
+    """Test-only broken mechanism: exp(-ε·d) instead of exp(-ε·d/2), private only at 2ε."""
+    return log_probabilities(distances, epsilon=2 * epsilon, lam=lam, allow_null=allow_null)
+
+
+def _sampler_without_halving(distances, *, epsilon, lam, seed=None):
+    """Test-only broken sampler: draws the no-/2 distribution through the real OpenDP sampler."""
+    return sample_outcomes(distances, epsilon=2 * epsilon, lam=lam, seed=seed)
+
+
+@pytest.fixture(scope="module")
+def prepared():
+    return prepare([Document(name, text) for name, text in TEXTS.items()], k=10)
+
+
+def test_correct_mechanism_passes_every_check(prepared):
+    assert len(prepared.pools) >= 3
+    audit = audit_prepared(prepared, epsilon=5.0, lam=1.0)
+    assert audit.passed, audit.table()
+    assert [c.passed for c in audit.checks] == [True] * 5
+    for pool in audit.pools:
+        assert pool.worst_excess <= 1e-9
+        # the /2 leaves slack: with it the log-ratio never reaches ε·d_R
+        assert 0 < pool.tightness <= 1.0
+        assert pool.originals >= 1
+    assert len(audit.chi2) == len(prepared.pools)
+    assert all(r.alpha == pytest.approx(1e-3 / len(prepared.pools)) for r in audit.chi2)
+
+
+def test_missing_halving_is_flagged_by_the_exact_bound(prepared):
+    audit = audit_prepared(prepared, epsilon=1.0, lam=1.0, probabilities=_without_halving, pools_check=False)
+    exact = audit.checks[0]
+    assert exact.passed is False and not audit.passed
+    assert all(not p.passed for p in audit.pools)
+    assert max(p.tightness for p in audit.pools) > 1.0
+    assert "FAIL" in audit.table()
+
+
+def test_sampler_of_another_distribution_fails_chi2(prepared):
+    """The no-/2 sampler against the exact ε probabilities: the χ² test rejects it."""
+    audit = audit_prepared(prepared, epsilon=5.0, lam=1.0, sampler=_sampler_without_halving, pools_check=False)
+    assert audit.checks[0].passed is True
+    assert audit.checks[1].passed is False
+    assert min(r.p_value for r in audit.chi2) < 1e-6
+
+
+def test_chi2_survival_function_matches_scipy():
+    for df in (1, 2, 5, 10, 30):
+        for x in (0.01, 0.5, 3.0, 10.0, 40.0, 120.0):
+            assert chi2_sf(x, df) == pytest.approx(stats.chi2.sf(x, df), rel=1e-8, abs=1e-300)
+
+
+def test_chi2_test_pools_small_cells_and_passes_the_real_sampler():
+    row = np.array([0.01, 0.02, 0.9, 0.95, 1.0])
+    result = chi2_test(row, epsilon=10.0, lam=1.0, draws=1000, alpha=1e-3)
+    expected = np.exp(log_probabilities(row[None, :], epsilon=10.0, lam=1.0))[0] * 1000
+    assert result.cells == int(np.sum(expected >= 5)) + int(np.any(expected < 5))
+    assert result.passed and math.isfinite(result.statistic)
+
+
+class _LeakyGenerator:
+    """Test-only: a generator whose signature could receive a document."""
+
+    name = "leaky"
+
+    def generate(self, type_pair, k, document=None):
+        return InventoryCandidates().generate(type_pair, k)
+
+
+class _DriftingGenerator:
+    """Test-only: a generator whose pools change between calls (not a function of the type pair alone)."""
+
+    name = "drifting"
+
+    def __init__(self):
+        self.calls = 0
+        self.inner = InventoryCandidates()
+
+    def generate(self, type_pair, k):
+        self.calls += 1
+        pool = self.inner.generate(type_pair, k + 1)
+        return type(pool)(type_pair, pool.predicates[self.calls % 2 : self.calls % 2 + k], pool.source)
+
+
+def test_pool_checks_catch_generators_that_are_not_public(prepared):
+    assert generator_takes_only_type_pair_and_k(InventoryCandidates())
+    assert not generator_takes_only_type_pair_and_k(_LeakyGenerator())
+    encoder = load_encoder()
+    for generator, failing in ((_LeakyGenerator(), 0), (_DriftingGenerator(), 1)):
+        audit = run_audit(prepared.pools, epsilon=1.0, lam=1.0, k=10, encoder=encoder, generator=generator, draws=200)
+        pool_checks = [c for c in audit.checks if c.name.startswith("pools:")]
+        assert pool_checks[failing].passed is False, audit.table()
+        assert not audit.passed
+
+
+def test_report_records_the_audit_and_cli_audits_a_written_release(prepared, tmp_path, capsys):
+    release = prepared.draw(epsilon=5.0, lam=1.0)
+    audited = with_audit(release, audit_prepared(prepared, epsilon=5.0, lam=1.0, pools_check=False))
+    files = public_files(audited)
+    report = json.loads(files["report.json"])
+    assert report["self_audit"]["passed"] is True
+    assert "## Self-audit of the guarantee: PASS" in files["report.md"].decode()
+    assert "self_audit" not in json.loads(public_files(release)["report.json"])
+
+    write_release(release, tmp_path)
+    code = cli.main(["audit", "--release", str(tmp_path), "--record", "--json", str(tmp_path.parent / "a.json")])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "overall: PASS (ε=5, λ=1)" in out and "skipped" in out
+    recorded = read_report(tmp_path)["self_audit"]
+    assert recorded["passed"] and recorded["epsilon"] == 5.0
+    assert "Self-audit" in (tmp_path / "report.md").read_text()
+    assert json.loads((tmp_path.parent / "a.json").read_text())["k"] == 10
