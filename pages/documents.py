@@ -4,7 +4,7 @@ import streamlit as st
 
 from pages._shared import add_documents, clear_documents, load_sample, prepared
 from relguard.corpus import document_rows
-from relguard.formats import UPLOAD_SUFFIXES, load_uploads
+from relguard.formats import UPLOAD_SUFFIXES, load_uploads, too_many_files
 
 st.title("Documents")
 st.write("Load the corpus to review. Nothing leaves this machine; each browser session sees only its own documents.")
@@ -16,7 +16,9 @@ files = st.file_uploader(
     key="uploads",
 )
 new = [f for f in files or [] if f.file_id not in st.session_state.seen_uploads]
-if new:
+if over_limit := too_many_files(len(files or [])):
+    st.error(over_limit, icon="⚠️")
+elif new:
     result = load_uploads((f.name, f.getvalue()) for f in new)
     st.session_state.seen_uploads.update(f.file_id for f in new)
     add_documents(list(result.documents), result.hashes)

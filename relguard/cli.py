@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -246,6 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    previous = _terminate_as_interrupt()
     try:
         if args.command == "evaluate":
             from relguard.evaluation.command import run_evaluate
@@ -262,6 +265,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("relguard: interrupted; no partial file was left as complete", file=sys.stderr)
         return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _terminate_as_interrupt():
+    """Make SIGTERM unwind like Ctrl-C, so temporary files are removed instead of left behind by a hard exit.
+
+    Returns the handler it replaced (None when not on the main thread, where handlers cannot be set)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    return signal.signal(signal.SIGTERM, interrupt)
 
 
 if __name__ == "__main__":  # pragma: no cover

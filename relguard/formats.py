@@ -25,6 +25,19 @@ from relguard.types import Document
 
 UPLOAD_SUFFIXES = (".txt", ".md", ".jsonl", ".csv", ".pdf", ".docx", ".html", ".htm")
 CSV_TEXT_COLUMNS = ("text", "body", "content", "document")
+#: Most files one upload may hold; each is parsed in memory, so the count bounds an upload's work and memory
+#: together with ``server.maxUploadSize`` in ``.streamlit/config.toml``.
+MAX_FILES = 50
+
+
+def too_many_files(count: int, *, max_files: int = MAX_FILES) -> str | None:
+    """The message for an upload of ``count`` files when it is over the limit, else None."""
+    if count <= max_files:
+        return None
+    return (
+        f"{count} files were uploaded; the limit is {max_files} files per upload. "
+        "Remove some, or combine documents into one .jsonl file (one document per line)."
+    )
 
 
 @dataclass(frozen=True)
@@ -175,9 +188,18 @@ def documents_from_upload(
 
 
 def load_uploads(
-    files: Iterable[tuple[str, bytes]], *, max_bytes: int = DEFAULT_MAX_BYTES, text_column: str | None = None
+    files: Iterable[tuple[str, bytes]],
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    text_column: str | None = None,
+    max_files: int = MAX_FILES,
 ) -> UploadResult:
-    """Read every (name, bytes) upload; a bad file gives an error entry and the good ones still load."""
+    """Read every (name, bytes) upload; a bad file gives an error entry and the good ones still load.
+
+    More than ``max_files`` files load nothing and give one error entry named ``(upload)``."""
+    files = list(files)
+    if message := too_many_files(len(files), max_files=max_files):
+        return UploadResult((), {}, (("(upload)", message),))
     documents: list[Document] = []
     hashes: dict[str, str] = {}
     errors: list[tuple[str, str]] = []

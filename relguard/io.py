@@ -166,6 +166,35 @@ def atomic_write(path: Path, data: bytes) -> None:
         raise OutputError(f"{path}: cannot be written ({exc.strerror}); choose another --out folder") from exc
 
 
+def atomic_write_all(files: Iterable[tuple[Path, bytes]]) -> list[Path]:
+    """Write several files so that none appears under its final name unless all could be written.
+
+    Every file is first written in full to a temporary ``.part`` name beside its target; only then are they
+    renamed into place. A full disk, a write error or an interrupt while writing leaves no final-named file
+    of this batch and removes the temporary ones (renames within a folder do not need free space).
+    """
+    staged: list[tuple[str, Path]] = []
+    current = Path()
+    try:
+        for path, data in files:
+            current = Path(path)
+            current.parent.mkdir(parents=True, exist_ok=True)
+            handle, temp = tempfile.mkstemp(prefix=f".{current.name}.", suffix=".part", dir=current.parent)
+            staged.append((temp, current))
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(data)
+        for temp, path in staged:
+            current = path
+            os.replace(temp, path)
+    except BaseException as exc:
+        for temp, _ in staged:
+            Path(temp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise OutputError(f"{current}: cannot be written ({exc.strerror}); choose another --out folder") from exc
+        raise
+    return [path for _, path in staged]
+
+
 def safe_output_path(root: Path, name: str) -> Path:
     """``root / name`` but never outside ``root`` (names come from user files)."""
     root = Path(root).resolve()

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 
-from relguard.io import atomic_write, safe_output_path, serialize_documents, sha256_bytes
+from relguard.io import atomic_write_all, safe_output_path, serialize_documents, sha256_bytes
 from relguard.types import Release
 
 REPORT_VERSION = 1
@@ -237,13 +237,8 @@ def public_files(release: Release) -> dict[str, bytes]:
 def write_release(release: Release, out_dir: str | Path, *, audit: bool = False) -> list[Path]:
     """Write the public files (and the audit file only if ``audit``) atomically under ``out_dir``."""
     out = Path(out_dir)
-    written = []
-    for name, data in public_files(release).items():
-        target = safe_output_path(out, name)
-        atomic_write(target, data)
-        written.append(target)
+    staged = [(safe_output_path(out, name), data) for name, data in public_files(release).items()]
     if audit:
-        target = safe_output_path(out, AUDIT_FILE)
-        atomic_write(target, (json.dumps(build_audit(release), indent=2, ensure_ascii=False) + "\n").encode())
-        written.append(target)
-    return written
+        data = (json.dumps(build_audit(release), indent=2, ensure_ascii=False) + "\n").encode()
+        staged.append((safe_output_path(out, AUDIT_FILE), data))
+    return atomic_write_all(staged)
