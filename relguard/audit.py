@@ -69,7 +69,7 @@ def audit_pool(
     ratio = np.max(np.abs(log_p[:, None, :] - log_p[None, :, :]), axis=2)
     bound = epsilon * between
     excess = ratio - bound
-    np.fill_diagonal(excess, -np.inf)
+    excess[between == 0] = np.where(ratio[between == 0] > TOLERANCE, excess[between == 0], -np.inf)
     i, j = np.unravel_index(np.argmax(excess), excess.shape)
     return AuditResult(
         epsilon=epsilon,
