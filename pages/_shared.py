@@ -15,12 +15,12 @@ from pathlib import Path
 
 import streamlit as st
 
-from relguard import registry
+from relguard import llm, registry
 from relguard.corpus import prepare_extracted
 from relguard.errors import RelGuardError
 from relguard.expectations import OutcomeModel, epsilon_grid
 from relguard.io import read_documents
-from relguard.pipeline import Prepared, merge_triples
+from relguard.pipeline import Prepared, extract_corpus, merge_triples
 from relguard.types import Document, DocumentExtraction, Extraction
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,7 +48,14 @@ DEFAULTS = {
     "release_seed": None,
     "exports": [],  # (corpus key, epsilon) of every export, for the composition warning
     "risk": None,  # the last attack on a release (Risk & utility page), kept with the release it measured
+    "extractor_name": "spacy",  # or "llm"
+    "candidates_name": "inventory",  # or "llm"
+    "llm_base_url": None,  # None: filled from OPENAI_BASE_URL when the session starts
+    "llm_model": None,  # None: filled from RELGUARD_LLM_MODEL when the session starts
+    "usage": None,  # calls and tokens of the LLM backends for the current prepared corpus
 }
+EXTRACTORS = ("spacy", "llm")
+CANDIDATES = ("inventory", "llm")
 
 
 def init_state() -> None:
@@ -56,6 +63,10 @@ def init_state() -> None:
     for key, value in DEFAULTS.items():
         if key not in st.session_state:
             st.session_state[key] = value.copy() if hasattr(value, "copy") else value
+    if st.session_state.llm_base_url is None:
+        st.session_state.llm_base_url = os.environ.get(llm.BASE_URL_ENV, "")
+    if st.session_state.llm_model is None:
+        st.session_state.llm_model = os.environ.get(llm.MODEL_ENV, "")
     autoload = os.environ.get("RELGUARD_LOAD_SAMPLE") == "1"
     if autoload and not st.session_state.documents and not st.session_state.get("sample_autoloaded"):
         st.session_state.sample_autoloaded = True
@@ -121,12 +132,31 @@ def clear_documents() -> None:
     st.session_state.release = None
 
 
+def llm_environ() -> dict[str, str]:
+    """The environment as the LLM backends will see it, with the app's base URL and model fields on top."""
+    env = dict(os.environ)
+    for name, value in ((llm.BASE_URL_ENV, st.session_state.llm_base_url), (llm.MODEL_ENV, st.session_state.llm_model)):
+        if value:
+            env[name] = value
+    return env
+
+
+def backend_choice() -> tuple[str, str]:
+    """The chosen (extractor, candidates) names; the offline ones whenever no LLM endpoint is configured."""
+    ss = st.session_state
+    if not llm.configured(llm_environ()):
+        return "spacy", "inventory"
+    return ss.extractor_name, ss.candidates_name
+
+
 def prepared(*, progress: bool = True) -> Prepared | None:
     """The session's corpus, extracted and prepared for its current K (recomputed only when they change)."""
     documents = list(st.session_state.documents.values())
     if not documents:
         return None
-    key = (content_key(documents), st.session_state.k)
+    names = backend_choice()
+    endpoint = (st.session_state.llm_base_url, st.session_state.llm_model) if "llm" in names else None
+    key = (content_key(documents), st.session_state.k, names, endpoint)
     if st.session_state.prepared_key == key:
         return st.session_state.prepared
     bar = st.progress(0.0, text="Extracting triples …") if progress else None
@@ -136,14 +166,27 @@ def prepared(*, progress: bool = True) -> Prepared | None:
             bar.progress(done / max(total, 1), text=f"Extracting triples: {done}/{total} documents")
 
     try:
-        extraction = extract(documents, progress=update)
+        # Fresh LLM backends per run, so the calls and tokens shown and reported are this run's (repeats of
+        # the same documents come from the LLM's disk cache and cost no calls).
+        extractor_obj, candidates_obj = llm.build_backends(
+            extractor=names[0],
+            candidates=names[1],
+            model=st.session_state.llm_model,
+            base_url=st.session_state.llm_base_url,
+            encoder=encoder(),
+        )
+        if extractor_obj == "spacy":
+            extraction, extractor_obj = extract(documents, progress=update), extractor()
+        else:
+            extraction = extract_corpus(documents, extractor=extractor_obj, progress=update)
         result = prepare_extracted(
             documents,
             extraction,
             k=st.session_state.k,
-            candidates=candidates(),
+            candidates=candidates() if candidates_obj == "inventory" else candidates_obj,
             encoder=encoder(),
             input_hashes=st.session_state.hashes,
+            extractor_backend=extractor_obj,
         )
     except RelGuardError as exc:
         st.error(str(exc))
@@ -154,6 +197,7 @@ def prepared(*, progress: bool = True) -> Prepared | None:
     sentences = {d.document.name: len(d.sentences) for d in result.extraction.documents}
     st.session_state.model = OutcomeModel.build(result.triples, result.pools, result.distances, sentences=sentences)
     st.session_state.prepared, st.session_state.prepared_key = result, key
+    st.session_state.usage = llm.run_usage(extractor_obj, candidates_obj) if "llm" in names else None
     if st.session_state.selected >= len(result.triples):
         st.session_state.selected = 0
     return result
@@ -187,6 +231,8 @@ def sidebar() -> None:
     with st.sidebar:
         count = len(st.session_state.documents)
         st.caption(f"**{count}** document{'s' if count != 1 else ''} loaded")
+        extractor_name, candidates_name = backend_choice()
+        st.caption(f"Extractor: {extractor_name} · pools: {candidates_name}")
         st.caption(f"ε = {st.session_state.epsilon:g} · λ = {st.session_state.lam:g} · K = {st.session_state.k}")
         if st.session_state.release is not None:
             label = "teaching draw (not private)" if st.session_state.release_seed is not None else "private draw"

@@ -2,7 +2,18 @@
 
 import streamlit as st
 
-from pages._shared import add_documents, clear_documents, load_sample, prepared
+from pages._shared import (
+    CANDIDATES,
+    EXTRACTORS,
+    add_documents,
+    clear_documents,
+    keep,
+    llm_environ,
+    load_sample,
+    persistent,
+    prepared,
+)
+from relguard import llm
 from relguard.corpus import document_rows
 from relguard.formats import UPLOAD_SUFFIXES, load_uploads, too_many_files
 
@@ -42,6 +53,47 @@ with middle.popover("Paste text"):
             add_documents(list(result.documents), result.hashes)
             st.session_state.upload_errors = list(result.errors)
 
+with st.expander("Extraction backends", expanded=st.session_state.extractor_name == "llm"):
+    for widget, state in (("w_llm_base_url", "llm_base_url"), ("w_llm_model", "llm_model")):
+        persistent(widget, state)
+    left, right = st.columns(2)
+    left.text_input(
+        f"LLM base URL ({llm.BASE_URL_ENV})",
+        key="w_llm_base_url",
+        placeholder="http://localhost:11434/v1",
+        on_change=keep,
+        args=("w_llm_base_url", "llm_base_url"),
+    )
+    right.text_input(
+        f"LLM model ({llm.MODEL_ENV})", key="w_llm_model", on_change=keep, args=("w_llm_model", "llm_model")
+    )
+    environ = llm_environ()
+    available = llm.configured(environ)
+    (st.caption if available else st.info)(llm.status(environ))
+    for widget, state in (("w_extractor", "extractor_name"), ("w_candidates", "candidates_name")):
+        persistent(widget, state)
+    left, right = st.columns(2)
+    left.radio(
+        "Extractor",
+        EXTRACTORS,
+        key="w_extractor",
+        horizontal=True,
+        disabled=not available,
+        on_change=keep,
+        args=("w_extractor", "extractor_name"),
+        help="spacy runs offline; llm sends each document to the endpoint above (paper Fig. 4).",
+    )
+    right.radio(
+        "Candidate pools",
+        CANDIDATES,
+        key="w_candidates",
+        horizontal=True,
+        disabled=not available,
+        on_change=keep,
+        args=("w_candidates", "candidates_name"),
+        help="inventory is the offline public list; llm asks the endpoint with only the type pair and K (Fig. 5).",
+    )
+
 for _, message in st.session_state.upload_errors:
     st.error(message, icon="⚠️")
 
@@ -53,4 +105,9 @@ else:
     rows = document_rows(corpus.extraction)
     st.subheader(f"{len(rows)} documents · {len(corpus.triples)} canonical triples")
     st.dataframe(rows, hide_index=True, width="stretch")
+    if usage := st.session_state.usage:
+        st.caption(
+            f"LLM this run: **{usage['calls']}** calls, {usage['prompt_tokens']} prompt + "
+            f"{usage['completion_tokens']} completion tokens (cached documents and pools cost no calls)."
+        )
     st.caption("Next: look at the extracted **Triples**, then **Tune** ε, λ and K.")

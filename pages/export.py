@@ -4,7 +4,7 @@ import streamlit as st
 
 from pages._shared import SAMPLE_NAMES, content_key
 from relguard.export import AUDIT_NAME, audit_bytes, composed_epsilon, config_toml, release_zip
-from relguard.report import release_counts
+from relguard.report import backend_lines, release_counts
 
 st.title("Export")
 ss = st.session_state
@@ -21,6 +21,8 @@ else:
         f"{counts['triples']} relations: {counts['substituted']} substituted, {counts['unchanged']} unchanged, "
         f"{counts['deleted']} deleted · {counts['sentences_removed']} sentences removed"
     )
+    for line in backend_lines(release.provenance.get("backends") or {}):
+        st.caption(line.strip().lstrip("- "))
     corpus = content_key(list(ss.documents.values()))
     earlier = [e for key, e in ss.exports if key == corpus]
     if earlier:

@@ -143,20 +143,17 @@ def _progress(enabled: bool):
 
 def _backends(args: argparse.Namespace) -> tuple[object, object]:
     """Backend objects for the LLM names (they need options), plain names for the rest."""
-    from relguard import registry
+    from relguard.llm import build_backends
 
-    options = {"model": args.llm_model, "base_url": args.base_url, "api_key_env": args.api_key_env}
-    extractor = registry.create("extractor", "llm", **options) if args.extractor == "llm" else args.extractor
-    candidates: object = args.candidates
-    if args.candidates == "llm":
-        candidates = registry.create("candidates", "llm", pool_file=args.pool_file, encoder=args.encoder, **options)
-    elif args.candidates == "pool-file":
-        if not args.pool_file:
-            from relguard.errors import ConfigError
-
-            raise ConfigError("--candidates pool-file needs --pool-file PATH (a pool file or a release report.json)")
-        candidates = registry.create("candidates", "pool-file", path=args.pool_file)
-    return extractor, candidates
+    return build_backends(
+        extractor=args.extractor,
+        candidates=args.candidates,
+        model=args.llm_model,
+        base_url=args.base_url,
+        api_key_env=args.api_key_env,
+        pool_file=args.pool_file,
+        encoder=args.encoder,
+    )
 
 
 def _sanitize(args: argparse.Namespace) -> int:

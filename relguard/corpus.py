@@ -27,8 +27,13 @@ def prepare_extracted(
     candidates: str | Any = "inventory",
     encoder: str | Any = "all-MiniLM-L6-v2",
     input_hashes: Mapping[str, str] | None = None,
+    extractor_backend: Any = None,
 ) -> Prepared:
-    """Pools and d_R for an existing extraction: the K-dependent part of :func:`relguard.prepare`."""
+    """Pools and d_R for an existing extraction: the K-dependent part of :func:`relguard.prepare`.
+
+    ``extractor_backend`` is the object that made ``extraction``; pass it so the report can name its model
+    and count its calls (LLM backends).
+    """
     k = check_k(k)
     generator = registry.create("candidates", candidates) if isinstance(candidates, str) else candidates
     encoder_obj = (
@@ -44,6 +49,7 @@ def prepare_extracted(
         generator=generator,
         encoder_id=getattr(encoder_obj, "model_id", str(encoder_obj)),
         input_hashes=dict(input_hashes or {}),
+        extractor_backend=extractor_backend,
     )
 
 

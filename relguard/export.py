@@ -33,6 +33,8 @@ def cli_command(
     extractor: str = "spacy",
     candidates: str = "inventory",
     encoder: str = "all-MiniLM-L6-v2",
+    llm_model: str | None = None,
+    pool_file: str | None = None,
 ) -> str:
     """The ``relguard sanitize`` command line that reproduces a run with these settings."""
     parts = ["relguard", "sanitize", *inputs, "--out", out]
@@ -43,7 +45,22 @@ def cli_command(
     for flag, value in (("--extractor", extractor), ("--candidates", candidates), ("--encoder", encoder)):
         if value != defaults[flag]:
             parts += [flag, value]
+    if llm_model:
+        parts += ["--llm-model", llm_model]
+    if pool_file:
+        parts += ["--pool-file", pool_file]
     return shlex.join(parts)
+
+
+def _command_backends(provenance: Mapping) -> dict[str, str]:
+    """CLI backend flags for a release: LLM pools replay from its own report.json, so no LLM is needed for them."""
+    backends = provenance.get("backends") or {}
+    flags: dict[str, str] = {}
+    if "model" in (backends.get("extractor") or {}):
+        flags |= {"extractor": "llm", "llm_model": backends["extractor"]["model"]}
+    if "model" in (backends.get("candidates") or {}):
+        flags |= {"candidates": "pool-file", "pool_file": "report.json"}
+    return flags
 
 
 def _toml_value(value: object) -> str:
@@ -68,7 +85,9 @@ def config_toml(
     """
     g = release.guarantee
     p = release.provenance
-    command = cli_command(list(command_inputs or inputs), epsilon=g.epsilon, lam=g.lam, k=g.k, seed=seed)
+    command = cli_command(
+        list(command_inputs or inputs), epsilon=g.epsilon, lam=g.lam, k=g.k, seed=seed, **_command_backends(p)
+    )
     lines = [
         "# RelGuard run configuration: the settings that produced this release.",
         "# Reproduce the same settings (a new draw, with fresh randomness unless a seed is given):",

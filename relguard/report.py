@@ -134,7 +134,7 @@ def render_markdown(report: dict) -> str:
         f"sha256 `{report['candidates']['sha256']}`",
         f"- RelGuard {report['versions']['relguard']}, Python {report['versions']['python']}, "
         f"created {report['created']}",
-        *_backend_lines(report.get("backends") or {}),
+        *backend_lines(report.get("backends") or {}),
         "",
         "## Counts",
         "",
@@ -174,7 +174,7 @@ def _self_audit_lines(audit: dict) -> list[str]:
     return lines
 
 
-def _backend_lines(backends: dict) -> list[str]:
+def backend_lines(backends: dict) -> list[str]:
     """Report lines for backends that describe themselves (LLM model, prompt versions, calls, tokens)."""
     lines = []
     for role, info in backends.items():

@@ -1,0 +1,102 @@
+"""The app with the LLM backends: without an endpoint it says how to enable them; with one (the local
+scripted server, real HTTP through the real ``openai`` client) it extracts and builds pools with them, shows
+the calls and tokens, and the release it exports names the model, prompt versions, calls and tokens."""
+
+from __future__ import annotations
+
+import itertools
+import shlex
+import tomllib
+
+import pytest
+
+pytest.importorskip("streamlit")
+pytest.importorskip("openai")
+from streamlit.testing.v1 import AppTest
+
+from relguard.export import config_toml
+from relguard.report import build_report
+from tests.llm_replies import DOCS, respond
+from tests.llm_server import ScriptedLLM
+from tests.test_app import APP, TIMEOUT, goto, table
+
+ENV = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "RELGUARD_LLM_MODEL")
+
+
+@pytest.fixture
+def no_endpoint(monkeypatch, tmp_path):
+    for name in ENV:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("RELGUARD_LLM_CACHE", str(tmp_path / "llm-cache"))
+
+
+def start() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_without_an_endpoint_the_app_says_how_to_enable_the_llm(no_endpoint):
+    at = start()
+    hints = [i.value for i in at.info if "LLM backends off" in i.value]
+    assert hints and "OPENAI_BASE_URL" in hints[0] and "RELGUARD_LLM_MODEL" in hints[0]
+    assert at.radio(key="w_extractor").disabled and at.radio(key="w_candidates").disabled
+    assert any("Extractor: spacy · pools: inventory" in c.value for c in at.sidebar.caption)
+
+
+def test_llm_backends_from_the_app_reach_the_report(no_endpoint):
+    with ScriptedLLM(responder=respond) as server:
+        at = start()
+        at.session_state.k = 5  # the scripted model knows fewer than 10 distinct predicates per pair
+        at.text_input(key="w_llm_base_url").input(server.base_url).run()
+        at.text_input(key="w_llm_model").input("test-model").run()
+        assert not at.exception
+        assert any("LLM backends available: model 'test-model'" in c.value for c in at.caption)
+        at.radio(key="w_extractor").set_value("llm").run()
+        at.radio(key="w_candidates").set_value("llm").run()
+        uploads = [(name, text.encode(), "text/plain") for name, text in DOCS.items()]
+        at.file_uploader(key="uploads").set_value(uploads).run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert not at.error, [e.value for e in at.error]
+        assert set(table(at)["document"]) == set(DOCS)
+        corpus = at.session_state.prepared
+        assert corpus.extraction.extractor.startswith("llm:test-model") and corpus.generator.name == "llm"
+        calls = len(server.requests)
+        assert calls >= 4 + 2  # an extraction and a typing call per document, one pool call per type pair
+        usage = at.session_state.usage
+        assert usage["calls"] == calls and usage["prompt_tokens"] > 0 and usage["completion_tokens"] > 0
+        assert any(f"LLM this run: **{calls}** calls" in c.value for c in at.caption)
+
+        goto(at, "tune")
+        next(b for b in at.button if b.label == "Draw a release").click().run()
+        assert not at.exception
+        release = at.session_state.release
+        goto(at, "export")
+        shown = [c.value for c in at.caption]
+        assert any(line.startswith("Extractor LLM: model `test-model`") for line in shown)
+        assert any(line.startswith("Candidates LLM: model `test-model`, prompts candidates fig5-v1") for line in shown)
+
+    report = build_report(release)
+    extractor, candidates = report["backends"]["extractor"], report["backends"]["candidates"]
+    assert extractor["model"] == candidates["model"] == "test-model"
+    assert extractor["prompt_versions"] == {"extraction": "fig4-v1", "typing": "typing-v1"}
+    assert extractor["calls"] == 4 and extractor["calls"] + candidates["calls"] == calls
+    assert set(report["candidates"]["pools"]) == {"PERSON|ORG", "ORG|GPE"}
+    config = config_toml(release, inputs=at.session_state.hashes)
+    command = shlex.split(tomllib.loads(config)["command"])
+    flags = dict(itertools.pairwise(command))
+    assert flags["--extractor"] == "llm" and flags["--llm-model"] == "test-model"
+    assert flags["--candidates"] == "pool-file" and flags["--pool-file"] == "report.json"  # replays without the LLM
+
+
+def test_a_failing_endpoint_shows_a_message_not_a_traceback(no_endpoint):
+    with ScriptedLLM(script=[{"status": 401, "content": "bad key"}] * 20) as server:
+        at = start()
+        at.text_input(key="w_llm_base_url").input(server.base_url).run()
+        at.text_input(key="w_llm_model").input("test-model").run()
+        at.radio(key="w_extractor").set_value("llm").run()
+        at.file_uploader(key="uploads").set_value([("a.txt", DOCS["acme.txt"].encode(), "text/plain")]).run()
+        assert not at.exception
+        assert any("refused the API key" in e.value for e in at.error), [e.value for e in at.error]
+        assert "a.txt" in at.session_state.documents  # the upload is kept for a retry with another endpoint
