@@ -145,6 +145,20 @@ def test_no_defence_leaks_everything_and_deleting_every_relation_leaks_nothing(p
     assert deleted.leakage.targets == original.leakage.targets > 0
 
 
+def test_names_that_normalize_alike_are_one_entity_for_truth_and_attacker(attacker):
+    """ "an Academy Award" (one paragraph's canonical name) and "Academy Award" (another's) are one entity for the
+    attacker's resolver; the truth must be resolved the same way, or no defence scores below full leakage."""
+    corpus = (
+        Document("d.txt", "Kathleen Turner was nominated for an Academy Award for her role."),
+        Document("e.txt", "Meryl Streep won the Academy Award. Meryl Streep works for Acme Corporation."),
+    )
+    prepared = prepare(corpus, k=10)
+    assert {"an Academy Award", "Academy Award"} <= {t.object for t in prepared.triples}
+    original = evaluate_release(prepared, None, attacker=attacker)
+    assert original.leakage.conn_f1 == pytest.approx(1.0) and original.leakage.rel_f1 == pytest.approx(1.0)
+    assert original.leakage.targets == 4  # Turner, Streep, Academy Award (both spellings), Acme Corporation
+
+
 def test_a_release_leaks_between_the_extremes_and_reports_its_settings(prepared, attacker):
     release = prepared.draw(epsilon=0.1, lam=0.01)
     evaluation = evaluate_release(prepared, release, attacker=attacker)

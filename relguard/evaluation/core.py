@@ -32,8 +32,14 @@ class Truth:
 
 
 def truth_from_extraction(prepared) -> Truth:
-    facts = tuple(Fact(t.subject, t.predicate, t.object, t.type_pair) for t in prepared.triples)
-    return Truth(facts, resolver_from_extraction(prepared.extraction), "extraction")
+    """The original extraction as truth, its names put through the resolver that the attacker's are.
+
+    Both sides must live in one name space: two canonical names that normalize alike ("an Academy Award",
+    "Academy Award") resolve to one entity for the attacker, so they must for the truth too.
+    """
+    resolver = resolver_from_extraction(prepared.extraction)
+    facts = resolver.resolve(Fact(t.subject, t.predicate, t.object, t.type_pair) for t in prepared.triples)
+    return Truth(tuple(facts), resolver, "extraction")
 
 
 def truth_from_gold(dataset: EvalDataset, prepared) -> Truth:
@@ -50,7 +56,8 @@ def truth_from_gold(dataset: EvalDataset, prepared) -> Truth:
         (doc, frozenset((normalize_name(f.subject), normalize_name(f.object)))) in seen for doc, f in dataset.gold
     )
     coverage = covered / len(dataset.gold) if dataset.gold else 0.0
-    return Truth(tuple(f for _, f in dataset.gold), resolver, "gold", coverage=coverage, directed=False)
+    facts = tuple(resolver.resolve(f for _, f in dataset.gold))
+    return Truth(facts, resolver, "gold", coverage=coverage, directed=False)
 
 
 @dataclass(frozen=True)
