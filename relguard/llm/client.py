@@ -11,8 +11,8 @@ and each backend counts its own calls and tokens in a :class:`Usage` that the re
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
-import random
 import threading
 import time
 from collections.abc import Callable
@@ -28,6 +28,7 @@ T = TypeVar("T")
 MODEL_ENV = "RELGUARD_LLM_MODEL"
 BASE_URL_ENV = "OPENAI_BASE_URL"
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+_GOLDEN = (5**0.5 - 1) / 2  # golden-ratio step: successive retries land far apart in [0, 1)
 
 
 class LLMError(BackendError):
@@ -125,6 +126,7 @@ class LLMClient:
             key = "no-key"  # local servers ignore it; the client refuses None
         self._client = openai.OpenAI(base_url=config.base_url, api_key=key, max_retries=0, timeout=config.timeout)
         self._slots = threading.BoundedSemaphore(config.max_concurrency)
+        self._retries = itertools.count(1)
         self._sleep = sleep
         self._retryable = (openai.RateLimitError, openai.InternalServerError, openai.APIConnectionError)
         self._status_error = openai.APIStatusError
@@ -181,9 +183,14 @@ class LLMClient:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _delay(self, attempt: int, exc: Exception) -> float:
-        """Exponential backoff with jitter, at least the server's Retry-After, at most ``max_backoff``."""
+        """Exponential backoff, at least the server's Retry-After, at most ``max_backoff``.
+
+        Concurrent retries are spread over [0.5, 1) of the step by the golden-ratio sequence of this client's
+        retry count: the spread of jitter without drawing a random number outside OpenDP (DESIGN invariant 5).
+        """
         cfg = self.config
-        delay = cfg.backoff * (2**attempt) * (0.5 + random.random() / 2)
+        spread = 0.5 + ((next(self._retries) * _GOLDEN) % 1.0) / 2
+        delay = cfg.backoff * (2**attempt) * spread
         response = getattr(exc, "response", None)
         headers = getattr(response, "headers", None) or {}
         for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
