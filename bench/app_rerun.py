@@ -21,10 +21,10 @@ from pathlib import Path
 from common import hotpotqa_paragraphs
 
 from relguard import registry
-from relguard.corpus import prepare_extracted, probability_rows
+from relguard.corpus import probability_rows
 from relguard.expectations import OutcomeModel, epsilon_grid
 from relguard.mechanism import outcome_probabilities
-from relguard.pipeline import merge_triples
+from relguard.pipeline import merge_triples, prepare_extracted
 from relguard.types import Extraction
 
 ROOT = Path(__file__).resolve().parents[1]

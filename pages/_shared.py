@@ -16,11 +16,10 @@ from pathlib import Path
 import streamlit as st
 
 from relguard import llm, registry
-from relguard.corpus import prepare_extracted
 from relguard.errors import RelGuardError
 from relguard.expectations import OutcomeModel, epsilon_grid
 from relguard.io import read_documents
-from relguard.pipeline import Prepared, extract_corpus, merge_triples
+from relguard.pipeline import Prepared, extract_corpus, merge_triples, prepare_extracted
 from relguard.types import Document, DocumentExtraction, Extraction
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,56 +1,17 @@
 """Tables and views over a prepared corpus, for interactive use (the app, notebooks).
 
-:func:`prepare_extracted` is :func:`relguard.pipeline.prepare` from an
-extraction that is already done, so a front end can cache extraction by
-content and rebuild only pools and distances when K changes. The row builders
-return plain dicts, ready for a table widget.
+The row builders return plain dicts, ready for a table widget; a front end gets
+its :class:`~relguard.pipeline.Prepared` from :func:`relguard.pipeline.prepare_extracted`
+(extraction cached by content, pools and distances rebuilt when K changes).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
 import numpy as np
 
-from relguard import registry
-from relguard.mechanism import check_k, check_lam
-from relguard.pipeline import Prepared, build_pools, distance_matrix
-from relguard.types import Document, Extraction, TypePair
-
-
-def prepare_extracted(
-    documents: Sequence[Document],
-    extraction: Extraction,
-    *,
-    k: int,
-    candidates: str | Any = "inventory",
-    encoder: str | Any = "all-MiniLM-L6-v2",
-    input_hashes: Mapping[str, str] | None = None,
-    extractor_backend: Any = None,
-) -> Prepared:
-    """Pools and d_R for an existing extraction: the K-dependent part of :func:`relguard.prepare`.
-
-    ``extractor_backend`` is the object that made ``extraction``; pass it so the report can name its model
-    and count its calls (LLM backends).
-    """
-    k = check_k(k)
-    generator = registry.create("candidates", candidates) if isinstance(candidates, str) else candidates
-    encoder_obj = (
-        registry.create("encoder", "sentence-transformers", model=encoder) if isinstance(encoder, str) else encoder
-    )
-    pools = build_pools(extraction.type_pairs, generator=generator, k=k)
-    return Prepared(
-        documents=tuple(documents),
-        extraction=extraction,
-        pools=pools,
-        distances=distance_matrix(extraction.triples, pools, encoder_obj),
-        k=k,
-        generator=generator,
-        encoder_id=getattr(encoder_obj, "model_id", str(encoder_obj)),
-        input_hashes=dict(input_hashes or {}),
-        extractor_backend=extractor_backend,
-    )
+from relguard.mechanism import check_lam
+from relguard.pipeline import Prepared
+from relguard.types import Extraction, TypePair
 
 
 def document_rows(extraction: Extraction) -> list[dict]:

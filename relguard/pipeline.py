@@ -223,23 +223,49 @@ def prepare(
     """Extract, build pools and compute distances: the ε/λ-independent part of a run."""
     k = check_k(k)
     extractor_obj = registry.create("extractor", extractor) if isinstance(extractor, str) else extractor
+    extraction = extract_corpus(documents, extractor=extractor_obj, progress=progress)
+    return prepare_extracted(
+        documents,
+        extraction,
+        k=k,
+        candidates=candidates,
+        encoder=encoder,
+        input_hashes=input_hashes,
+        extractor_backend=extractor_obj,
+    )
+
+
+def prepare_extracted(
+    documents: Sequence[Document],
+    extraction: Extraction,
+    *,
+    k: int,
+    candidates: str | Any = "inventory",
+    encoder: str | Any = "all-MiniLM-L6-v2",
+    input_hashes: Mapping[str, str] | None = None,
+    extractor_backend: Any = None,
+) -> Prepared:
+    """Pools and d_R for an existing extraction: the K-dependent part of :func:`prepare`.
+
+    A front end caches extraction by content and calls this alone when K changes. ``extractor_backend`` is the
+    object that made ``extraction``; pass it so the report can name its model and count its calls (LLM backends).
+    """
+    k = check_k(k)
     generator = registry.create("candidates", candidates) if isinstance(candidates, str) else candidates
     encoder_obj = (
         registry.create("encoder", "sentence-transformers", model=encoder) if isinstance(encoder, str) else encoder
     )
-    extraction = extract_corpus(documents, extractor=extractor_obj, progress=progress)
     pools = build_pools(extraction.type_pairs, generator=generator, k=k)
-    distances = distance_matrix(extraction.triples, pools, encoder_obj)
     return Prepared(
         documents=tuple(documents),
         extraction=extraction,
         pools=pools,
-        distances=distances,
+        distances=distance_matrix(extraction.triples, pools, encoder_obj),
         k=k,
         generator=generator,
         encoder_id=getattr(encoder_obj, "model_id", str(encoder_obj)),
         input_hashes=dict(input_hashes or {}),
-        extractor_backend=extractor_obj,
+        extractor_backend=extractor_backend,
     )
 
 

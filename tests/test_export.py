@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from relguard.cli import main
-from relguard.corpus import pool_heatmap, prepare_extracted, probability_rows, triple_rows
+from relguard.corpus import pool_heatmap, probability_rows, triple_rows
 from relguard.export import audit_bytes, cli_command, composed_epsilon, config_toml, release_zip
 from relguard.io import read_documents
-from relguard.pipeline import prepare
+from relguard.pipeline import prepare, prepare_extracted
 from relguard.teaching import compare, pool_pairs
 
 ROOT = Path(__file__).resolve().parents[1]

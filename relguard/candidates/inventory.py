@@ -38,7 +38,7 @@ BANNED = frozenset(
 SNAKE_CASE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 
 
-def _pair_key(pair: TypePair) -> str:
+def pair_key(pair: TypePair) -> str:
     return f"{pair[0]}|{pair[1]}"
 
 
@@ -65,7 +65,7 @@ def validate(pairs: Mapping[str, list[str]], *, where: str) -> None:
     """Refuse an inventory that breaks the pool rules a machine can check."""
     for subject in ENTITY_TYPES:
         for obj in ENTITY_TYPES:
-            key = _pair_key((subject, obj))
+            key = pair_key((subject, obj))
             predicates = pairs.get(key)
             if not isinstance(predicates, list) or not predicates:
                 raise PoolError(f"{where}: no predicates for the type pair {subject}->{obj}")
@@ -106,14 +106,13 @@ class InventoryCandidates:
         return VERSION
 
     def available(self, type_pair: TypePair) -> int:
-        return len(self._pairs[_pair_key(_checked(type_pair))])
+        return len(self._pairs[pair_key(checked_type_pair(type_pair))])
 
     def generate(self, type_pair: TypePair, k: int) -> CandidatePool:
         """The first ``k`` predicates for ``type_pair``: the only inputs are the type pair and K."""
-        type_pair = _checked(type_pair)
-        predicates = self._pairs[_pair_key(type_pair)]
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise PoolError(f"K must be an integer >= 1, got {k!r}")
+        type_pair = checked_type_pair(type_pair)
+        predicates = self._pairs[pair_key(type_pair)]
+        k = checked_k(k)
         if k > len(predicates):
             raise PoolError(
                 f"the inventory has {len(predicates)} candidates for {type_pair[0]}->{type_pair[1]}, "
@@ -141,10 +140,18 @@ class InventoryCandidates:
         return {key: tuple(value) for key, value in self._pairs.items()}
 
 
-def _checked(type_pair: TypePair) -> TypePair:
+def checked_type_pair(type_pair: TypePair) -> TypePair:
+    """The pair as a tuple of two known entity types, or a :class:`PoolError` naming what is wrong."""
     if not isinstance(type_pair, tuple | list) or len(type_pair) != 2:
         raise PoolError(f"a type pair is (subject_type, object_type), got {type_pair!r}")
     for entity_type in type_pair:
         if entity_type not in ENTITY_TYPES:
             raise PoolError(f"unknown entity type {entity_type!r}; valid types: {', '.join(ENTITY_TYPES)}")
     return (type_pair[0], type_pair[1])
+
+
+def checked_k(k: int) -> int:
+    """K as every candidate backend accepts it: an integer >= 1, else a :class:`PoolError`."""
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise PoolError(f"K must be an integer >= 1, got {k!r}")
+    return k

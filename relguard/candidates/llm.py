@@ -20,13 +20,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from relguard.candidates.inventory import BANNED, SNAKE_CASE
+from relguard.candidates.inventory import BANNED, SNAKE_CASE, checked_k, checked_type_pair, pair_key
 from relguard.errors import PoolError
 from relguard.llm import prompts
 from relguard.llm.cache import JsonCache, key_of
 from relguard.llm.client import LLMClient, LLMConfig, LLMError, Usage, get_client
 from relguard.llm.schemas import FormsReply, PoolReply, parse
-from relguard.types import ENTITY_TYPES, CandidatePool, TypePair
+from relguard.types import CandidatePool, TypePair
 
 #: d_R below this under the typed-sentence template counts as a near-synonym. Measured with
 #: all-MiniLM-L6-v2: works_for/employed_by 0.20, founded/established 0.13, acquired/bought 0.20,
@@ -34,25 +34,6 @@ from relguard.types import ENTITY_TYPES, CandidatePool, TypePair
 SYNONYM_THRESHOLD = 0.25
 MAX_ATTEMPTS = 4
 POOL_FILE_FORMAT = "relguard-pool-file"
-
-
-def _pair_key(pair: TypePair) -> str:
-    return f"{pair[0]}|{pair[1]}"
-
-
-def _checked_pair(type_pair: TypePair) -> TypePair:
-    if not isinstance(type_pair, tuple | list) or len(type_pair) != 2:
-        raise PoolError(f"a type pair is (subject_type, object_type), got {type_pair!r}")
-    for entity_type in type_pair:
-        if entity_type not in ENTITY_TYPES:
-            raise PoolError(f"unknown entity type {entity_type!r}; valid types: {', '.join(ENTITY_TYPES)}")
-    return (type_pair[0], type_pair[1])
-
-
-def _checked_k(k: int) -> int:
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise PoolError(f"K must be an integer >= 1, got {k!r}")
-    return k
 
 
 def read_pool_file(path: str | Path) -> dict[str, list[str]]:
@@ -69,7 +50,7 @@ def read_pool_file(path: str | Path) -> dict[str, list[str]]:
         raise PoolError(f"{path}: has no 'pairs' (pool file) or 'candidates.pools' (release report)")
     for key, predicates in pairs.items():
         subject, _, obj = key.partition("|")
-        _checked_pair((subject, obj))
+        checked_type_pair((subject, obj))
         if not isinstance(predicates, list) or len(set(predicates)) != len(predicates):
             raise PoolError(f"{path}: pool {key} must be a list of distinct predicates")
         for predicate in predicates:
@@ -126,8 +107,8 @@ class PoolFileCandidates:
         self._pairs = read_pool_file(self.path)
 
     def generate(self, type_pair: TypePair, k: int) -> CandidatePool:
-        type_pair, k = _checked_pair(type_pair), _checked_k(k)
-        predicates = self._pairs.get(_pair_key(type_pair))
+        type_pair, k = checked_type_pair(type_pair), checked_k(k)
+        predicates = self._pairs.get(pair_key(type_pair))
         if predicates is None or len(predicates) < k:
             have = 0 if predicates is None else len(predicates)
             raise PoolError(
@@ -193,12 +174,12 @@ class LLMCandidates:
         return key_of("pool", self.config.model, list(type_pair), k, prompts.CANDIDATES_VERSION)
 
     def is_cached(self, type_pair: TypePair, k: int) -> bool:
-        return _pair_key(type_pair) in self._file or self._cache.get(self.cache_key(type_pair, k)) is not None
+        return pair_key(type_pair) in self._file or self._cache.get(self.cache_key(type_pair, k)) is not None
 
     def generate(self, type_pair: TypePair, k: int) -> CandidatePool:
         """Exactly K public predicates for ``type_pair``: from the pool file, the disk cache or the model."""
-        type_pair, k = _checked_pair(type_pair), _checked_k(k)
-        from_file = self._file.get(_pair_key(type_pair))
+        type_pair, k = checked_type_pair(type_pair), checked_k(k)
+        from_file = self._file.get(pair_key(type_pair))
         if from_file is not None and len(from_file) >= k:
             return self._keep(type_pair, tuple(from_file[:k]), "file")
         cached = self._cache.get(self.cache_key(type_pair, k))
@@ -303,7 +284,7 @@ class LLMCandidates:
 
     def pools(self) -> dict[str, list[str]]:
         with self._lock:
-            return {_pair_key(pair): list(pool.predicates) for pair, pool in self._pools.items()}
+            return {pair_key(pair): list(pool.predicates) for pair, pool in self._pools.items()}
 
     def export(self, path: str | Path) -> Path:
         """Write every pool this backend produced or read as a public pool file (no document data in it)."""
@@ -314,7 +295,7 @@ class LLMCandidates:
 
     def provenance(self) -> dict:
         with self._lock:
-            origins = dict(sorted((_pair_key(p), o) for p, o in self._origin.items()))
+            origins = dict(sorted((pair_key(p), o) for p, o in self._origin.items()))
         versions = {"candidates": prompts.CANDIDATES_VERSION}
         if self.verbalize:
             versions["verbalization"] = prompts.FORMS_VERSION
