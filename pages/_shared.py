@@ -215,13 +215,18 @@ def need_corpus() -> Prepared | None:
     return result
 
 
-def persistent(widget_key: str, state_key: str) -> None:
-    """Seed a widget's key from the lasting state key (widget keys vanish when their page is left)."""
-    if widget_key not in st.session_state:
-        st.session_state[widget_key] = st.session_state[state_key]
+def lasting(widget, label: str, *args, key: str, state: str, **kwargs):
+    """``widget(label, ...)`` whose value lives in the session key ``state``, not only in its widget ``key``.
+
+    Streamlit drops a widget's key when its page is left; seeding the widget from ``state`` and copying every
+    change back keeps ε, λ, K and the backend choices across pages (and lets two pages share one value).
+    """
+    if key not in st.session_state:
+        st.session_state[key] = st.session_state[state]
+    return widget(label, *args, key=key, on_change=_keep, args=(key, state), **kwargs)
 
 
-def keep(widget_key: str, state_key: str) -> None:
+def _keep(widget_key: str, state_key: str) -> None:
     st.session_state[state_key] = st.session_state[widget_key]
 
 

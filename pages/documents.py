@@ -7,10 +7,9 @@ from pages._shared import (
     EXTRACTORS,
     add_documents,
     clear_documents,
-    keep,
+    lasting,
     llm_environ,
     load_sample,
-    persistent,
     prepared,
 )
 from relguard import llm
@@ -54,43 +53,37 @@ with middle.popover("Paste text"):
             st.session_state.upload_errors = list(result.errors)
 
 with st.expander("Extraction backends", expanded=st.session_state.extractor_name == "llm"):
-    for widget, state in (("w_llm_base_url", "llm_base_url"), ("w_llm_model", "llm_model")):
-        persistent(widget, state)
     left, right = st.columns(2)
-    left.text_input(
+    lasting(
+        left.text_input,
         f"LLM base URL ({llm.BASE_URL_ENV})",
         key="w_llm_base_url",
+        state="llm_base_url",
         placeholder="http://localhost:11434/v1",
-        on_change=keep,
-        args=("w_llm_base_url", "llm_base_url"),
     )
-    right.text_input(
-        f"LLM model ({llm.MODEL_ENV})", key="w_llm_model", on_change=keep, args=("w_llm_model", "llm_model")
-    )
+    lasting(right.text_input, f"LLM model ({llm.MODEL_ENV})", key="w_llm_model", state="llm_model")
     environ = llm_environ()
     available = llm.configured(environ)
     (st.caption if available else st.info)(llm.status(environ))
-    for widget, state in (("w_extractor", "extractor_name"), ("w_candidates", "candidates_name")):
-        persistent(widget, state)
     left, right = st.columns(2)
-    left.radio(
+    lasting(
+        left.radio,
         "Extractor",
         EXTRACTORS,
         key="w_extractor",
+        state="extractor_name",
         horizontal=True,
         disabled=not available,
-        on_change=keep,
-        args=("w_extractor", "extractor_name"),
         help="spacy runs offline; llm sends each document to the endpoint above (paper Fig. 4).",
     )
-    right.radio(
+    lasting(
+        right.radio,
         "Candidate pools",
         CANDIDATES,
         key="w_candidates",
+        state="candidates_name",
         horizontal=True,
         disabled=not available,
-        on_change=keep,
-        args=("w_candidates", "candidates_name"),
         help="inventory is the offline public list; llm asks the endpoint with only the type pair and K (Fig. 5).",
     )
 

@@ -5,7 +5,7 @@ import time
 import plotly.graph_objects as go
 import streamlit as st
 
-from pages._shared import EPSILONS, LAMBDAS, extractor, keep, need_corpus, persistent
+from pages._shared import EPSILONS, LAMBDAS, extractor, lasting, need_corpus
 from relguard.evaluate import TargetedAttacker, default_matcher, evaluate_release, expected_leakage_curve
 
 CONN, REL = "#1f6fb4", "#e8710a"
@@ -57,23 +57,21 @@ def matcher():
 
 
 if corpus is not None and corpus.triples:
-    persistent("risk_epsilon", "epsilon")
-    persistent("risk_lam", "lam")
     left, right = st.columns(2)
-    left.select_slider(
+    lasting(
+        left.select_slider,
         "ε — privacy budget (log scale)",
         options=EPSILONS,
         key="risk_epsilon",
-        on_change=keep,
-        args=("risk_epsilon", "epsilon"),
+        state="epsilon",
         format_func=lambda v: f"{v:g}",
     )
-    right.select_slider(
+    lasting(
+        right.select_slider,
         "λ — distance of deleting (log scale)",
         options=LAMBDAS,
         key="risk_lam",
-        on_change=keep,
-        args=("risk_lam", "lam"),
+        state="lam",
         format_func=lambda v: f"{v:g}",
     )
     epsilon, lam = ss.epsilon, ss.lam

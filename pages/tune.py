@@ -3,7 +3,7 @@
 import plotly.graph_objects as go
 import streamlit as st
 
-from pages._shared import EPSILONS, LAMBDAS, encoder, keep, need_corpus, persistent
+from pages._shared import EPSILONS, LAMBDAS, encoder, lasting, need_corpus
 from relguard.corpus import probability_rows, triple_label, triples_per_document
 from relguard.graph import graph_html, release_diff
 from relguard.mechanism import document_bound, relation_bound
@@ -21,30 +21,24 @@ def pool_distances(type_pair: tuple[str, str], predicates: tuple[str, ...]):
 
 
 if corpus is not None and corpus.triples:
-    persistent("w_epsilon", "epsilon")
-    persistent("w_lam", "lam")
-    persistent("w_k", "k")
     a, b, c = st.columns([3, 2, 1])
-    with a:
-        st.select_slider(
-            "ε — privacy budget (log scale): ← more privacy · more utility →",
-            options=EPSILONS,
-            key="w_epsilon",
-            on_change=keep,
-            args=("w_epsilon", "epsilon"),
-            format_func=lambda v: f"{v:g}",
-        )
-    with b:
-        st.select_slider(
-            "λ — distance of deleting (log scale): ← deletes more · deletes less →",
-            options=LAMBDAS,
-            key="w_lam",
-            on_change=keep,
-            args=("w_lam", "lam"),
-            format_func=lambda v: f"{v:g}",
-        )
-    with c:
-        st.number_input("K", min_value=1, max_value=20, step=1, key="w_k", on_change=keep, args=("w_k", "k"))
+    lasting(
+        a.select_slider,
+        "ε — privacy budget (log scale): ← more privacy · more utility →",
+        options=EPSILONS,
+        key="w_epsilon",
+        state="epsilon",
+        format_func=lambda v: f"{v:g}",
+    )
+    lasting(
+        b.select_slider,
+        "λ — distance of deleting (log scale): ← deletes more · deletes less →",
+        options=LAMBDAS,
+        key="w_lam",
+        state="lam",
+        format_func=lambda v: f"{v:g}",
+    )
+    lasting(c.number_input, "K", min_value=1, max_value=20, step=1, key="w_k", state="k")
     epsilon, lam = ss.epsilon, ss.lam
     if epsilon > 10:
         st.warning(f"ε = {epsilon:g} is above 10: the mechanism barely hides which relation was there.", icon="⚠️")
@@ -118,13 +112,7 @@ if corpus is not None and corpus.triples:
     )
 
     st.subheader("Draw a release")
-    st.toggle(
-        "Teaching seed (reproducible, NOT a private release)",
-        key="w_teaching",
-        value=ss.teaching_seed,
-        on_change=keep,
-        args=("w_teaching", "teaching_seed"),
-    )
+    lasting(st.toggle, "Teaching seed (reproducible, NOT a private release)", key="w_teaching", state="teaching_seed")
     if st.button("Draw a release", type="primary"):
         seed = ss.seed if ss.teaching_seed else None
         ss.release = corpus.draw(epsilon=epsilon, lam=lam, seed=seed)
