@@ -120,21 +120,14 @@ if corpus is not None and corpus.triples:
     )
     if stored is not None:
         measured = stored["release_eval"].leakage
-        x = stored["epsilon"]
-        figure.add_scatter(
-            x=[x],
-            y=[measured.conn_recall],
-            mode="markers",
-            name="measured Conn. recall (attack)",
-            marker={"symbol": "diamond", "size": 12, "color": CONN},
-        )
-        figure.add_scatter(
-            x=[x],
-            y=[measured.rel_recall],
-            mode="markers",
-            name="measured Rel. recall (attack)",
-            marker={"symbol": "diamond", "size": 12, "color": REL},
-        )
+        for label, recall, color in (("Conn.", measured.conn_recall, CONN), ("Rel.", measured.rel_recall, REL)):
+            figure.add_scatter(
+                x=[stored["epsilon"]],
+                y=[recall],
+                mode="markers",
+                name=f"measured {label} recall (attack)",
+                marker={"symbol": "diamond", "size": 12, "color": color},
+            )
     figure.update_layout(
         xaxis={"type": "log", "title": "ε"},
         yaxis={"title": "expected share of relations", "tickformat": ".0%", "range": [0, 1.02]},
