@@ -13,23 +13,16 @@ import pytest
 from relguard.cli import main
 from relguard.corpus import pool_heatmap, probability_rows, triple_rows
 from relguard.export import audit_bytes, cli_command, composed_epsilon, config_toml, release_zip
-from relguard.io import read_documents
-from relguard.pipeline import prepare, prepare_extracted
+from relguard.pipeline import prepare_extracted
 from relguard.teaching import compare, pool_pairs
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "assets" / "sample_corpus"
 
 
-@pytest.fixture(scope="module")
-def prepared():
-    documents, hashes = read_documents([SAMPLE])
-    return prepare(documents, k=10, input_hashes=hashes)
-
-
-def test_zip_holds_public_files_and_config_only(prepared):
-    release = prepared.draw(epsilon=2.0, lam=1.0)
-    data = release_zip(release, config=config_toml(release, inputs=dict(prepared.input_hashes)))
+def test_zip_holds_public_files_and_config_only(sample):
+    release = sample.draw(epsilon=2.0, lam=1.0)
+    data = release_zip(release, config=config_toml(release, inputs=dict(sample.input_hashes)))
     names = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
     expected_docs = {f"documents/{p.name}" for p in SAMPLE.glob("*.txt")}
     assert names == expected_docs | {"report.json", "report.md", "config.toml"}
@@ -37,18 +30,18 @@ def test_zip_holds_public_files_and_config_only(prepared):
     assert report["private_release"] is True
     assert "CONFIDENTIAL" not in data.decode("latin-1")
     audit = json.loads(audit_bytes(release))
-    assert len(audit["outcomes"]) == len(prepared.triples)
-    assert {o["original"] for o in audit["outcomes"]} == {t.predicate for t in prepared.triples}
+    assert len(audit["outcomes"]) == len(sample.triples)
+    assert {o["original"] for o in audit["outcomes"]} == {t.predicate for t in sample.triples}
 
 
-def test_config_command_reproduces_a_seeded_release(prepared, tmp_path):
-    release = prepared.draw(epsilon=3.0, lam=0.5, seed=11)
+def test_config_command_reproduces_a_seeded_release(sample, tmp_path):
+    release = sample.draw(epsilon=3.0, lam=0.5, seed=11)
     config = tomllib.loads(
-        config_toml(release, inputs=dict(prepared.input_hashes), seed=11, command_inputs=[str(SAMPLE)])
+        config_toml(release, inputs=dict(sample.input_hashes), seed=11, command_inputs=[str(SAMPLE)])
     )
     assert config["privacy"] == {"epsilon": 3.0, "lambda": 0.5, "k": 10, "seed": 11, "rng": "fixed teaching seed 11"}
     assert config["private_release"] is False
-    assert config["inputs"] == dict(prepared.input_hashes)
+    assert config["inputs"] == dict(sample.input_hashes)
     argv = shlex.split(config["command"])[1:]
     out = tmp_path / "cli"
     argv[argv.index("--out") + 1] = str(out)
@@ -63,27 +56,27 @@ def test_cli_command_quotes_paths_and_omits_defaults():
     assert composed_epsilon([1.0, 0.5, 2.0]) == 3.5
 
 
-def test_corpus_tables_line_up_with_triples(prepared):
-    rows = triple_rows(prepared)
-    assert [r["relation"] for r in rows] == [t.predicate for t in prepared.triples]
-    table = prepared.probabilities(epsilon=1.0, lam=1.0)
-    prob = probability_rows(prepared, 0, table, lam=1.0)
-    assert len(prob) == prepared.k + 1 and prob[-1]["outcome"].startswith("null")
+def test_corpus_tables_line_up_with_triples(sample):
+    rows = triple_rows(sample)
+    assert [r["relation"] for r in rows] == [t.predicate for t in sample.triples]
+    table = sample.probabilities(epsilon=1.0, lam=1.0)
+    prob = probability_rows(sample, 0, table, lam=1.0)
+    assert len(prob) == sample.k + 1 and prob[-1]["outcome"].startswith("null")
     assert sum(r["probability"] for r in prob) == pytest.approx(1.0, abs=1e-12)
-    pair = prepared.triples[0].type_pair
-    originals, columns, matrix = pool_heatmap(prepared, pair)
-    assert columns == list(prepared.pools[pair].predicates)
-    assert matrix.shape == (len(originals), prepared.k)
-    assert prepared.triples[0].predicate in originals
+    pair = sample.triples[0].type_pair
+    originals, columns, matrix = pool_heatmap(sample, pair)
+    assert columns == list(sample.pools[pair].predicates)
+    assert matrix.shape == (len(originals), sample.k)
+    assert sample.triples[0].predicate in originals
 
 
-def test_prepare_extracted_matches_prepare(prepared):
-    again = prepare_extracted(prepared.documents, prepared.extraction, k=10)
-    assert np.array_equal(again.distances, prepared.distances)
-    assert again.pools == prepared.pools
+def test_prepare_extracted_matches_prepare(sample):
+    again = prepare_extracted(sample.documents, sample.extraction, k=10)
+    assert np.array_equal(again.distances, sample.distances)
+    assert again.pools == sample.pools
 
 
-def test_teaching_comparison_respects_definition_3(prepared):
+def test_teaching_comparison_respects_definition_3(sample):
     from relguard import registry
 
     encoder = registry.create("encoder", "sentence-transformers", model="all-MiniLM-L6-v2")

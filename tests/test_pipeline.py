@@ -11,19 +11,12 @@ from pathlib import Path
 import pytest
 
 from relguard.errors import PoolError
-from relguard.io import read_documents
 from relguard.pipeline import prepare
 from relguard.report import AUDIT_FILE, public_files, write_release
 from relguard.types import Document
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "assets" / "sample_corpus"
-
-
-@pytest.fixture(scope="module")
-def sample():
-    documents, hashes = read_documents([SAMPLE])
-    return prepare(documents, k=10, input_hashes=hashes)
 
 
 def test_sample_corpus_yields_triples_in_every_document(sample):

@@ -1,0 +1,17 @@
+"""Fixtures shared by test modules: the bundled sample corpus, prepared once per session (spaCy + encoder)."""
+
+from pathlib import Path
+
+import pytest
+
+from relguard.io import read_documents
+from relguard.pipeline import prepare
+
+SAMPLE_CORPUS = Path(__file__).resolve().parents[1] / "assets" / "sample_corpus"
+
+
+@pytest.fixture(scope="session")
+def sample():
+    """The sample corpus prepared at K = 10 with its input hashes (read-only: Prepared is frozen)."""
+    documents, hashes = read_documents([SAMPLE_CORPUS])
+    return prepare(documents, k=10, input_hashes=hashes)
