@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import streamlit as st
@@ -224,6 +225,15 @@ def lasting(widget, label: str, *args, key: str, state: str, **kwargs):
     if key not in st.session_state:
         st.session_state[key] = st.session_state[state]
     return widget(label, *args, key=key, on_change=_keep, args=(key, state), **kwargs)
+
+
+def log_slider(container, label: str, *, options: Sequence[float], key: str, state: str) -> float:
+    """An ε or λ slider over a log-spaced grid, its value kept in ``state`` (shared by Tune and Risk)."""
+    return lasting(container.select_slider, label, options=options, key=key, state=state, format_func=_number)
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
 
 
 def _keep(widget_key: str, state_key: str) -> None:

@@ -5,7 +5,7 @@ import time
 import plotly.graph_objects as go
 import streamlit as st
 
-from pages._shared import EPSILONS, LAMBDAS, extractor, lasting, need_corpus
+from pages._shared import EPSILONS, LAMBDAS, extractor, log_slider, need_corpus
 from relguard.evaluate import TargetedAttacker, default_matcher, evaluate_release, expected_leakage_curve
 
 CONN, REL = "#1f6fb4", "#e8710a"
@@ -58,22 +58,8 @@ def matcher():
 
 if corpus is not None and corpus.triples:
     left, right = st.columns(2)
-    lasting(
-        left.select_slider,
-        "ε — privacy budget (log scale)",
-        options=EPSILONS,
-        key="risk_epsilon",
-        state="epsilon",
-        format_func=lambda v: f"{v:g}",
-    )
-    lasting(
-        right.select_slider,
-        "λ — distance of deleting (log scale)",
-        options=LAMBDAS,
-        key="risk_lam",
-        state="lam",
-        format_func=lambda v: f"{v:g}",
-    )
+    log_slider(left, "ε — privacy budget (log scale)", options=EPSILONS, key="risk_epsilon", state="epsilon")
+    log_slider(right, "λ — distance of deleting (log scale)", options=LAMBDAS, key="risk_lam", state="lam")
     epsilon, lam = ss.epsilon, ss.lam
     release = ss.release if ss.release is not None and ss.release.extraction is corpus.extraction else None
     stored = ss.risk if ss.risk is not None and release is not None and ss.risk["release"] is release else None

@@ -3,7 +3,7 @@
 import plotly.graph_objects as go
 import streamlit as st
 
-from pages._shared import EPSILONS, LAMBDAS, encoder, lasting, need_corpus
+from pages._shared import EPSILONS, LAMBDAS, encoder, lasting, log_slider, need_corpus
 from relguard.corpus import probability_rows, triple_label, triples_per_document
 from relguard.graph import graph_html, release_diff
 from relguard.mechanism import document_bound, relation_bound
@@ -22,22 +22,10 @@ def pool_distances(type_pair: tuple[str, str], predicates: tuple[str, ...]):
 
 if corpus is not None and corpus.triples:
     a, b, c = st.columns([3, 2, 1])
-    lasting(
-        a.select_slider,
-        "ε — privacy budget (log scale): ← more privacy · more utility →",
-        options=EPSILONS,
-        key="w_epsilon",
-        state="epsilon",
-        format_func=lambda v: f"{v:g}",
-    )
-    lasting(
-        b.select_slider,
-        "λ — distance of deleting (log scale): ← deletes more · deletes less →",
-        options=LAMBDAS,
-        key="w_lam",
-        state="lam",
-        format_func=lambda v: f"{v:g}",
-    )
+    epsilon_label = "ε — privacy budget (log scale): ← more privacy · more utility →"
+    log_slider(a, epsilon_label, options=EPSILONS, key="w_epsilon", state="epsilon")
+    lam_label = "λ — distance of deleting (log scale): ← deletes more · deletes less →"
+    log_slider(b, lam_label, options=LAMBDAS, key="w_lam", state="lam")
     lasting(c.number_input, "K", min_value=1, max_value=20, step=1, key="w_k", state="k")
     epsilon, lam = ss.epsilon, ss.lam
     if epsilon > 10:
