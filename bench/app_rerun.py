@@ -24,7 +24,7 @@ from relguard import registry
 from relguard.corpus import probability_rows
 from relguard.expectations import OutcomeModel, epsilon_grid
 from relguard.mechanism import outcome_probabilities
-from relguard.pipeline import merge_triples, prepare_extracted
+from relguard.pipeline import group_relations, prepare_extracted
 from relguard.types import Extraction
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,13 +72,12 @@ def library_part(target: int = 1000) -> tuple[float, float, int]:
             break
         documents += batch
         results += list(extractor.extract_many(batch))
-        if len(merge_triples(results)) >= target:
+        if len(group_relations(results)) >= target:
             break
-    triples = merge_triples(results)[:target]
-    extraction = Extraction(tuple(results), triples, extractor=extractor.model_id)
+    groups = group_relations(results)[:target]
+    extraction = Extraction(tuple(results), groups, extractor=extractor.model_id)
     prepared = prepare_extracted(documents, extraction, k=10)
-    sentences = {d.document.name: len(d.sentences) for d in extraction.documents}
-    model = OutcomeModel.build(prepared.triples, prepared.pools, prepared.distances, sentences=sentences)
+    model = OutcomeModel.from_prepared(prepared)
     values = [0.5, 2.0, 5.0, 1.0]
     times, ref_times = [], []
     for i in range(RUNS):
@@ -87,7 +86,7 @@ def library_part(target: int = 1000) -> tuple[float, float, int]:
         table = prepared.probabilities(epsilon=epsilon, lam=1.0)
         model.expected(epsilon=epsilon, lam=1.0, probabilities=table)
         model.curve(EPSILONS[::2], lam=1.0)
-        probability_rows(prepared, i % len(triples), table, lam=1.0)
+        probability_rows(prepared, i % len(groups), table, lam=1.0)
         times.append(time.perf_counter() - start)
         start = time.perf_counter()
         outcome_probabilities(prepared.distances, epsilon=epsilon, lam=1.0)

@@ -20,7 +20,7 @@ from relguard import llm, registry
 from relguard.errors import RelGuardError
 from relguard.expectations import OutcomeModel, epsilon_grid
 from relguard.io import read_documents
-from relguard.pipeline import Prepared, extract_corpus, merge_triples, prepare_extracted
+from relguard.pipeline import Prepared, extract_corpus, group_relations, prepare_extracted
 from relguard.types import Document, DocumentExtraction, Extraction
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -108,7 +108,7 @@ def extract(documents: list[Document], progress=None) -> Extraction:
         results.append(extract_one(content_key([document]), document))
         if progress:
             progress(number, len(documents))
-    return Extraction(tuple(results), merge_triples(results), extractor=getattr(extractor(), "model_id", ""))
+    return Extraction(tuple(results), group_relations(results), extractor=getattr(extractor(), "model_id", ""))
 
 
 def add_documents(documents: list[Document], hashes: dict[str, str]) -> None:
@@ -194,11 +194,10 @@ def prepared(*, progress: bool = True) -> Prepared | None:
     finally:
         if bar is not None:
             bar.empty()
-    sentences = {d.document.name: len(d.sentences) for d in result.extraction.documents}
-    st.session_state.model = OutcomeModel.build(result.triples, result.pools, result.distances, sentences=sentences)
+    st.session_state.model = OutcomeModel.from_prepared(result)
     st.session_state.prepared, st.session_state.prepared_key = result, key
     st.session_state.usage = llm.run_usage(extractor_obj, candidates_obj) if "llm" in names else None
-    if st.session_state.selected >= len(result.triples):
+    if st.session_state.selected >= len(result.groups):
         st.session_state.selected = 0
     return result
 

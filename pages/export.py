@@ -4,7 +4,7 @@ import streamlit as st
 
 from pages._shared import SAMPLE_NAMES, content_key
 from relguard.export import AUDIT_NAME, audit_bytes, composed_epsilon, config_toml, release_zip
-from relguard.report import backend_lines, release_counts
+from relguard.report import backend_lines, confidential_counts, release_counts
 
 st.title("Export")
 ss = st.session_state
@@ -18,9 +18,14 @@ else:
     counts = release_counts(release)
     st.markdown(
         f"**ε = {g.epsilon:g}, λ = {g.lam:g}, K = {g.k}** · {counts['documents']} documents · "
-        f"{counts['triples']} relations: {counts['substituted']} substituted, {counts['unchanged']} unchanged, "
-        f"{counts['deleted']} deleted · {counts['sentences_removed']} sentences removed"
+        f"{counts['slots']} relation slots in {counts['groups']} groups, {counts['groups_deleted']} groups deleted · "
+        f"{counts['sentences_removed']} of {counts['sentences']} sentences removed"
     )
+    if counts["sentences_withheld"]:
+        st.warning(
+            f"{counts['sentences_withheld']} sentence(s) were withheld: the leak scan still found an original "
+            "relation there, so they are left out of the release. The confidential file lists them."
+        )
     for line in backend_lines(release.provenance.get("backends") or {}):
         st.caption(line.strip().lstrip("- "))
     corpus = content_key(list(ss.documents.values()))
@@ -32,7 +37,7 @@ else:
             f"together gives ε·d_R adding up, a total ε of {total:g} (bounds e^({total:g}·d_R)).",
             icon="⚠️",
         )
-    inputs = {name: digest for name, digest in ss.hashes.items()}
+    inputs = sorted(ss.hashes)
     config = config_toml(
         release,
         inputs=inputs,
@@ -56,8 +61,14 @@ else:
     )
     st.divider()
     st.markdown(
-        "#### Confidential audit file\nMaps every original relation to its sampled one. It undoes the protection: "
-        "keep it apart from the release and never publish it."
+        "#### Confidential file\nMaps every original relation to its sampled one, with the counts that need the "
+        "originals and the digests of the input files. It undoes the protection: keep it apart from the release "
+        "and never publish it."
+    )
+    private = confidential_counts(release)
+    st.caption(
+        f"Confidential: {private['unchanged']} of {private['relations']} relations kept their original predicate, "
+        f"{private['substituted']} were substituted, {private['deleted']} deleted."
     )
     st.download_button(
         f"Download {AUDIT_NAME} (CONFIDENTIAL)",

@@ -4,7 +4,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from pages._shared import EPSILONS, LAMBDAS, encoder, lasting, log_slider, need_corpus
-from relguard.corpus import probability_rows, triple_label, triples_per_document
+from relguard.corpus import group_label, groups_per_document, probability_rows
 from relguard.graph import graph_html, release_diff
 from relguard.mechanism import document_bound, relation_bound
 from relguard.render import original_diff_html, sanitized_diff_html
@@ -20,7 +20,7 @@ def pool_distances(type_pair: tuple[str, str], predicates: tuple[str, ...]):
     return encoder().distances(list(predicates), list(predicates), type_pair)
 
 
-if corpus is not None and corpus.triples:
+if corpus is not None and corpus.groups:
     a, b, c = st.columns([3, 2, 1])
     epsilon_label = "ε — privacy budget (log scale): ← more privacy · more utility →"
     log_slider(a, epsilon_label, options=EPSILONS, key="w_epsilon", state="epsilon")
@@ -61,9 +61,11 @@ if corpus is not None and corpus.triples:
     )
     st.plotly_chart(figure, width="stretch", key="curve")
 
-    st.subheader("One relation")
-    labels = [triple_label(corpus, i) for i in range(len(corpus.triples))]
-    index = st.selectbox("Triple", range(len(labels)), format_func=labels.__getitem__, key="w_selected")
+    st.subheader("One entity pair")
+    labels = [group_label(corpus, i) for i in range(len(corpus.groups))]
+    index = st.selectbox("Relation group", range(len(labels)), format_func=labels.__getitem__, key="w_selected")
+    st.caption("Every relation on one entity pair, in every document, shares one draw; its d_R to a candidate is "
+               "the smallest over the pair's relations.")  # fmt: skip
     rows = probability_rows(corpus, index, probabilities, lam=lam)
     left, right = st.columns([3, 2])
     left.dataframe(
@@ -77,8 +79,7 @@ if corpus is not None and corpus.triples:
     right.plotly_chart(bars, width="stretch", key="bars")
 
     st.subheader("The guarantee")
-    triple = corpus.triples[index]
-    pool = corpus.pool_for(triple)
+    pool = corpus.pool_for(corpus.groups[index])
     st.markdown(
         f"For any two relations r, r′ on the same entity pair, every outcome is at most "
         f"**e^(ε·d_R(r, r′))** times more likely under r than under r′. With ε = {epsilon:g} and d_R ≤ 1, "
@@ -90,11 +91,12 @@ if corpus is not None and corpus.triples:
         hide_index=True,
         width="stretch",
     )
-    per_doc = triples_per_document(corpus)
-    name = next(iter({o.document for o in triple.occurrences}))
+    per_doc = groups_per_document(corpus)
+    name = max(per_doc, key=per_doc.get)
     m = per_doc[name]
     st.markdown(
-        f"Per document (Eq. 8–9) the bounds multiply: `{name}` holds {m} canonical triples, so two versions of it "
+        f"Per document (Eq. 8–9) the bounds multiply: the worst document, `{name}`, holds {m} relation groups, "
+        "so two versions of it "
         f"differing in all of them are at most e^(ε·Σd_R) ≤ **{document_bound([1.0] * m, epsilon=epsilon):.3g}×** "
         "apart."
     )
@@ -112,10 +114,12 @@ if corpus is not None and corpus.triples:
             st.error("Drawn with a fixed teaching seed: this is NOT a private release. Do not publish it.")
         diff = release_diff(release)
         counts = diff.counts()
-        st.markdown(
-            f"Drawn at ε = {g.epsilon:g}, λ = {g.lam:g}, K = {g.k}: "
-            + ", ".join(f"**{v}** {k}" for k, v in counts.items())
+        st.markdown(f"Drawn at ε = {g.epsilon:g}, λ = {g.lam:g}, K = {g.k}.")
+        st.warning(
+            "**Confidential view:** the graph diff and the original text below show the original relations and "
+            "whether each kept its predicate. They are for your review only and never part of an export."
         )
+        st.markdown("Relations " + ", ".join(f"**{v}** {k}" for k, v in counts.items()) + " (confidential).")
         st.iframe(graph_html(diff), height=540)
         names = [d.name for d in release.documents]
         shown = st.selectbox("Document", names, key="diff_document")

@@ -95,6 +95,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--self-audit", action="store_true", help="run `relguard audit` on this release and record it in the report"
     )
+    run.add_argument(
+        "--allow-withheld",
+        action="store_true",
+        help="exit 0 even when the leak scan withheld sentences (they are never published; see docs/reliability.md)",
+    )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.add_argument("--dry-run", action="store_true", help="estimate the LLM calls and tokens of this run and stop")
     _backend_args(run)
@@ -160,7 +165,7 @@ def _sanitize(args: argparse.Namespace) -> int:
     from relguard.io import read_documents
     from relguard.mechanism import check_epsilon, check_k, check_lam
     from relguard.pipeline import sanitize
-    from relguard.report import release_counts, write_release
+    from relguard.report import confidential_counts, release_counts, write_release
 
     check_epsilon(args.epsilon), check_lam(args.lam), check_k(args.k)
     documents, hashes = read_documents(args.inputs, max_bytes=args.max_bytes, text_field=args.text_field)
@@ -198,14 +203,32 @@ def _sanitize(args: argparse.Namespace) -> int:
     counts = release_counts(release)
     print(
         f"wrote {counts['documents']} documents to {Path(args.out) / 'documents'}: "
-        f"{counts['triples']} relations, {counts['substituted']} substituted, {counts['unchanged']} unchanged, "
-        f"{counts['deleted']} deleted, {counts['sentences_removed']} sentences removed "
+        f"{counts['slots']} relation slots in {counts['groups']} groups, {counts['groups_deleted']} groups deleted, "
+        f"{counts['sentences_removed']} of {counts['sentences']} sentences removed, "
+        f"{counts['sentences_withheld']} withheld "
         f"(ε={args.epsilon:g}, λ={args.lam:g}, K={args.k}); report: {Path(args.out) / 'report.md'}"
     )
     if args.seed is not None:
         print("warning: a fixed --seed was used; this output is NOT a private release", file=sys.stderr)
     if args.audit:
-        print("CONFIDENTIAL audit file written; keep it apart from the release", file=sys.stderr)
+        private = confidential_counts(release)
+        print(
+            f"CONFIDENTIAL file written ({private['unchanged']} of {private['relations']} relations kept their "
+            "original predicate); keep it apart from the release",
+            file=sys.stderr,
+        )
+    withheld = counts["sentences_withheld"]
+    if withheld:
+        where = "listed in the confidential file" if args.audit else "rerun with --audit to list them"
+        print(
+            f"relguard: {withheld} sentence{'s' if withheld != 1 else ''} withheld: the leak scan still found an "
+            f"original relation there, so {'they were' if withheld != 1 else 'it was'} left out of the release "
+            f"({where}); please report it with the RelGuard version"
+            + ("" if args.allow_withheld else "; exit status 4 (pass --allow-withheld to accept)"),
+            file=sys.stderr,
+        )
+        if not args.allow_withheld:
+            return 4
     return 0
 
 

@@ -24,7 +24,7 @@ def document_rows(extraction: Extraction) -> list[dict]:
                 "characters": len(d.document.text),
                 "sentences": len(d.sentences),
                 "entities": len(d.entities),
-                "relations": sum(len(t.occurrences) for t in d.triples),
+                "relation slots": sum(len(t.occurrences) for t in d.triples),
                 "status": "extracted" if d.triples else "no relations found",
             }
         )
@@ -47,20 +47,25 @@ def triple_rows(prepared: Prepared) -> list[dict]:
     ]
 
 
-def triple_label(prepared: Prepared, index: int) -> str:
-    t = prepared.triples[index]
-    return f"{t.subject} —{t.predicate}→ {t.object}"
+def group_label(prepared: Prepared, index: int) -> str:
+    """A relation group as the analyst reads it: the entity pair and its original relations (confidential)."""
+    g = prepared.groups[index]
+    return f"{g.subject} —{' / '.join(g.predicates)}→ {g.object}"
 
 
 def probability_rows(prepared: Prepared, index: int, probabilities: np.ndarray, *, lam: float) -> list[dict]:
-    """The probability table of triple ``index``: each candidate's d_R, utility and probability, then null."""
+    """The probability table of relation group ``index``: each candidate's d_R, utility and probability, then null.
+
+    A group's d_R to a candidate is the smallest over its relations (its utility, see
+    :func:`relguard.pipeline.group_distances`).
+    """
     lam = check_lam(lam)
-    triple = prepared.triples[index]
-    pool = prepared.pool_for(triple)
+    group = prepared.groups[index]
+    pool = prepared.pool_for(group)
     row = probabilities[index]
     rows = [
         {
-            "outcome": predicate + (" (original)" if predicate == triple.predicate else ""),
+            "outcome": predicate + (" (original)" if predicate in group.predicates else ""),
             "d_R": float(prepared.distances[index, j]),
             "utility": -float(prepared.distances[index, j]),
             "probability": float(row[j]),
@@ -79,14 +84,14 @@ def pool_heatmap(prepared: Prepared, type_pair: TypePair) -> tuple[list[str], li
         if triple.type_pair == type_pair:
             rows.setdefault(triple.predicate, index)
     originals = sorted(rows)
-    matrix = prepared.distances[[rows[p] for p in originals]] if originals else np.zeros((0, pool.k))
+    matrix = prepared.triple_distances[[rows[p] for p in originals]] if originals else np.zeros((0, pool.k))
     return originals, list(pool.predicates), matrix
 
 
-def triples_per_document(prepared: Prepared) -> dict[str, int]:
-    """How many canonical triples occur in each document: the m of the per-document bound e^{ε·m}."""
+def groups_per_document(prepared: Prepared) -> dict[str, int]:
+    """How many relation groups occur in each document: the m of the per-document bound e^{ε·m}."""
     counts: dict[str, int] = {d.name: 0 for d in prepared.documents}
-    for triple in prepared.triples:
-        for name in {o.document for o in triple.occurrences}:
+    for group in prepared.groups:
+        for name in group.documents:
             counts[name] = counts.get(name, 0) + 1
     return counts

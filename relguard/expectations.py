@@ -6,9 +6,11 @@ and the expected number of sentences removed. All are exact expectations under
 the mechanism (no sampling), so they are noise-free and cheap enough to redraw
 on every slider move, and as curves over ε.
 
-Outcomes of different canonical triples are independent (one draw per triple,
-DESIGN invariant 6), and a sentence is removed when any triple with an
-occurrence in it is deleted, so P(sentence removed) = 1 − Π_t (1 − P_t(null)).
+Outcomes of different relation groups are independent (one draw per group,
+DESIGN invariant 6), and a sentence is removed when any group with an
+occurrence in it is deleted, so P(sentence removed) = 1 − Π_g (1 − P_g(null)).
+Shares are over canonical triples: a triple is kept when its group's sample
+equals its own predicate.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from relguard.mechanism import check_epsilon, check_lam, outcome_probabilities, utilities
-from relguard.types import CandidatePool, Triple, TypePair
+from relguard.types import CandidatePool, RelationGroup, TypePair
 
 #: A substitute at d_R at or below this counts as semantically close. Measured with the typed-sentence
 #: template (DESIGN invariant 3): synonyms sit at 0.17-0.23, distinct relations at 0.36 and above.
@@ -53,12 +55,14 @@ class ExpectedOutcomes:
 class OutcomeModel:
     """Everything ε-independent that the expectations need, precomputed once per corpus and K.
 
-    ``kept[i, j]`` says candidate j of triple i is the triple's own predicate,
-    ``close[i, j]`` that it is another predicate within ``CLOSE_D_R``;
-    ``pair_triple``/``pair_sentence`` list each (triple, sentence) incidence once.
+    ``distances`` are the (g, K) group rows the mechanism samples from; ``triple_group[i]`` is the group of
+    triple i, ``kept[i, j]`` says candidate j is triple i's own predicate, ``close[i, j]`` that it is another
+    predicate within ``CLOSE_D_R`` of it; ``pair_triple``/``pair_sentence`` list each (group, sentence)
+    incidence once.
     """
 
     distances: np.ndarray = field(repr=False)
+    triple_group: np.ndarray = field(repr=False)
     kept: np.ndarray = field(repr=False)
     close: np.ndarray = field(repr=False)
     pair_triple: np.ndarray = field(repr=False)
@@ -69,15 +73,18 @@ class OutcomeModel:
     @classmethod
     def build(
         cls,
-        triples: Sequence[Triple],
+        groups: Sequence[RelationGroup],
         pools: Mapping[TypePair, CandidatePool],
         distances: np.ndarray,
         *,
+        triple_distances: np.ndarray,
         sentences: Mapping[str, int],
         close_threshold: float = CLOSE_D_R,
     ) -> OutcomeModel:
-        """``sentences`` maps each document name to its sentence count (sentences without triples count too)."""
-        d = np.asarray(distances, dtype=np.float64).reshape(len(triples), -1)
+        """``sentences`` maps each document name to its sentence count (sentences without slots count too)."""
+        triples = [t for g in groups for t in g.triples]
+        triple_group = np.array([i for i, g in enumerate(groups) for _ in g.triples], dtype=np.int64)
+        d = np.asarray(triple_distances, dtype=np.float64).reshape(len(triples), -1)
         kept = np.zeros(d.shape, dtype=bool)
         for i, triple in enumerate(triples):
             predicates = pools[triple.type_pair].predicates
@@ -89,15 +96,29 @@ class OutcomeModel:
             offsets[name] = total
             total += int(sentences[name])
         incidences = sorted(
-            {(i, offsets[occ.document] + occ.sentence) for i, t in enumerate(triples) for occ in t.occurrences}
+            {(i, offsets[occ.document] + occ.sentence) for i, g in enumerate(groups) for occ in g.occurrences}
         )
         pair_triple = np.array([i for i, _ in incidences], dtype=np.int64)
         pair_sentence = np.array([s for _, s in incidences], dtype=np.int64)
-        return cls(d, kept, close, pair_triple, pair_sentence, total, float(close_threshold))
+        rows = np.asarray(distances, dtype=np.float64).reshape(len(groups), -1)
+        return cls(rows, triple_group, kept, close, pair_triple, pair_sentence, total, float(close_threshold))
+
+    @classmethod
+    def from_prepared(cls, prepared, *, close_threshold: float = CLOSE_D_R) -> OutcomeModel:
+        """The model of a :class:`~relguard.pipeline.Prepared` corpus."""
+        sentences = {d.document.name: len(d.sentences) for d in prepared.extraction.documents}
+        return cls.build(
+            prepared.groups,
+            prepared.pools,
+            prepared.distances,
+            triple_distances=prepared.triple_distances,
+            sentences=sentences,
+            close_threshold=close_threshold,
+        )
 
     @property
     def triples(self) -> int:
-        return int(self.distances.shape[0])
+        return int(self.kept.shape[0])
 
     def expected(self, *, epsilon: float, lam: float, probabilities: np.ndarray | None = None) -> ExpectedOutcomes:
         """Exact expectations at (ε, λ); pass ``probabilities`` when the (m, K+1) table is already computed."""
@@ -120,12 +141,13 @@ class OutcomeModel:
         return self._summaries(p, grid.tolist(), lam)
 
     def _summaries(self, p: np.ndarray, epsilons: Sequence[float], lam: float) -> list[ExpectedOutcomes]:
-        """(E, m, K+1) probability tables -> one :class:`ExpectedOutcomes` per table."""
+        """(E, g, K+1) group probability tables -> one :class:`ExpectedOutcomes` per table."""
         m = self.triples
-        real = p[:, :, :-1]
+        per_triple = p[:, self.triple_group, :]
+        real = per_triple[:, :, :-1]
         kept = np.einsum("emk,mk->e", real, self.kept) / m
         close = np.einsum("emk,mk->e", real, self.close) / m
-        deleted = p[:, :, -1].sum(axis=1) / m
+        deleted = per_triple[:, :, -1].sum(axis=1) / m
         distant = np.maximum(0.0, 1.0 - kept - close - deleted)
         removed = self._sentences_removed(p[:, :, -1])
         return [

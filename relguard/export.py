@@ -13,9 +13,9 @@ import io
 import json
 import shlex
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
-from relguard.report import AUDIT_FILE, build_audit, public_files
+from relguard.report import AUDIT_FILE, build_confidential, public_files
 from relguard.types import Release
 
 CONFIG_FILE = "config.toml"
@@ -74,15 +74,18 @@ def _toml_value(value: object) -> str:
 def config_toml(
     release: Release,
     *,
-    inputs: Mapping[str, str],
+    inputs: Iterable[str],
     seed: int | None = None,
     command_inputs: Sequence[str] | None = None,
 ) -> str:
     """The exact settings of ``release`` as TOML, with the CLI command that reproduces it.
 
-    ``inputs`` maps each input file name to its SHA-256; ``command_inputs`` are the
-    paths to name on the command line (default: the input names).
+    ``inputs`` are the input file names (the sanitized files carry the same names, so they are public);
+    ``command_inputs`` are the paths to name on the command line (default: the input names). No digest of
+    an input goes in: the config is public, and a digest of an original would let a reader confirm a guess
+    of its relation spans (DESIGN invariant 12).
     """
+    inputs = sorted(inputs)
     g = release.guarantee
     p = release.provenance
     command = cli_command(
@@ -112,8 +115,8 @@ def config_toml(
         f"relguard_version = {_toml_value(p.get('relguard_version', ''))}",
         "",
         "[inputs]",
+        f"files = [{', '.join(_toml_value(name) for name in inputs)}]",
     ]
-    lines += [f"{_toml_value(name)} = {_toml_value(digest)}" for name, digest in sorted(inputs.items())]
     return "\n".join(lines) + "\n"
 
 
@@ -135,7 +138,7 @@ def release_zip(release: Release, *, config: str) -> bytes:
 
 def audit_bytes(release: Release) -> bytes:
     """The CONFIDENTIAL original → sampled mapping, as the bytes of :data:`relguard.report.AUDIT_FILE`."""
-    return (json.dumps(build_audit(release), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    return (json.dumps(build_confidential(release), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 AUDIT_NAME = AUDIT_FILE

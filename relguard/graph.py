@@ -94,18 +94,18 @@ def release_diff(release: Release) -> Graph:
     """The original graph with each edge marked kept, substituted (with the new predicate) or deleted."""
     edges = []
     for outcome in release.outcomes:
-        t = outcome.triple
-        status = "deleted" if outcome.deleted else "kept" if outcome.unchanged else "substituted"
-        edges.append(
-            Edge(
-                Node(t.subject, t.subject_type),
-                Node(t.object, t.object_type),
-                t.predicate,
-                status=status,
-                sampled=outcome.predicate,
-                occurrences=len(t.occurrences),
+        for t in outcome.group.triples:
+            status = "deleted" if outcome.deleted else "kept" if outcome.kept(t) else "substituted"
+            edges.append(
+                Edge(
+                    Node(t.subject, t.subject_type),
+                    Node(t.object, t.object_type),
+                    t.predicate,
+                    status=status,
+                    sampled=outcome.predicate,
+                    occurrences=len(t.occurrences),
+                )
             )
-        )
     return Graph(_nodes(edges), tuple(edges))
 
 

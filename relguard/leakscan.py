@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from relguard.errors import RelGuardError
-from relguard.types import DocumentExtraction, Release, TypePair
+from relguard.types import DocumentExtraction, Outcome, Release, TypePair
 
 CONTEXT = 30
 MIN_CONTEXT = 8
@@ -141,30 +141,35 @@ def scan(release: Release, files: Mapping[str, bytes], *, forms: Forms | None = 
     by_name = {d.document.name: d for d in release.extraction.documents}
     # derived from the outcomes, not from what reconstruction says it removed: a bug there must not hide itself
     deleted_sentences = {
-        (occ.document, occ.sentence) for o in release.outcomes if o.deleted for occ in o.triple.occurrences
+        (occ.document, occ.sentence) for o in release.outcomes if o.deleted for occ in o.group.occurrences
     }
+    deleted_sentences |= {(d.name, s) for d in release.documents for s in d.withheld_sentences}
     # per public file: windows/sentences that must not survive, and how many copies the original keeps elsewhere
     spans: dict[tuple[str, int], set[tuple[int, int]]] = {}
     for outcome in release.outcomes:
-        for occ in outcome.triple.occurrences:
+        for occ in outcome.group.occurrences:
             spans.setdefault((occ.document, occ.sentence), set()).add((occ.start, occ.end))
     needles: dict[str, list[tuple[str, str, str, int, str]]] = {}
     removed: dict[str, set[tuple[str, str, int]]] = {}
+    shown = _shown_outcomes(release)
     for outcome in release.outcomes:
-        if outcome.unchanged:
-            continue
-        excused = set() if outcome.deleted else _wordings(outcome.predicate, outcome.triple.type_pair, forms)
-        for occ in outcome.triple.occurrences:
-            extraction = by_name.get(occ.document)
-            if extraction is None:
-                continue
-            if _normalize(occ.text) in excused and (occ.document, occ.sentence) not in deleted_sentences:
-                continue
-            others = [(a, b) for a, b in spans[(occ.document, occ.sentence)] if b <= occ.start or a >= occ.end]
-            left, window = _window(extraction, occ.sentence, occ.start, occ.end, others)
-            target = _document_file(extraction)
-            needles.setdefault(target, []).append(("relation", window, occ.document, occ.sentence, occ.text))
-            removed.setdefault(target, set()).add((window, occ.document, left))
+        for triple in outcome.group.triples:
+            for occ in triple.occurrences:
+                shown_outcome = shown.get((occ.document, occ.sentence, occ.start, occ.end), outcome)
+                if shown_outcome.kept(triple):
+                    continue
+                extraction = by_name.get(occ.document)
+                if extraction is None:
+                    continue
+                if (occ.document, occ.sentence) not in deleted_sentences and _normalize(occ.text) in _wordings(
+                    shown_outcome.predicate, shown_outcome.group.type_pair, forms
+                ):
+                    continue
+                others = [(a, b) for a, b in spans[(occ.document, occ.sentence)] if b <= occ.start or a >= occ.end]
+                left, window = _window(extraction, occ.sentence, occ.start, occ.end, others)
+                target = _document_file(extraction)
+                needles.setdefault(target, []).append(("relation", window, occ.document, occ.sentence, occ.text))
+                removed.setdefault(target, set()).add((window, occ.document, left))
     for name, index in sorted(deleted_sentences):
         extraction = by_name.get(name)
         if extraction is None:
@@ -201,6 +206,33 @@ def scan(release: Release, files: Mapping[str, bytes], *, forms: Forms | None = 
                 reported.add(needle)
                 leaks.append(Leak(file, kind, document, sentence, span))
     return leaks
+
+
+def _shown_outcomes(release: Release) -> dict[tuple[str, int, int, int], Outcome]:
+    """For every occurrence, the outcome whose words fill its span in the output.
+
+    Overlapping spans of one sentence become one slot ("X studied at Y and Z": one span, two groups), filled
+    with the outcome of the slot's first group (:func:`relguard.reconstruct.mask`). What a reader sees at such
+    a span is that outcome, so it is the one whose public wordings may excuse the original words there. This
+    is re-derived here from the outcomes, not read from reconstruction, so a bug there cannot hide itself.
+    """
+    by_sentence: dict[tuple[str, int], list[tuple[int, int, int]]] = {}
+    for index, outcome in enumerate(release.outcomes):
+        for occ in outcome.group.occurrences:
+            by_sentence.setdefault((occ.document, occ.sentence), []).append((occ.start, occ.end, index))
+    shown: dict[tuple[str, int, int, int], Outcome] = {}
+    for (document, sentence), spans in by_sentence.items():
+        clusters: list[list[tuple[int, int, int]]] = []
+        for span in sorted(spans):
+            if clusters and span[0] < max(end for _, end, _ in clusters[-1]):
+                clusters[-1].append(span)
+            else:
+                clusters.append([span])
+        for cluster in clusters:
+            first = release.outcomes[min(index for _, _, index in cluster)]
+            for start, end, _ in cluster:
+                shown[(document, sentence, start, end)] = first
+    return shown
 
 
 def check_public_files(release: Release, files: Mapping[str, bytes], *, forms: Forms | None = None) -> None:

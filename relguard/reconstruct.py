@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from relguard.types import DocumentExtraction, SanitizedDocument, TypePair
@@ -21,9 +21,9 @@ from relguard.types import DocumentExtraction, SanitizedDocument, TypePair
 
 @dataclass(frozen=True)
 class Slot:
-    """A placeholder in the masked text: which canonical triples it stands for and where it is."""
+    """A placeholder in the masked text: which relation groups it stands for and where it is."""
 
-    triples: tuple[int, ...]
+    groups: tuple[int, ...]
     sentence: int
     start: int
     end: int
@@ -33,7 +33,7 @@ class Slot:
 
 @dataclass(frozen=True)
 class MaskedDocument:
-    """A document with every relation span replaced by ``[REL_i]`` (i = corpus-wide triple index).
+    """A document with every relation span replaced by ``[REL_i]`` (i = corpus-wide relation-group index).
 
     ``sentences`` are (start, end) ranges in the masked text; ``slots`` are sorted by position.
     """
@@ -48,11 +48,12 @@ def placeholder(index: int) -> str:
     return f"[REL_{index}]"
 
 
-def mask(extraction: DocumentExtraction, triple_index: Mapping[tuple, int]) -> MaskedDocument:
+def mask(extraction: DocumentExtraction, group_index: Mapping[tuple, int]) -> MaskedDocument:
     """Replace every recorded relation span with its placeholder.
 
-    Occurrences whose spans overlap (``"Alice and Bob founded Acme"`` gives two
-    triples on one span) are merged into one slot that stands for all of them.
+    ``group_index`` maps each relation group's public key to its corpus-wide index. Occurrences whose spans
+    overlap (``"Alice and Bob founded Acme"`` gives two groups on one span) are merged into one slot that
+    stands for all of them.
     A slot is *inverted* when, in the text, the object's mention comes before it
     and the subject's after it ("Acme was founded by Alice"): that is read from
     entity positions, which stay in the masked text, not from the relation words.
@@ -62,7 +63,7 @@ def mask(extraction: DocumentExtraction, triple_index: Mapping[tuple, int]) -> M
     ends = _mention_ends(extraction)
     spans: list[tuple[int, int, int, int, bool, str]] = []
     for triple in extraction.triples:
-        index = triple_index[triple.key]
+        index = group_index[triple.pair_key]
         subject = mentions.get((triple.subject, triple.subject_type), {})
         obj = mentions.get((triple.object, triple.object_type), {})
         for occ in triple.occurrences:
@@ -161,37 +162,57 @@ class Sampled:
     predicate: str | None
 
 
-def fill(masked: MaskedDocument, outcomes: Mapping[int, Sampled], verbalize: Verbalizer) -> SanitizedDocument:
-    """Delete every sentence holding a null outcome and fill the remaining placeholders.
+def fill(
+    masked: MaskedDocument,
+    outcomes: Mapping[int, Sampled],
+    verbalize: Verbalizer,
+    *,
+    withheld: Iterable[int] = (),
+) -> SanitizedDocument:
+    """Delete every sentence holding a null outcome (and every ``withheld`` one) and fill the other placeholders.
 
     ``verbalize(predicate, type_pair, text_before, text_after, inverted=..., context=...)``
     sees only the sampled predicate, the public type pair, the masked text
     around the slot, whether the object comes first there and what precedes it. Text outside
-    slots and deleted sentences is copied byte for byte.
+    slots and deleted sentences is copied byte for byte; line and paragraph breaks around a deleted
+    sentence stay (:func:`removed_ranges`).
     """
     deleted = sorted(
-        {slot.sentence for slot in masked.slots if any(outcomes[i].predicate is None for i in slot.triples)}
+        {slot.sentence for slot in masked.slots if any(outcomes[i].predicate is None for i in slot.groups)}
     )
-    kept = _complement(_removed_ranges(masked.sentences, set(deleted)), len(masked.text))
+    held = sorted(set(withheld) - set(deleted))
+    kept = _complement(removed_ranges(masked.text, masked.sentences, set(deleted) | set(held)), len(masked.text))
     pieces: list[str] = []
     filled = 0
     for start, end in kept:
         piece, count = _fill_range(masked.text, start, end, masked.slots, outcomes, verbalize)
         pieces.append(piece)
         filled += count
-    return SanitizedDocument(masked.name, "".join(pieces), tuple(deleted), filled)
+    return SanitizedDocument(masked.name, "".join(pieces), tuple(deleted), filled, tuple(held))
 
 
-def _removed_ranges(bounds: tuple[tuple[int, int], ...], deleted: set[int]) -> list[tuple[int, int]]:
-    """A deleted sentence takes the whitespace after it; the last one takes the whitespace before it."""
+def removed_ranges(text: str, bounds: Sequence[tuple[int, int]], deleted: set[int]) -> list[tuple[int, int]]:
+    """The character ranges that go with each deleted sentence, keeping the document's line structure.
+
+    A deleted sentence takes the spaces after it when the next sentence follows on the same line ("A. B. C."
+    without B is "A. C."); otherwise it takes the spaces before it, back to the previous kept sentence on its
+    line, so a line or paragraph break after it survives ("A. B.\n\nC." without B is "A.\n\nC."). A sentence
+    alone on its line goes with the break after it, so the neighbouring paragraphs keep one separator.
+    """
     ranges = []
     for number in sorted(deleted):
         start, end = bounds[number]
-        if number + 1 < len(bounds):
-            ranges.append((start, bounds[number + 1][0]))
+        after = bounds[number + 1][0] if number + 1 < len(bounds) else None
+        previous = [bounds[n][1] for n in range(number) if n not in deleted]
+        before = previous[-1] if previous else None
+        if after is not None and "\n" not in text[end:after]:
+            ranges.append((start, after))
+        elif before is not None and "\n" not in text[before:start]:
+            ranges.append((before, end))
+        elif after is not None:
+            ranges.append((start, after))
         else:
-            previous = [bounds[n][1] for n in range(number) if n not in deleted]
-            ranges.append((previous[-1] if previous else bounds[0][0], end))
+            ranges.append((before if before is not None else start, end))
     return ranges
 
 
@@ -213,7 +234,7 @@ def _fill_range(text, start, end, slots, outcomes, verbalize) -> tuple[str, int]
     for slot in slots:
         if slot.start < start or slot.end > end:
             continue
-        sampled = outcomes[slot.triples[0]]
+        sampled = outcomes[slot.groups[0]]
         pieces.append(text[cursor : slot.start])
         before, after = text[max(0, slot.start - 80) : slot.start], text[slot.end : slot.end + 80]
         pieces.append(

@@ -65,14 +65,14 @@ def legend_html() -> str:
 
 def original_diff_html(extraction: DocumentExtraction, outcomes: Sequence[Outcome], removed: Sequence[int]) -> str:
     """The original text with removed sentences struck through and each relation span coloured by its outcome."""
-    by_key = {o.triple.key: o for o in outcomes}
+    by_key = {o.group.key: o for o in outcomes}
     text = extraction.document.text
     spans: list[tuple[int, int, str, str]] = []
     for triple in extraction.triples:
-        outcome = by_key.get(triple.key)
+        outcome = by_key.get(triple.pair_key)
         if outcome is None:
             continue
-        status = "deleted" if outcome.deleted else "kept" if outcome.unchanged else "substituted"
+        status = "deleted" if outcome.deleted else "kept" if outcome.kept(triple) else "substituted"
         colour = STATUS_COLOURS[status]
         title = {
             "kept": f"kept: {triple.predicate}",

@@ -1,11 +1,17 @@
-"""The public release report (DESIGN "The public release report") and the confidential audit file.
+"""The public release report (DESIGN "The public release report") and the confidential file.
 
 The report says what was promised and how it was computed, so a privacy
 officer can check a release without rerunning it: the guarantee and its unit,
 ε/λ/K, the encoder and its weights hash, the pools and their hash, the RNG,
-counts, and SHA-256 of every input and output file. The mapping from original
-to sampled relations is *not* in it; it goes to a separate audit file that is
-written only on request.
+counts that follow from the output, and SHA-256 of every output file.
+
+Everything in it is a function of the sampled outcomes and of public
+information only (DESIGN invariant 12): no digest or size of an input (the
+sanitized text is public except the relation spans, so hashing guesses of a
+span would recover the original), no count that needs the original relations
+(unchanged / substituted), no LLM usage. Those, and the mapping from original
+to sampled relations, go to a separate confidential file written only on
+request. ``docs/reliability.md`` lists every public field and why it is safe.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from pathlib import Path
 from relguard.io import atomic_write_all, safe_output_path, serialize_documents, sha256_bytes
 from relguard.types import Release
 
-REPORT_VERSION = 1
+REPORT_VERSION = 2
 AUDIT_FILE = "CONFIDENTIAL-audit.json"
 LIMITS = (
     "Only relations the extractor found are protected: a relation it missed is left in the text as written.",
@@ -28,38 +34,66 @@ LIMITS = (
     "The guarantee bounds how well any reader can tell two alternative relations on the same entity pair apart; "
     "relations far apart in meaning (d_R near 1) are protected less than close ones.",
     "Releases compose: publishing two releases of the same corpus adds up their epsilon * d_R.",
-    "Counts of unchanged and substituted relations below are computed from the confidential mapping; "
-    "they are aggregate and noise-free.",
+    "Every count here follows from the released text itself; how many relations kept their original wording "
+    "is known only to the confidential file.",
 )
+#: The public counts, each computable from the sanitized output and the public structure of the slots.
+PUBLIC_COUNTS = (
+    "documents",
+    "documents_changed",
+    "sentences",
+    "sentences_removed",
+    "sentences_withheld",
+    "slots",
+    "groups",
+    "groups_deleted",
+)
+COUNT_LABELS = {
+    "documents": "documents",
+    "documents_changed": "documents changed",
+    "sentences": "sentences",
+    "sentences_removed": "sentences removed (a deleted relation)",
+    "sentences_withheld": "sentences withheld by the leak scan",
+    "slots": "relation slots (spans rewritten or removed)",
+    "groups": "relation groups (aligned entity pairs, one draw each)",
+    "groups_deleted": "groups deleted (null outcome)",
+}
 
 
 def release_counts(release: Release) -> dict[str, int]:
-    outcomes = release.outcomes
-    sentences = sum(len(d.sentences) for d in release.extraction.documents)
-    removed = sum(len(d.removed_sentences) for d in release.documents)
+    """The public counts (:data:`PUBLIC_COUNTS`): functions of the outcomes and of where the slots are."""
     return {
         "documents": len(release.documents),
-        "documents_changed": sum(1 for d in release.documents if d.removed_sentences or d.filled_spans),
-        "sentences": sentences,
-        "sentences_removed": removed,
-        "triples": len(outcomes),
-        "occurrences": sum(len(o.triple.occurrences) for o in outcomes),
-        "unchanged": sum(1 for o in outcomes if o.unchanged),
-        "substituted": sum(1 for o in outcomes if not o.deleted and not o.unchanged),
-        "deleted": sum(1 for o in outcomes if o.deleted),
+        "documents_changed": sum(
+            1 for d in release.documents if d.removed_sentences or d.filled_spans or d.withheld_sentences
+        ),
+        "sentences": sum(len(d.sentences) for d in release.extraction.documents),
+        "sentences_removed": sum(len(d.removed_sentences) for d in release.documents),
+        "sentences_withheld": sum(len(d.withheld_sentences) for d in release.documents),
+        "slots": sum(len(o.group.occurrences) for o in release.outcomes),
+        "groups": len(release.outcomes),
+        "groups_deleted": sum(1 for o in release.outcomes if o.deleted),
+    }
+
+
+def confidential_counts(release: Release) -> dict[str, int]:
+    """Counts that need the original relations: kept with their original predicate, substituted, deleted."""
+    relations = [(o, t) for o in release.outcomes for t in o.group.triples]
+    return {
+        "relations": len(relations),
+        "unchanged": sum(1 for o, t in relations if o.kept(t)),
+        "substituted": sum(1 for o, t in relations if not o.deleted and not o.kept(t)),
+        "deleted": sum(1 for o, _ in relations if o.deleted),
     }
 
 
 def build_report(release: Release, *, output_hashes: Mapping[str, str] | None = None) -> dict:
-    """The public report as a JSON-ready dict; holds no original relation."""
+    """The public report as a JSON-ready dict: outcomes and public information only (DESIGN invariant 12)."""
     g = release.guarantee
     p = release.provenance
-    per_doc = Counter(occ.document for o in release.outcomes for occ in o.triple.occurrences)
-    triples_per_doc = Counter()
-    for o in release.outcomes:
-        for name in {occ.document for occ in o.triple.occurrences}:
-            triples_per_doc[name] += 1
-    worst_m = max(triples_per_doc.values(), default=0)
+    per_doc = Counter(occ.document for o in release.outcomes for occ in o.group.occurrences)
+    groups_per_doc = Counter(name for o in release.outcomes for name in o.group.documents)
+    worst_m = max(groups_per_doc.values(), default=0)
     return {
         "relguard_report_version": REPORT_VERSION,
         "private_release": g.private_release,
@@ -73,15 +107,18 @@ def build_report(release: Release, *, output_hashes: Mapping[str, str] | None = 
             "* Pr[M(r') in S] for every pair of relations r, r' on the same entity pair",
             "distance": "d_R(r, r') = 0.5 * || z(r) - z(r') ||_2 with z the unit-normalized encoder embedding",
             "document_level": g.document_level,
+            "grouping": "every occurrence on one aligned entity pair (canonical subject and object, their types, "
+            "direction), in every document, shares one outcome; a group's utility is -min_i d_R(r_i, c), which "
+            "moves by at most d_R(r, r') when one of its relations changes",
             "worst_case_per_relation_bound": math.exp(g.epsilon),
-            "max_triples_in_one_document": worst_m,
+            "max_groups_in_one_document": worst_m,
             "worst_case_per_document_bound": math.exp(g.epsilon * worst_m)
             if worst_m < 700 / max(g.epsilon, 1e-9)
             else "inf",
         },
         "parameters": {"epsilon": g.epsilon, "lambda": g.lam, "k": g.k},
         "mechanism": "exponential mechanism over K public candidates plus null: P(c) ~ exp(-epsilon*d_R(r,c)/2), "
-        "P(null) ~ exp(-epsilon*lambda/2); one outcome per canonical triple, reused for every occurrence",
+        "P(null) ~ exp(-epsilon*lambda/2); one outcome per relation group, reused for every occurrence",
         "rng": g.rng,
         "encoder": p.get("encoder"),
         "extractor": p.get("extractor"),
@@ -89,14 +126,15 @@ def build_report(release: Release, *, output_hashes: Mapping[str, str] | None = 
             "backend": p.get("candidates"),
             "source": p.get("pool_source"),
             "sha256": p.get("pool_hash"),
+            "inventory_sha256": p.get("inventory_hash"),
             "pools": {f"{a}|{b}": list(pool.predicates) for pool in release.pools for a, b in [pool.type_pair]},
         },
         "backends": p.get("backends", {}),
         "versions": {"relguard": p.get("relguard_version"), "python": p.get("python")},
         "created": p.get("created"),
         "counts": release_counts(release),
-        "occurrences_per_document": dict(sorted(per_doc.items())),
-        "files": {"inputs": p.get("input_sha256", {}), "outputs": dict(output_hashes or {})},
+        "slots_per_document": dict(sorted(per_doc.items())),
+        "files": {"outputs": dict(output_hashes or {})},
         "limits": list(LIMITS),
         **({"self_audit": p["self_audit"]} if p.get("self_audit") else {}),
     }
@@ -119,10 +157,11 @@ def render_markdown(report: dict) -> str:
         f"- **Document level:** {guarantee['document_level']}.",
         f"- **Parameters:** ε = {params['epsilon']:g}, λ = {params['lambda']:g}, K = {params['k']}.",
         f"- **Worst case per relation:** e^ε = {guarantee['worst_case_per_relation_bound']:.4g} (d_R ≤ 1).",
-        f"- **Worst case per document:** up to {guarantee['max_triples_in_one_document']} triples in one "
+        f"- **Worst case per document:** up to {guarantee['max_groups_in_one_document']} relation groups in one "
         f"document, e^(ε·m) = {guarantee['worst_case_per_document_bound']:.4g}"
         if isinstance(guarantee["worst_case_per_document_bound"], float)
         else "- **Worst case per document:** unbounded in practice (too many triples at this ε).",
+        f"- **Grouping:** {guarantee['grouping']}.",
         f"- **Randomness:** {report['rng']}.",
         "",
         "## How it was computed",
@@ -131,7 +170,12 @@ def render_markdown(report: dict) -> str:
         f"- Extractor: `{report['extractor']}`",
         f"- Encoder: `{report['encoder']}`",
         f"- Candidate pools: {report['candidates']['backend']} ({report['candidates']['source']}), "
-        f"sha256 `{report['candidates']['sha256']}`",
+        f"sha256 `{report['candidates']['sha256']}`"
+        + (
+            f" (whole inventory: `{report['candidates']['inventory_sha256']}`)"
+            if report["candidates"].get("inventory_sha256")
+            else ""
+        ),
         f"- RelGuard {report['versions']['relguard']}, Python {report['versions']['python']}, "
         f"created {report['created']}",
         *backend_lines(report.get("backends") or {}),
@@ -141,14 +185,13 @@ def render_markdown(report: dict) -> str:
         "| what | number |",
         "|---|---:|",
     ]
-    lines += [f"| {key.replace('_', ' ')} | {value} |" for key, value in counts.items()]
+    lines += [f"| {COUNT_LABELS.get(key, key.replace('_', ' '))} | {value} |" for key, value in counts.items()]
     lines += ["", "## Candidate pools used (public)", ""]
     for pair, predicates in report["candidates"]["pools"].items():
         lines.append(f"- **{pair.replace('|', ' → ')}:** {', '.join(predicates)}")
-    lines += ["", "## Files (SHA-256)", "", "| file | role | sha256 |", "|---|---|---|"]
-    for role in ("inputs", "outputs"):
-        for name, digest in report["files"][role].items():
-            lines.append(f"| {_md_code(name)} | {role[:-1]} | `{digest}` |")
+    lines += ["", "## Output files (SHA-256)", "", "| file | sha256 |", "|---|---|"]
+    for name, digest in report["files"]["outputs"].items():
+        lines.append(f"| {_md_code(name)} | `{digest}` |")
     if report.get("self_audit"):
         lines += _self_audit_lines(report["self_audit"])
     lines += ["", "## Limits", ""] + [f"- {text}" for text in report["limits"]]
@@ -175,45 +218,54 @@ def _self_audit_lines(audit: dict) -> list[str]:
 
 
 def backend_lines(backends: dict) -> list[str]:
-    """Report lines for backends that describe themselves (LLM model, prompt versions, calls, tokens)."""
+    """Report lines for backends that describe themselves: model and prompt versions (never their usage)."""
     lines = []
     for role, info in backends.items():
         if not isinstance(info, dict) or "model" not in info:
             continue
         versions = ", ".join(f"{k} {v}" for k, v in info.get("prompt_versions", {}).items())
-        lines.append(
-            f"- {role.capitalize()} LLM: model `{info['model']}`, prompts {versions}; "
-            f"{info.get('calls', 0)} calls, {info.get('prompt_tokens', 0)} prompt + "
-            f"{info.get('completion_tokens', 0)} completion tokens"
-        )
-        dropped = {k: v for k, v in (info.get("dropped") or {}).items() if v}
-        if dropped:
-            counts = ", ".join(f"{k} {v}" for k, v in dropped.items())
-            lines.append(f"  - model output dropped as unverifiable: {counts}")
+        lines.append(f"- {role.capitalize()} LLM: model `{info['model']}`, prompts {versions}")
     return lines
 
 
-def build_audit(release: Release) -> dict:
-    """The CONFIDENTIAL mapping from original to sampled relations: never part of a public export."""
+def build_confidential(release: Release) -> dict:
+    """The CONFIDENTIAL file: original → sampled per relation, input digests, LLM usage, withheld sentences.
+
+    Everything here depends on the original text; it is never part of a public export.
+    """
     return {
         "CONFIDENTIAL": "This file maps original relations to sampled ones and undoes the protection. "
         "Do not publish it or store it with the release.",
+        "counts": confidential_counts(release),
+        "input_sha256": dict(release.confidential.get("input_sha256", {})),
+        "backend_usage": release.confidential.get("backend_usage", {}),
+        "withheld": list(release.confidential.get("withheld", [])),
         "outcomes": [
             {
-                "subject": o.triple.subject,
-                "subject_type": o.triple.subject_type,
-                "original": o.triple.predicate,
+                "subject": o.group.subject,
+                "subject_type": o.group.subject_type,
+                "object": o.group.object,
+                "object_type": o.group.object_type,
                 "sampled": o.predicate,
-                "object": o.triple.object,
-                "object_type": o.triple.object_type,
-                "occurrences": [
-                    {"document": occ.document, "sentence": occ.sentence, "span": occ.text}
-                    for occ in o.triple.occurrences
+                "relations": [
+                    {
+                        "original": t.predicate,
+                        "kept": o.kept(t),
+                        "occurrences": [
+                            {"document": occ.document, "sentence": occ.sentence, "span": occ.text}
+                            for occ in t.occurrences
+                        ],
+                    }
+                    for t in o.group.triples
                 ],
             }
             for o in release.outcomes
         ],
+        **({"self_audit": release.confidential["self_audit"]} if release.confidential.get("self_audit") else {}),
     }
+
+
+build_audit = build_confidential
 
 
 def public_files(release: Release) -> dict[str, bytes]:
@@ -239,6 +291,6 @@ def write_release(release: Release, out_dir: str | Path, *, audit: bool = False)
     out = Path(out_dir)
     staged = [(safe_output_path(out, name), data) for name, data in public_files(release).items()]
     if audit:
-        data = (json.dumps(build_audit(release), indent=2, ensure_ascii=False) + "\n").encode()
+        data = (json.dumps(build_confidential(release), indent=2, ensure_ascii=False) + "\n").encode()
         staged.append((safe_output_path(out, AUDIT_FILE), data))
     return atomic_write_all(staged)

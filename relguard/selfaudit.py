@@ -17,6 +17,19 @@ module checks three things and returns a pass/fail table:
    and K; pools regenerated from the type pairs alone hash to the release's
    pool hash; and the same corpus with every relation rewritten to another
    predicate, re-extracted, gets the same pool for every type pair it shares.
+4. **Groups keep the bound.** Every relation group of the corpus, with each of
+   its relations replaced in turn by every other input, still satisfies the
+   exact bound ε·d_R of the one relation that changed (the group utility
+   −min_i d_R(r_i, c) is 1-Lipschitz in each r_i); and the grouping itself is
+   keyed by public information only: rewriting every predicate leaves the
+   groups, their order and their slots unchanged.
+5. **Public files reveal only outcomes.** No digest of an input file, no count
+   that needs the confidential mapping and no LLM usage in any public file.
+
+What an audit *records in a public report* is computed from public inputs only
+(:func:`public_audit`): the numbers of an audit over the corpus's original
+relations are themselves functions of those relations, so they go to the
+confidential file and the terminal.
 
 The mechanism and sampler under audit are parameters, so a test can hand in a
 broken variant (the exponent without its ``/2``) and see the audit fail.
@@ -27,6 +40,7 @@ from __future__ import annotations
 import inspect
 import json
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -289,6 +303,169 @@ def sampler_conformance(
     )
 
 
+GroupDistances = Callable[[np.ndarray, Sequence[int], int], np.ndarray]
+
+
+def audit_groups(
+    groups: Sequence[Any],
+    pools: Mapping[TypePair, CandidatePool],
+    encoder: Any,
+    *,
+    epsilon: float,
+    lam: float,
+    combine: GroupDistances | None = None,
+    probabilities: LogProbabilities = log_probabilities,
+    seed: int = 0,
+) -> tuple[int, int, float]:
+    """Check 4: the exact bound for groups when one of their relations changes.
+
+    For each group (its predicates r_1..r_n under its pool) and each member j, r_j is replaced by every
+    other input of the pool — its candidates, the pool's other original relations and near-duplicates of
+    r_j — and the group's probability row is recomputed through ``combine`` (the pipeline's
+    :func:`~relguard.pipeline.group_distances`). Every replacement must satisfy
+    max_y |log P(y|g) − log P(y|g′)| ≤ ε·d_R(r_j, r′_j) + 1e-9. Synthetic groups of two and three public
+    relations per pool are checked too, so a pool with only single-relation groups is still covered.
+    Returns (groups checked, replacements checked, worst excess).
+    """
+    from relguard.pipeline import group_distances
+
+    combine = combine or group_distances
+    epsilon, lam = check_epsilon(epsilon), check_lam(lam)
+    members: dict[TypePair, list[list[str]]] = {}
+    for group in groups:
+        members.setdefault(group.type_pair, []).append(list(group.predicates))
+    checked = replaced = 0
+    worst = -np.inf
+    for number, (pair, pool) in enumerate(sorted(pools.items())):
+        candidates = list(pool.predicates)
+        lists = [*members.get(pair, []), candidates[:2], candidates[-3:]]
+        originals = list(dict.fromkeys(p for group in members.get(pair, []) for p in group))
+        z_c = encoder.embed_predicates(candidates, pair)
+        for predicates in lists:
+            z_g = encoder.embed_predicates(predicates, pair)
+            rows = pairwise_distances(z_g, z_c)
+            base = combine(rows, [0] * len(predicates), 1)
+            log_base = probabilities(base, epsilon=epsilon, lam=lam)
+            for j in range(len(predicates)):
+                others = [p for p in candidates + originals if p != predicates[j]]
+                z_new = encoder.embed_predicates(others, pair) if others else np.zeros((0, z_c.shape[1]))
+                z_new = np.concatenate(
+                    [z_new, near_duplicates(z_g[j : j + 1], scales=NEAR_DUPLICATE_SCALES, seed=seed + number)]
+                )
+                new_rows = pairwise_distances(z_new, z_c)
+                stacked = np.repeat(rows[None], len(z_new), axis=0)
+                stacked[:, j, :] = new_rows
+                flat = stacked.reshape(-1, rows.shape[1])
+                owners = np.repeat(np.arange(len(z_new)), len(predicates))
+                changed = combine(flat, owners, len(z_new))
+                ratio = np.max(np.abs(probabilities(changed, epsilon=epsilon, lam=lam) - log_base), axis=1)
+                bound = epsilon * pairwise_distances(z_g[j : j + 1], z_new)[0]
+                worst = max(worst, float(np.max(ratio - bound)))
+                replaced += len(z_new)
+            checked += 1
+    return checked, replaced, (0.0 if worst == -np.inf else worst)
+
+
+def grouping_is_public(
+    extraction: Any, pools: Mapping[TypePair, CandidatePool], *, grouper: Callable[..., Any] | None = None
+) -> tuple[bool, str]:
+    """Check 4b: groups, their order and their slots do not depend on the predicates.
+
+    Every triple's predicate is replaced by a pool predicate it does not have and the corpus is regrouped;
+    the group keys, their order and each group's occurrence positions must come out identical. A key that
+    held the predicate would split or merge groups here.
+    """
+    from relguard.pipeline import group_relations
+    from relguard.types import DocumentExtraction, Triple
+
+    grouper = grouper or group_relations
+    documents = []
+    for doc in extraction.documents:
+        triples = []
+        for triple in doc.triples:
+            pool = pools[triple.type_pair].predicates
+            other = next(p for p in pool if p != triple.predicate)
+            triples.append(Triple(triple.subject, triple.subject_type, other, triple.object, triple.object_type,
+                                  triple.occurrences))  # fmt: skip
+        documents.append(DocumentExtraction(doc.document, doc.sentences, doc.entities, tuple(triples)))
+    groups = grouper(extraction.documents)
+    again = grouper(documents)
+    before = [(g.key, tuple((o.document, o.start, o.end) for o in g.occurrences)) for g in groups]
+    after = [(g.key, tuple((o.document, o.start, o.end) for o in g.occurrences)) for g in again]
+    keys = [g.key for g in groups]
+    unique = len(set(keys)) == len(keys)
+    same = before == after
+    detail = f"{len(keys)} groups, {'unique' if unique else 'DUPLICATE'} pair keys; every predicate rewritten: " + (
+        "same groups, order and slots" if same else "groups CHANGED"
+    )
+    return unique and same, detail
+
+
+#: Keys that must never appear in a public report: each needs the originals or the confidential mapping.
+FORBIDDEN_KEYS = frozenset(
+    {"inputs", "input_sha256", "unchanged", "substituted", "prompt_tokens", "completion_tokens", "calls", "usage",
+     "dropped", "backend_usage", "withheld", "original", "pool_origin"}
+)  # fmt: skip
+_DIGEST = re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")
+
+
+def public_file_problems(files: Mapping[str, bytes], *, input_digests: Sequence[str] = ()) -> list[str]:
+    """Check 5 on a set of public files: what in them could depend on an original except through outcomes.
+
+    * every 64-hex digest must be one the report explains: an output file's, the pool hash, the encoder
+      weights' (an input's digest would let a reader confirm a guess of the original text);
+    * no key of :data:`FORBIDDEN_KEYS` anywhere in report.json, and only public counts under ``counts``;
+    * no confidential file among them.
+    """
+    from relguard.report import AUDIT_FILE, PUBLIC_COUNTS
+
+    problems: list[str] = []
+    names = sorted(files)
+    if any(name.rsplit("/", 1)[-1] == AUDIT_FILE for name in names):
+        problems.append(f"the confidential file {AUDIT_FILE} is among the public files")
+    report = {}
+    if "report.json" in files:
+        try:
+            report = json.loads(files["report.json"])
+        except ValueError:
+            problems.append("report.json is not valid JSON")
+    allowed = set(report.get("files", {}).get("outputs", {}).values())
+    allowed.add(str(report.get("candidates", {}).get("sha256", "")))
+    allowed.add(str(report.get("candidates", {}).get("inventory_sha256", "")))
+    allowed |= set(_DIGEST.findall(str(report.get("encoder", ""))))
+    leaked = set(input_digests)
+    for name in names:
+        if name.startswith("documents/"):
+            continue
+        text = files[name].decode("utf-8", errors="replace")
+        for digest in set(_DIGEST.findall(text)):
+            if digest in leaked:
+                problems.append(f"{name} holds the SHA-256 of an input file")
+            elif digest not in allowed:
+                problems.append(f"{name} holds an unexplained digest {digest[:12]}…")
+    for path, key in _keys(report):
+        if key in FORBIDDEN_KEYS:
+            problems.append(f"report.json has the confidential field {path}")
+    extra = set(report.get("counts", {})) - set(PUBLIC_COUNTS)
+    if extra:
+        problems.append(f"report.json counts {', '.join(sorted(extra))} need the confidential mapping")
+    return problems
+
+
+def _keys(value: Any, path: str = "") -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if path.endswith("candidates.pools") or path.endswith("slots_per_document"):
+                continue
+            found.append((f"{path}.{key}".lstrip("."), str(key)))
+            found += _keys(inner, f"{path}.{key}")
+    elif isinstance(value, list):
+        for inner in value:
+            found += _keys(inner, path)
+    return found
+
+
 def generator_takes_only_type_pair_and_k(generator: Any) -> bool:
     """The generator's ``generate`` can receive a type pair and K and nothing else."""
     try:
@@ -319,9 +496,9 @@ def rewritten_corpus_pools(
     from relguard.types import Document, Outcome
 
     outcomes = []
-    for triple in extraction.triples:
-        pool = pools[triple.type_pair].predicates
-        outcomes.append(Outcome(triple, next(p for p in reversed(pool) if p != triple.predicate)))
+    for group in extraction.groups:
+        pool = pools[group.type_pair].predicates
+        outcomes.append(Outcome(group, next(p for p in reversed(pool) if p not in group.predicates)))
     forms = getattr(generator, "forms", None) or (lambda predicate, pair: {"clause": predicate.replace("_", " ")})
     rewritten = reconstruct(extraction, outcomes, FormVerbalizer(forms))
     documents = [Document(name=d.name, text=d.text or " ", source=d.name) for d in rewritten]
@@ -367,7 +544,7 @@ def _pool_checks(
             Check(
                 "pools: same corpus, every relation rewritten",
                 equal if shared else None,
-                f"{changed} relations rewritten, re-extracted: {found} type pairs, {shared} shared, "
+                f"{changed} groups rewritten, re-extracted: {found} type pairs, {shared} shared, "
                 + ("identical pools" if equal else "DIFFERENT pools"),
             )
         )
@@ -396,8 +573,15 @@ def run_audit(
     draws: int = CHI2_DRAWS,
     alpha: float = CHI2_ALPHA,
     pools_check: bool = True,
+    combine: GroupDistances | None = None,
+    public_files: Mapping[str, bytes] | None = None,
+    input_digests: Sequence[str] = (),
 ) -> SelfAudit:
-    """All three checks for one release setting. ``rows`` default to each pool's first candidate as input."""
+    """Every check for one release setting. ``rows`` default to each pool's first candidate as input.
+
+    With ``extraction`` the groups of the corpus are audited (check 4); with ``public_files`` (name → bytes of
+    a written or built release) the public-file check runs (check 5), looking also for ``input_digests``.
+    """
     epsilon, lam = check_epsilon(epsilon), check_lam(lam)
     ordered = [pools[p] for p in sorted(pools)]
     originals = originals or {}
@@ -432,6 +616,31 @@ def run_audit(
             + (f"lowest p = {low.p_value:.3g} ({'->'.join(low.type_pair)})" if low else "no pools"),
         )
     )
+    groups = extraction.groups if extraction is not None else ()
+    checked, replaced, excess = audit_groups(
+        groups, pools, encoder, epsilon=epsilon, lam=lam, combine=combine, probabilities=probabilities
+    )
+    checks.append(
+        Check(
+            "groups: one changed relation moves a group by <= ε·d_R",
+            excess <= TOLERANCE if checked else None,
+            f"{checked} groups ({len(groups)} from the corpus), {replaced:,} single-relation replacements; "
+            f"worst excess {excess:+.3g}",
+        )
+    )
+    if extraction is not None:
+        public, detail = grouping_is_public(extraction, pools)
+        checks.append(Check("groups: keyed by the entity pair, never the predicate", public, detail))
+    if public_files is not None:
+        problems = public_file_problems(public_files, input_digests=input_digests)
+        checks.append(
+            Check(
+                "public files: outcomes and public information only",
+                not problems,
+                f"{len(public_files)} files; "
+                + ("; ".join(problems[:3]) if problems else "no input digest, no confidential count, no LLM usage"),
+            )
+        )
     if pools_check:
         checks += _pool_checks(
             pools,
@@ -505,16 +714,16 @@ def audit_extraction(
     )
     originals: dict[TypePair, list[str]] = {}
     rows: dict[TypePair, np.ndarray] = {}
-    for index, triple in enumerate(extraction.triples):
-        originals.setdefault(triple.type_pair, []).append(triple.predicate)
-        if triple.type_pair not in rows:
-            pool = list(pools[triple.type_pair].predicates)
+    for index, group in enumerate(extraction.groups):
+        originals.setdefault(group.type_pair, []).extend(group.predicates)
+        if group.type_pair not in rows:
+            pool = list(pools[group.type_pair].predicates)
             row = (
                 distances[index]
                 if distances is not None
-                else encoder.distances([triple.predicate], pool, triple.type_pair)[0]
+                else encoder.distances(list(group.predicates), pool, group.type_pair).min(axis=0)
             )
-            rows[triple.type_pair] = row
+            rows[group.type_pair] = row
     return run_audit(
         pools,
         epsilon=epsilon,
@@ -531,11 +740,47 @@ def audit_extraction(
     )
 
 
-def with_audit(release: Any, audit: SelfAudit) -> Any:
-    """The same release with the audit recorded in its provenance, so the public report shows it."""
+def with_audit(release: Any, audit: SelfAudit, *, public: SelfAudit | None = None) -> Any:
+    """The same release with the audit recorded: ``public`` (no originals) in the report, ``audit`` confidential.
+
+    An audit over the corpus's original relations reports numbers computed from them (worst excess, the
+    χ² row, counts of originals), so only an audit of public inputs may go into the public report.
+    """
     import dataclasses
 
-    return dataclasses.replace(release, provenance={**release.provenance, "self_audit": audit.to_dict()})
+    shown = public if public is not None else audit
+    if shown.pools and any(p.originals for p in shown.pools):
+        raise ValueError("an audit over original relations cannot go into a public report; pass public=")
+    return dataclasses.replace(
+        release,
+        provenance={**release.provenance, "self_audit": shown.to_dict()},
+        confidential={**release.confidential, "self_audit": audit.to_dict()},
+    )
+
+
+def public_audit(release: Any, *, generator: Any, **options: Any) -> SelfAudit:
+    """The audit a public report may carry: the release's pools, ε, λ and K with public inputs only.
+
+    Candidates, other public relations and near-duplicates of them are the inputs of the exact bound;
+    χ² rows use each pool's first candidate; groups are synthetic groups of public relations. Nothing of it
+    depends on an original relation, so its table can be published.
+    """
+    g = release.guarantee
+    from relguard import registry
+
+    encoder = options.pop("encoder", None) or registry.create(
+        "encoder", "sentence-transformers", model=_encoder_name(release.provenance.get("encoder", ""))
+    )
+    return run_audit(
+        {p.type_pair: p for p in release.pools},
+        epsilon=g.epsilon,
+        lam=g.lam,
+        k=g.k,
+        encoder=encoder,
+        generator=generator,
+        expected_pool_hash=release.provenance.get("pool_hash"),
+        **options,
+    )
 
 
 def _encoder_name(encoder_id: str) -> str:
@@ -604,6 +849,23 @@ def audit_report(report: Mapping[str, Any], *, prepared: Any = None, **options: 
     return audit
 
 
+def read_release_files(path: str | Path) -> dict[str, bytes]:
+    """The public files of a written release folder (or of the folder holding a given report.json).
+
+    The confidential file, when ``--audit`` wrote it beside them, is not one of them.
+    """
+    from relguard.report import AUDIT_FILE
+
+    folder = Path(path)
+    if folder.name == "report.json":
+        folder = folder.parent
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and not p.name.startswith(".") and p.name != AUDIT_FILE
+    }
+
+
 def record_in_release(folder: str | Path, audit: SelfAudit) -> list[Path]:
     """Add the audit to a written release's report.json and re-render its report.md (atomically)."""
     from relguard.io import atomic_write
@@ -637,16 +899,18 @@ def run_cli(args: Any) -> int:
     else:
         epsilon, lam, k = check_epsilon(args.epsilon), check_lam(args.lam), check_k(args.k)
     prepared = None
+    digests: list[str] = []
     if args.inputs:
-        documents, _ = read_documents(args.inputs, max_bytes=args.max_bytes, text_field=args.text_field)
+        documents, hashes = read_documents(args.inputs, max_bytes=args.max_bytes, text_field=args.text_field)
+        digests = list(hashes.values())
         extractor, candidates = _backends(args)
         prepared = prepare(documents, k=k, extractor=extractor, candidates=candidates, encoder=args.encoder)
-        print(f"{len(documents)} documents, {len(prepared.triples)} canonical triples, {len(prepared.pools)} pools")
-    audit = (
-        audit_report(report, prepared=prepared)
-        if report is not None
-        else audit_prepared(prepared, epsilon=epsilon, lam=lam)
-    )
+        print(f"{len(documents)} documents, {len(prepared.groups)} relation groups, {len(prepared.pools)} pools")
+    if report is not None:
+        files = read_release_files(args.release)
+        audit = audit_report(report, prepared=prepared, public_files=files, input_digests=digests)
+    else:
+        audit = audit_prepared(prepared, epsilon=epsilon, lam=lam)
     print(audit.table())
     for note in audit.notes:
         print(f"note: {note}")
@@ -655,16 +919,25 @@ def run_cli(args: Any) -> int:
     if args.record:
         if not args.release:
             raise ConfigError("--record needs --release DIR: it writes into that release's report")
-        for path in record_in_release(args.release, audit):
+        recorded = audit if prepared is None else audit_report(report, public_files=files)
+        for path in record_in_release(args.release, recorded):
             print(f"recorded in {path}")
     return 0 if audit.passed else 3
 
 
 def audit_with_backends(release: Any, *, extractor: Any, candidates: Any) -> tuple[SelfAudit, Any]:
-    """Audit a release made with these backends (names or objects) and return it with the audit recorded."""
+    """Audit a release made with these backends (names or objects) and return it with the audit recorded.
+
+    The full audit (original relations, the corpus's groups, the release's public files) is returned and kept
+    in the confidential file; the public report gets :func:`public_audit`.
+    """
     from relguard import registry
+    from relguard.report import public_files
 
     extractor = registry.create("extractor", extractor) if isinstance(extractor, str) else extractor
     generator = registry.create("candidates", candidates) if isinstance(candidates, str) else candidates
-    audit = audit_release(release, generator=generator, extractor=extractor)
-    return audit, with_audit(release, audit)
+    files = public_files(release)
+    digests = list(release.confidential.get("input_sha256", {}).values())
+    audit = audit_release(release, generator=generator, extractor=extractor, public_files=files, input_digests=digests)
+    public = public_audit(release, generator=generator, pools_check=False)
+    return audit, with_audit(release, audit, public=public)

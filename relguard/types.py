@@ -72,12 +72,19 @@ class Entity:
     mentions: tuple[Mention, ...] = ()
 
 
+class InvalidOccurrence(ValueError):
+    """An extractor built a span that cannot be masked safely: a bug in that extractor, caught where it is built."""
+
+
 @dataclass(frozen=True)
 class Occurrence:
     """One place where a relation is expressed: the exact relation span, not the entity names.
 
     ``start``/``end`` are character offsets into the text of document ``document``;
     ``text`` equals ``document_text[start:end]`` and lies inside sentence ``sentence``.
+    The span is checked where it is built (non-empty, not blank, no surrounding whitespace, ``text`` as long
+    as its range) and :class:`DocumentExtraction` checks it against the document, so an extractor that makes
+    an empty or reversed span fails in its own tests instead of leaving relation words unmasked in a release.
     """
 
     document: str
@@ -86,14 +93,28 @@ class Occurrence:
     end: int
     text: str
 
+    def __post_init__(self) -> None:
+        if not 0 <= self.start < self.end:
+            raise InvalidOccurrence(
+                f"{self.document}: relation span {self.text!r} at {self.start}-{self.end} is empty or reversed"
+            )
+        if len(self.text) != self.end - self.start or not self.text.strip() or self.text != self.text.strip():
+            raise InvalidOccurrence(
+                f"{self.document}: relation span {self.text!r} at {self.start}-{self.end} is blank, "
+                "has surrounding whitespace or does not fill its range"
+            )
+
+
+#: (subject, subject type, object, object type): the aligned, directed entity pair of a relation slot.
+PairKey = tuple[str, str, str, str]
+
 
 @dataclass(frozen=True)
 class Triple:
     """A canonical (subject, predicate, object) triple with every occurrence found.
 
-    Two triples are the same canonical triple when their ``key`` is equal; the
-    corpus-wide merge keys on it, so one outcome serves every occurrence
-    (DESIGN invariant 6).
+    Triples are what an extractor reports. They are *not* the unit of sampling: every triple on one aligned
+    entity pair belongs to one :class:`RelationGroup`, whose key leaves the predicate out (DESIGN invariant 6).
     """
 
     subject: str
@@ -105,7 +126,13 @@ class Triple:
 
     @property
     def key(self) -> tuple[str, str, str, str, str]:
+        """The full key, predicate included: merges one triple's occurrences; never decides a sample."""
         return (self.subject, self.subject_type, self.predicate, self.object, self.object_type)
+
+    @property
+    def pair_key(self) -> PairKey:
+        """The public key of this triple's relation group: the aligned entity pair, no predicate."""
+        return (self.subject, self.subject_type, self.object, self.object_type)
 
     @property
     def type_pair(self) -> TypePair:
@@ -113,13 +140,88 @@ class Triple:
 
 
 @dataclass(frozen=True)
+class RelationGroup:
+    """Every relation the corpus states on one aligned entity pair; they share one sampled outcome.
+
+    The key is public information only — canonical subject and object, their types and the direction
+    (subject first) — so whether two occurrences share an outcome never reveals whether their original
+    predicates were equal (DESIGN invariant 6). ``triples`` are the group's canonical triples, one per
+    distinct original predicate, sorted by predicate; they are confidential, as the predicates are.
+    """
+
+    subject: str
+    subject_type: str
+    object: str
+    object_type: str
+    triples: tuple[Triple, ...]
+
+    def __post_init__(self) -> None:
+        if not self.triples:
+            raise ValueError(f"relation group {self.key} has no triples")
+        for triple in self.triples:
+            if triple.pair_key != self.key:
+                raise ValueError(f"triple {triple.key} does not belong to relation group {self.key}")
+
+    @property
+    def key(self) -> PairKey:
+        return (self.subject, self.subject_type, self.object, self.object_type)
+
+    @property
+    def type_pair(self) -> TypePair:
+        return (self.subject_type, self.object_type)
+
+    @property
+    def predicates(self) -> tuple[str, ...]:
+        return tuple(t.predicate for t in self.triples)
+
+    @property
+    def occurrences(self) -> tuple[Occurrence, ...]:
+        return tuple(sorted((o for t in self.triples for o in t.occurrences), key=_occurrence_order))
+
+    @property
+    def documents(self) -> tuple[str, ...]:
+        return tuple(sorted({o.document for t in self.triples for o in t.occurrences}))
+
+    @property
+    def label(self) -> str:
+        """How a person names the group without its (confidential) predicates."""
+        return f"{self.subject} [{self.subject_type}] → {self.object} [{self.object_type}]"
+
+
+def _occurrence_order(occurrence: Occurrence) -> tuple[str, int, int]:
+    return (occurrence.document, occurrence.start, occurrence.end)
+
+
+@dataclass(frozen=True)
 class DocumentExtraction:
-    """What an extractor found in one document."""
+    """What an extractor found in one document.
+
+    Construction checks every sentence and occurrence against the document text, so a bad span fails where
+    the extractor made it rather than in masking or, worse, in a release.
+    """
 
     document: Document
     sentences: tuple[Sentence, ...]
     entities: tuple[Entity, ...]
     triples: tuple[Triple, ...]
+
+    def __post_init__(self) -> None:
+        text, name = self.document.text, self.document.name
+        for number, sentence in enumerate(self.sentences):
+            if sentence.index != number or not 0 <= sentence.start < sentence.end <= len(text):
+                raise InvalidOccurrence(f"{name}: sentence {number} at {sentence.start}-{sentence.end} is invalid")
+        for triple in self.triples:
+            for occ in triple.occurrences:
+                if occ.document != name:
+                    raise InvalidOccurrence(f"{name}: relation span {occ.text!r} names document {occ.document!r}")
+                if not 0 <= occ.sentence < len(self.sentences):
+                    raise InvalidOccurrence(f"{name}: relation span {occ.text!r} names no sentence ({occ.sentence})")
+                bounds = self.sentences[occ.sentence]
+                if text[occ.start : occ.end] != occ.text or not bounds.start <= occ.start < occ.end <= bounds.end:
+                    raise InvalidOccurrence(
+                        f"{name}: relation span {occ.text!r} at {occ.start}-{occ.end} is not that text of "
+                        f"sentence {occ.sentence}"
+                    )
 
     def sentence_text(self, index: int) -> str:
         s = self.sentences[index]
@@ -128,15 +230,25 @@ class DocumentExtraction:
 
 @dataclass(frozen=True)
 class Extraction:
-    """A whole corpus after extraction: per-document results and canonical triples merged corpus-wide."""
+    """A whole corpus after extraction: per-document results and the relation groups merged corpus-wide.
+
+    ``groups`` are sorted by their public key. That order is the row order of every probability table and
+    the order in which outcomes are drawn, so a teaching seed gives the same draw to corpora that differ
+    only in how their relations are worded.
+    """
 
     documents: tuple[DocumentExtraction, ...]
-    triples: tuple[Triple, ...]
+    groups: tuple[RelationGroup, ...]
     extractor: str = ""
 
     @property
+    def triples(self) -> tuple[Triple, ...]:
+        """Every canonical triple, group by group (confidential: they hold the original predicates)."""
+        return tuple(t for g in self.groups for t in g.triples)
+
+    @property
     def type_pairs(self) -> tuple[TypePair, ...]:
-        return tuple(sorted({t.type_pair for t in self.triples}))
+        return tuple(sorted({g.type_pair for g in self.groups}))
 
 
 @dataclass(frozen=True)
@@ -154,28 +266,33 @@ class CandidatePool:
 
 @dataclass(frozen=True)
 class Outcome:
-    """The sampled outcome for one canonical triple; ``predicate is None`` means null (deleted)."""
+    """The sampled outcome for one relation group; ``predicate is None`` means null (deleted)."""
 
-    triple: Triple
+    group: RelationGroup
     predicate: str | None
 
     @property
     def deleted(self) -> bool:
         return self.predicate is None
 
-    @property
-    def unchanged(self) -> bool:
-        return self.predicate == self.triple.predicate
+    def kept(self, triple: Triple) -> bool:
+        """Whether the sample equals this triple's original predicate (confidential: it needs the original)."""
+        return self.predicate == triple.predicate
 
 
 @dataclass(frozen=True)
 class SanitizedDocument:
-    """A rewritten document and what happened to it; ``removed_sentences`` index the original sentences."""
+    """A rewritten document and what happened to it; sentence numbers index the original sentences.
+
+    ``removed_sentences`` were deleted by a null outcome; ``withheld_sentences`` were taken out by the last
+    safety net, the leak scan, because they still held an original relation (:mod:`relguard.leakscan`).
+    """
 
     name: str
     text: str
     removed_sentences: tuple[int, ...] = ()
     filled_spans: int = 0
+    withheld_sentences: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -199,7 +316,11 @@ class Guarantee:
 
 @dataclass(frozen=True)
 class Release:
-    """A relation-DP release: sanitized documents, outcomes and the guarantee that produced them."""
+    """A relation-DP release: sanitized documents, outcomes and the guarantee that produced them.
+
+    ``provenance`` is public (it goes into the report); ``confidential`` holds what depends on the original
+    text — input digests, LLM usage, withheld sentences — and only ever reaches the confidential mapping file.
+    """
 
     guarantee: Guarantee
     documents: tuple[SanitizedDocument, ...]
@@ -207,3 +328,4 @@ class Release:
     pools: tuple[CandidatePool, ...]
     extraction: Extraction
     provenance: dict = field(default_factory=dict, compare=False, hash=False)
+    confidential: dict = field(default_factory=dict, compare=False, hash=False, repr=False)

@@ -81,7 +81,9 @@ def test_llm_backends_from_the_app_reach_the_report(no_endpoint):
     extractor, candidates = report["backends"]["extractor"], report["backends"]["candidates"]
     assert extractor["model"] == candidates["model"] == "test-model"
     assert extractor["prompt_versions"] == {"extraction": "fig4-v1", "typing": "typing-v1"}
-    assert extractor["calls"] == 4 and extractor["calls"] + candidates["calls"] == calls
+    assert "calls" not in extractor and "prompt_tokens" not in candidates  # invariant 12: confidential
+    usage = release.confidential["backend_usage"]
+    assert usage["extractor"]["calls"] == 4 and usage["extractor"]["calls"] + usage["candidates"]["calls"] == calls
     assert set(report["candidates"]["pools"]) == {"PERSON|ORG", "ORG|GPE"}
     config = config_toml(release, inputs=at.session_state.hashes)
     command = shlex.split(tomllib.loads(config)["command"])

@@ -172,17 +172,21 @@ def test_expected_leakage_equals_the_mean_of_2000_sampled_releases(prepared):
     exact = expected_leakage(prepared, epsilon=epsilon, lam=lam, threshold=threshold)
     same = equivalent_candidates(prepared, threshold=threshold)
     m = len(prepared.triples)
+    owner = prepared.group_of_triple
     connection = relation = 0.0
     for _ in range(n):
         release = prepared.draw(epsilon=epsilon, lam=lam)
-        for row, outcome in enumerate(release.outcomes):
+        for row, group in enumerate(owner):
+            outcome = release.outcomes[group]
             if outcome.deleted:
                 continue
             connection += 1
-            relation += same[row, prepared.pool_for(outcome.triple).predicates.index(outcome.predicate)]
-    # Each release averages m independent Bernoulli outcomes, so the mean over n releases has standard
-    # deviation <= 1 / (2 sqrt(n m)); 5 of those bounds a false failure below 1e-6.
-    tolerance = 5 / (2 * math.sqrt(n * m))
+            relation += same[row, prepared.pool_for(outcome.group).predicates.index(outcome.predicate)]
+    # The n·g group draws are independent; group g adds a value in [0, n_g / m] to one release's average (n_g
+    # triples share its draw). Hoeffding: P(|mean − E| ≥ t) ≤ 2 exp(−2 n t² / Σ_g (n_g / m)²); t = 5 σ_max
+    # with σ_max² = Σ_g (n_g / m)² / (4 n) makes that 2 e^(−12.5) < 1e-5.
+    sizes = np.bincount(owner)
+    tolerance = 5 * math.sqrt(float(np.sum((sizes / m) ** 2)) / (4 * n))
     assert connection / (n * m) == pytest.approx(exact.connection, abs=tolerance)
     assert relation / (n * m) == pytest.approx(exact.relation, abs=tolerance)
     assert 0.05 < exact.deleted < 0.95, "the setting must exercise deletion"

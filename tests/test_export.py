@@ -22,7 +22,7 @@ SAMPLE = ROOT / "assets" / "sample_corpus"
 
 def test_zip_holds_public_files_and_config_only(sample):
     release = sample.draw(epsilon=2.0, lam=1.0)
-    data = release_zip(release, config=config_toml(release, inputs=dict(sample.input_hashes)))
+    data = release_zip(release, config=config_toml(release, inputs=sample.input_hashes))
     names = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
     expected_docs = {f"documents/{p.name}" for p in SAMPLE.glob("*.txt")}
     assert names == expected_docs | {"report.json", "report.md", "config.toml"}
@@ -30,18 +30,22 @@ def test_zip_holds_public_files_and_config_only(sample):
     assert report["private_release"] is True
     assert "CONFIDENTIAL" not in data.decode("latin-1")
     audit = json.loads(audit_bytes(release))
-    assert len(audit["outcomes"]) == len(sample.triples)
-    assert {o["original"] for o in audit["outcomes"]} == {t.predicate for t in sample.triples}
+    assert len(audit["outcomes"]) == len(sample.groups)
+    originals = {r["original"] for o in audit["outcomes"] for r in o["relations"]}
+    assert originals == {t.predicate for t in sample.triples}
+    assert audit["input_sha256"] == dict(sample.input_hashes)
+    for digest in sample.input_hashes.values():  # invariant 12: no input digest in any public file
+        assert digest.encode() not in data
 
 
 def test_config_command_reproduces_a_seeded_release(sample, tmp_path):
     release = sample.draw(epsilon=3.0, lam=0.5, seed=11)
     config = tomllib.loads(
-        config_toml(release, inputs=dict(sample.input_hashes), seed=11, command_inputs=[str(SAMPLE)])
+        config_toml(release, inputs=sample.input_hashes, seed=11, command_inputs=[str(SAMPLE)])
     )
     assert config["privacy"] == {"epsilon": 3.0, "lambda": 0.5, "k": 10, "seed": 11, "rng": "fixed teaching seed 11"}
     assert config["private_release"] is False
-    assert config["inputs"] == dict(sample.input_hashes)
+    assert config["inputs"] == {"files": sorted(sample.input_hashes)}
     argv = shlex.split(config["command"])[1:]
     out = tmp_path / "cli"
     argv[argv.index("--out") + 1] = str(out)

@@ -404,3 +404,50 @@ def test_sample_corpus_drops_the_observed_errors(extractor: SpacyExtractor) -> N
     assert ("Technical University of Munich", "acquired", "Baltic Turbines") not in found
     assert ("Elena Novak", "invited", "Kenny Ward") in found  # "She" was Bratislava (a PERSON-labelled city)
     assert not any(s == "Bratislava" for s, _, _ in found)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the release issue: a fronted place gave played_in with the span '' at 24-2 and blocked every dataset
+        "In Madrid, Sofia Jansen played three concerts at the Royal Theatre.",
+        "In Berlin, Alice Smith founded Acme Corp.",
+        "At the Louvre, Marie Curie met Albert Einstein.",
+        "From Paris, Bob Jones moved to Lyon in 1990.",
+    ],
+)
+def test_a_fronted_preposition_never_gives_an_empty_or_reversed_span(extractor, text):
+    result = run(extractor, text)
+    for triple in result.triples:
+        for occ in triple.occurrences:
+            assert occ.start < occ.end and occ.text.strip(), occ
+
+
+def test_occurrences_are_validated_where_they_are_built():
+    from relguard.types import InvalidOccurrence, Occurrence, Sentence, Triple
+
+    with pytest.raises(InvalidOccurrence, match="empty or reversed"):
+        Occurrence("d", 0, 24, 2, "")
+    with pytest.raises(InvalidOccurrence, match="blank"):
+        Occurrence("d", 0, 0, 2, "  ")
+    with pytest.raises(InvalidOccurrence, match="does not fill"):
+        Occurrence("d", 0, 0, 5, "abc")
+    text = "Alice founded Acme. Bob left."
+    occ = Occurrence("d", 1, 6, 13, "founded")  # the right text, the wrong sentence
+    with pytest.raises(InvalidOccurrence, match="is not that text of sentence 1"):
+        DocumentExtraction(
+            Document("d", text),
+            (Sentence(0, 0, 19), Sentence(1, 20, 29)),
+            (),
+            (Triple("Alice", "PERSON", "founded", "Acme", "ORG", (occ,)),),
+        )
+
+
+def test_a_blank_line_always_ends_a_sentence(extractor):
+    """A sentence never spans a paragraph break, so deleting one cannot take the next paragraph with it."""
+    result = run(extractor, "Acme Corp.\n\nBob Jones visited Paris. Alice Smith founded Acme Corp in Boston.\n")
+    assert [result.sentence_text(i) for i in range(len(result.sentences))] == [
+        "Acme Corp.",
+        "Bob Jones visited Paris.",
+        "Alice Smith founded Acme Corp in Boston.",
+    ]

@@ -151,4 +151,4 @@ def test_llm_garbage_on_the_second_document_stops_cleanly_and_resumes(tmp_path):
     assert done.returncode == 0, done.stderr
     assert [("Bob Jones" in user_text(b)) for b in extraction_calls] == [True]  # Alice's document came from cache
     report = json.loads((out / "report.json").read_text())
-    assert report["counts"]["documents"] == 2 and report["counts"]["triples"] == 3
+    assert report["counts"]["documents"] == 2 and report["counts"]["groups"] == 3

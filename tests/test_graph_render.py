@@ -4,6 +4,7 @@ import json
 import re
 
 from relguard.graph import graph_html, knowledge_graph, neighbourhood, release_diff, vis_data
+from relguard.pipeline import group_relations
 from relguard.render import highlight_html, original_diff_html, sanitized_diff_html
 from relguard.types import (
     Document,
@@ -55,13 +56,15 @@ def _doc() -> DocumentExtraction:
 
 def _release() -> Release:
     doc = _doc()
+    groups = group_relations([doc])
+    group = {g.subject: g for g in groups}
     outcomes = (
-        Outcome(doc.triples[0], "founded"),
-        Outcome(doc.triples[1], "advised"),
-        Outcome(doc.triples[2], None),
+        Outcome(group[EVIL], "founded"),
+        Outcome(group[IMG], "advised"),
+        Outcome(group["Acme"], None),
     )
     sanitized = SanitizedDocument("evil.txt", TEXT[: TEXT.index("Acme is")].replace("works for", "advised"), (2,), 2)
-    return Release(Guarantee(epsilon=1.0, lam=1.0, k=3), (sanitized,), outcomes, (), Extraction((doc,), doc.triples))
+    return Release(Guarantee(epsilon=1.0, lam=1.0, k=3), (sanitized,), outcomes, (), Extraction((doc,), groups))
 
 
 def assert_no_live_markup(html: str) -> None:
@@ -109,4 +112,5 @@ def test_graph_html_holds_names_only_as_escaped_json():
     assert "<" not in data and ">" not in data
     labels = {n["label"] for n in json.loads(data)["nodes"]}
     assert labels == {EVIL, IMG, "Acme", "Berlin"}
-    assert vis_data(knowledge_graph(_release().extraction.triples))["nodes"][0]["label"] == EVIL
+    first = _release().extraction.triples[0].subject
+    assert vis_data(knowledge_graph(_release().extraction.triples))["nodes"][0]["label"] == first

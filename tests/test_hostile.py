@@ -77,7 +77,7 @@ def test_processed_inputs_are_written_only_inside_the_output_folder(corpus, tmp_
     assert not list(tmp_path.parent.rglob("evil.txt"))
     markdown = (tmp_path / "out" / "report.md").read_text()
     line = next(line for line in markdown.splitlines() if "onerror" in line)
-    assert line.startswith("| `` a`<img src=x onerror=alert(1)>`\\|b.md `` | input |"), line
+    assert line.startswith("| `` documents/a`<img src=x onerror=alert(1)>`\\|b.md `` | `"), line
 
 
 def test_upload_names_with_dot_dot_are_refused_before_writing(tmp_path):

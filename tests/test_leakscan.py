@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import json
 import zipfile
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from relguard.errors import RelGuardError
 from relguard.export import config_toml, release_zip
 from relguard.io import read_documents
 from relguard.leakscan import LeakError, check_public_files, scan
-from relguard.pipeline import prepare, reconstruct
+from relguard.pipeline import prepare, reconstruct, withhold_leaks
 from relguard.reconstruct import FormVerbalizer, Sampled, fill, mask
 from relguard.report import AUDIT_FILE, build_audit, public_files, write_release
 from relguard.types import Document, Outcome, SanitizedDocument
@@ -38,9 +39,9 @@ def prepared():
 
 def _substitute_all(prepared):
     outcomes = []
-    for triple in prepared.triples:
-        pool = prepared.pools[triple.type_pair].predicates
-        outcomes.append(Outcome(triple, next(p for p in pool if p != triple.predicate)))
+    for group in prepared.groups:
+        pool = prepared.pools[group.type_pair].predicates
+        outcomes.append(Outcome(group, next(p for p in pool if p not in group.predicates)))
     return outcomes
 
 
@@ -56,7 +57,7 @@ def _copying_verbalizer(prepared, outcomes):
     """Test-only reconstruction bug: the verbalizer writes the ORIGINAL relation span back."""
     spans = {}
     for outcome in outcomes:
-        spans.setdefault((outcome.predicate, outcome.triple.type_pair), outcome.triple.occurrences[0].text)
+        spans.setdefault((outcome.predicate, outcome.group.type_pair), outcome.group.occurrences[0].text)
     good = FormVerbalizer(prepared._forms)
 
     def verbalize(predicate, type_pair, before, after, **options):
@@ -67,12 +68,12 @@ def _copying_verbalizer(prepared, outcomes):
 
 def _no_delete_fill(extraction, outcomes):
     """Test-only reconstruction bug: sentences with a null outcome are kept, with the original wording."""
-    index = {o.triple.key: i for i, o in enumerate(outcomes)}
+    index = {o.group.key: i for i, o in enumerate(outcomes)}
     documents = []
     for doc in extraction.documents:
         masked = mask(doc, index)
-        sampled = {i: Sampled(o.triple.type_pair, o.predicate or "__keep__") for i, o in enumerate(outcomes)}
-        original = {o.triple.type_pair: o.triple.occurrences[0].text for o in outcomes if o.deleted}
+        sampled = {i: Sampled(o.group.type_pair, o.predicate or "__keep__") for i, o in enumerate(outcomes)}
+        original = {o.group.type_pair: o.group.occurrences[0].text for o in outcomes if o.deleted}
 
         def verbalize(predicate, type_pair, before, after, original=original, **options):
             return original.get(type_pair, "") if predicate == "__keep__" else predicate.replace("_", " ")
@@ -105,8 +106,33 @@ def test_injected_copy_bug_blocks_write_release_and_zip(prepared, tmp_path):
     assert issubclass(LeakError, RelGuardError)
 
 
+def test_a_leaking_sentence_is_withheld_counted_and_listed_not_published(prepared, tmp_path):
+    """The policy of the last safety net: one bad sentence costs that sentence, not the corpus.
+
+    With the test-only copying bug every substituted span writes its original back; the leak scan finds each
+    such sentence and the release withholds it: it is not in any public file, the public report counts it, the
+    confidential file lists it, and the rest of the corpus is released."""
+    outcomes = _substitute_all(prepared)
+    copying = _copying_verbalizer(prepared, outcomes)
+    broken = _release(prepared, outcomes, copying)
+    assert scan(broken, {f"documents/{d.name}": d.text.encode() for d in broken.documents})
+    guarded = withhold_leaks(broken, verbalize=copying, forms=prepared._forms)
+    withheld = {(d.name, s) for d in guarded.documents for s in d.withheld_sentences}
+    listed = {(w["document"], w["sentence"]) for w in guarded.confidential["withheld"]}
+    assert withheld and withheld == listed
+    files = public_files(guarded)  # the final scan passes: nothing of the leak is left
+    report = json.loads(files["report.json"])
+    assert report["counts"]["sentences_withheld"] == len(withheld)
+    published = b"".join(files.values()).decode()
+    for entry in guarded.confidential["withheld"]:
+        assert entry["text"] not in published
+    kept = sum(len(d.sentences) for d in prepared.extraction.documents) - len(withheld)
+    assert kept > 0 and report["counts"]["sentences"] - report["counts"]["sentences_withheld"] == kept
+    assert build_audit(guarded)["withheld"] == guarded.confidential["withheld"]
+
+
 def test_injected_no_delete_bug_is_caught_as_a_deleted_sentence(prepared, tmp_path):
-    outcomes = [Outcome(t, None) for t in prepared.triples]
+    outcomes = [Outcome(g, None) for g in prepared.groups]
     release = _release(prepared, outcomes)
     assert scan(release, public_files(release)) == []
     broken = dataclasses.replace(release, documents=_no_delete_fill(prepared.extraction, outcomes))

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from relguard import cli
+from relguard.report import AUDIT_FILE
 from tests.llm_replies import DOCS, respond
 from tests.llm_server import ScriptedLLM
 
@@ -50,7 +51,7 @@ def test_cli_llm_run_reports_model_prompts_calls_and_tokens(corpus, tmp_path, ca
         assert not out.exists()
 
         done = run_cli("sanitize", str(corpus), "--out", str(out), *common, "--base-url", server.base_url,
-                       "--seed", "3", "--pool-file", str(pools), "--quiet", env=env)  # fmt: skip
+                       "--seed", "3", "--pool-file", str(pools), "--quiet", "--audit", env=env)  # fmt: skip
         assert done.returncode == 0, done.stderr
         calls = len(server.requests)
     report = json.loads((out / "report.json").read_text())
@@ -58,15 +59,19 @@ def test_cli_llm_run_reports_model_prompts_calls_and_tokens(corpus, tmp_path, ca
     assert extractor["model"] == candidates["model"] == "test-model"
     assert extractor["prompt_versions"] == {"extraction": "fig4-v1", "typing": "typing-v1"}
     assert candidates["prompt_versions"] == {"candidates": "fig5-v1"}
-    assert extractor["calls"] == 4  # two documents: one extraction and one typing call each
-    assert candidates["calls"] >= 3  # type pairs PERSON|ORG, ORG|GPE, (no others)
-    assert extractor["calls"] + candidates["calls"] == calls
-    assert extractor["prompt_tokens"] > 0 and candidates["completion_tokens"] > 0
+    # calls and tokens are functions of the original text (invariant 12): confidential, never in the report
+    assert not {"calls", "prompt_tokens", "completion_tokens", "usage"} & (set(extractor) | set(candidates))
+    usage = json.loads((out / AUDIT_FILE).read_text())["backend_usage"]
+    assert usage["extractor"]["calls"] == 4  # two documents: one extraction and one typing call each
+    assert usage["candidates"]["calls"] >= 3  # type pairs PERSON|ORG, ORG|GPE, (no others)
+    assert usage["extractor"]["calls"] + usage["candidates"]["calls"] == calls
+    assert usage["extractor"]["prompt_tokens"] > 0 and usage["candidates"]["completion_tokens"] > 0
     assert report["extractor"] == "llm:test-model@fig4-v1+typing-v1"
-    assert report["counts"]["triples"] == 3
+    assert report["counts"]["groups"] == 3
     assert set(report["candidates"]["pools"]) == {"PERSON|ORG", "ORG|GPE"}
     markdown = (out / "report.md").read_text()
-    assert "Extractor LLM: model `test-model`, prompts extraction fig4-v1, typing typing-v1; 4 calls" in markdown
+    assert "Extractor LLM: model `test-model`, prompts extraction fig4-v1, typing typing-v1\n" in markdown
+    assert "calls" not in markdown and "tokens" not in markdown
     assert "Candidates LLM: model `test-model`, prompts candidates fig5-v1" in markdown
 
     # The exported public pool file reproduces the pools with no LLM at all.

@@ -8,11 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from relguard.errors import PoolError
 from relguard.pipeline import prepare
-from relguard.report import AUDIT_FILE, public_files, write_release
+from relguard.report import AUDIT_FILE, PUBLIC_COUNTS, public_files, write_release
 from relguard.types import Document
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,7 +28,8 @@ def test_sample_corpus_yields_triples_in_every_document(sample):
 
 
 def test_every_pool_has_exactly_k_public_candidates(sample):
-    assert sample.distances.shape == (len(sample.triples), 10)
+    assert sample.distances.shape == (len(sample.groups), 10)
+    assert sample.triple_distances.shape == (len(sample.triples), 10)
     for triple in sample.triples:
         pool = sample.pool_for(triple)
         assert pool.k == 10 and len(set(pool.predicates)) == 10
@@ -56,8 +58,27 @@ def test_one_outcome_per_canonical_triple_across_documents():
     assert len(founded) == 1 and {o.document for o in founded[0].occurrences} == {"one.txt", "two.txt"}
     for seed in range(5):
         release = prepared.draw(epsilon=1.0, lam=1.0, seed=seed)
-        assert len(release.outcomes) == len(prepared.triples)
+        assert len(release.outcomes) == len(prepared.groups)
         first, second = release.documents
+        assert first.text == second.text
+
+
+def test_one_outcome_per_entity_pair_whatever_the_predicates():
+    """Invariant 6: the group key is the aligned entity pair, never the predicate.
+
+    "works for" in one document and "founded" in another are one group with one outcome, so whether the two
+    documents show the same words cannot reveal whether their originals were equal; the group's distance row
+    is the minimum over its two relations."""
+    one = Document("one.txt", "Alice Smith works for Acme Corporation. The weather was fine.")
+    two = Document("two.txt", "Alice Smith founded Acme Corporation. The weather was fine.")
+    prepared = prepare([one, two], k=10)
+    pair = [g for g in prepared.groups if g.subject == "Alice Smith"]
+    assert len(pair) == 1 and len(pair[0].triples) == 2
+    assert set(pair[0].predicates) == {"worked_for", "founded"}
+    rows = prepared.triple_distances[[i for i, t in enumerate(prepared.triples) if t.subject == "Alice Smith"]]
+    assert np.array_equal(prepared.distances[prepared.groups.index(pair[0])], rows.min(axis=0))
+    for seed in range(5):
+        first, second = prepared.draw(epsilon=0.0, lam=1.0, seed=seed).documents
         assert first.text == second.text
 
 
@@ -88,11 +109,16 @@ def test_written_release_has_report_fields_hashes_and_no_audit_by_default(sample
         assert field in report
     assert report["parameters"] == {"epsilon": 5.0, "lambda": 1.0, "k": 10}
     assert "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db" in report["encoder"]
-    assert len(report["files"]["inputs"]) == 6
+    assert set(report["files"]) == {"outputs"}  # invariant 12: no digest of an input in a public file
     for name, digest in report["files"]["outputs"].items():
         assert hashlib.sha256((tmp_path / name).read_bytes()).hexdigest() == digest
+    published = b"".join(p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())
+    for digest in sample.input_hashes.values():
+        assert digest.encode() not in published
     counts = report["counts"]
-    assert counts["triples"] == counts["unchanged"] + counts["substituted"] + counts["deleted"]
+    assert set(counts) == set(PUBLIC_COUNTS) and "unchanged" not in counts and "substituted" not in counts
+    assert counts["groups"] == len(sample.groups) and counts["groups_deleted"] <= counts["groups"]
+    assert counts["slots"] == sum(len(g.occurrences) for g in sample.groups)
     assert sorted(p.name for p in (tmp_path / "documents").iterdir()) == sorted(p.name for p in SAMPLE.glob("*.txt"))
 
 
@@ -100,13 +126,15 @@ def test_cli_sanitize_writes_release_and_audit_only_on_request(tmp_path):
     command = [sys.executable, "-m", "relguard.cli", "sanitize", str(SAMPLE), "--epsilon", "1", "--quiet"]
     plain = subprocess.run([*command, "--out", str(tmp_path / "a")], capture_output=True, text=True, timeout=600)
     assert plain.returncode == 0, plain.stderr
-    assert "relations" in plain.stdout and not (tmp_path / "a" / AUDIT_FILE).exists()
+    assert "relation slots" in plain.stdout and not (tmp_path / "a" / AUDIT_FILE).exists()
     audited = subprocess.run(
         [*command, "--out", str(tmp_path / "b"), "--audit"], capture_output=True, text=True, timeout=600
     )
     assert audited.returncode == 0, audited.stderr
     audit = json.loads((tmp_path / "b" / AUDIT_FILE).read_text())
     assert audit["outcomes"] and "CONFIDENTIAL" in audit
+    assert set(audit["counts"]) == {"relations", "unchanged", "substituted", "deleted"}
+    assert len(audit["input_sha256"]) == 6
     assert AUDIT_FILE not in json.loads((tmp_path / "b" / "report.json").read_text())["files"]["outputs"]
 
 
@@ -128,6 +156,6 @@ def test_invariant_7_with_the_real_extractor():
     for sampled in (["sued", "born_in"], ["advised", None], [None, "visited"]):
         outputs = []
         for extraction in (first, second):
-            outcomes = [Outcome(t, s) for t, s in zip(extraction.triples, sampled, strict=True)]
+            outcomes = [Outcome(g, s) for g, s in zip(extraction.groups, sampled, strict=True)]
             outputs.append(reconstruct(extraction, outcomes, verbalize))
         assert outputs[0] == outputs[1]

@@ -209,13 +209,17 @@ def _expected(extraction: DocumentExtraction, outcomes: dict[int, Sampled]) -> t
         {t.occurrences[0].sentence for i, t in enumerate(extraction.triples) if outcomes[i].predicate is None}
     )
     drop = []
-    for number in deleted:
+    for number in deleted:  # a sentence goes with the spaces that join it to a neighbour on its own line
         start, end = bounds[number]
-        if number + 1 < len(bounds):
-            drop.append((start, bounds[number + 1][0]))
+        following = bounds[number + 1][0] if number + 1 < len(bounds) else None
+        kept_before = [bounds[n][1] for n in range(number) if n not in deleted]
+        preceding = kept_before[-1] if kept_before else None
+        same_line_after = following is not None and "\n" not in text[end:following]
+        same_line_before = preceding is not None and "\n" not in text[preceding:start]
+        if same_line_after or (following is not None and not same_line_before):
+            drop.append((start, following))
         else:
-            previous = [bounds[n][1] for n in range(number) if n not in deleted]
-            drop.append((previous[-1] if previous else bounds[0][0], end))
+            drop.append((preceding if preceding is not None else start, end))
     replace = {
         t.occurrences[0].start: (t.occurrences[0].end, f"<{outcomes[i].predicate}>")
         for i, t in enumerate(extraction.triples)
@@ -240,7 +244,7 @@ def _expected(extraction: DocumentExtraction, outcomes: dict[int, Sampled]) -> t
 def test_reconstruction_changes_only_relation_spans_and_deleted_sentences(case):
     extraction, outcomes = case
     text = extraction.document.text
-    masked = mask(extraction, {t.key: i for i, t in enumerate(extraction.triples)})
+    masked = mask(extraction, {t.pair_key: i for i, t in enumerate(extraction.triples)})
     result = fill(masked, outcomes, marked)
     expected, deleted = _expected(extraction, outcomes)
     assert result.removed_sentences == deleted
@@ -272,10 +276,10 @@ def test_reconstruction_changes_only_relation_spans_and_deleted_sentences(case):
 def test_masked_text_holds_no_relation_span_and_one_placeholder_per_slot(case):
     extraction, _ = case
     text = extraction.document.text
-    masked = mask(extraction, {t.key: i for i, t in enumerate(extraction.triples)})
+    masked = mask(extraction, {t.pair_key: i for i, t in enumerate(extraction.triples)})
     assert len(masked.slots) == len(extraction.triples)
     for slot in masked.slots:
-        assert masked.text[slot.start : slot.end] == f"[REL_{slot.triples[0]}]"
+        assert masked.text[slot.start : slot.end] == f"[REL_{slot.groups[0]}]"
     outside = [s for s in extraction.sentences]
     assert masked.text.count("[REL_") == text.count("[REL_") - sum(
         o.text.count("[REL_") for t in extraction.triples for o in t.occurrences

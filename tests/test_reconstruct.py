@@ -31,7 +31,7 @@ def _doc(text: str, relations: list[tuple[str, str, str, str]]) -> DocumentExtra
 
 
 def _index(doc: DocumentExtraction) -> dict:
-    return {t.key: i for i, t in enumerate(doc.triples)}
+    return {t.pair_key: i for i, t in enumerate(doc.triples)}
 
 
 def test_mask_replaces_only_relation_spans():
@@ -94,8 +94,8 @@ def test_invariant_7_documents_differing_only_in_relation_expressions_give_ident
         ],
     )
     outcomes = {0: Sampled(("PERSON", "ORG"), "founded"), 1: Sampled(("PERSON", "ORG"), "works_for")}
-    index_a = {t.key: i for i, t in enumerate(a.triples)}
-    index_b = {t.key: i for i, t in enumerate(b.triples)}
+    index_a = {t.pair_key: i for i, t in enumerate(a.triples)}
+    index_b = {t.pair_key: i for i, t in enumerate(b.triples)}
     masked_a, masked_b = mask(a, index_a), mask(b, index_b)
     assert masked_a.text == masked_b.text
     assert "works at" not in masked_a.text and "employed" not in masked_b.text
@@ -169,7 +169,7 @@ def test_mask_marks_slots_whose_object_comes_first():
         Triple("Alice", "PERSON", "founded", "Beta", "ORG", (Occurrence("d", 1, 33, 40, "founded"),)),
     )
     doc = DocumentExtraction(Document("d", text), sentences, entities, triples)
-    masked = mask(doc, {t.key: i for i, t in enumerate(triples)})
+    masked = mask(doc, {t.pair_key: i for i, t in enumerate(triples)})
     assert [slot.inverted for slot in masked.slots] == [True, False]
     outcomes = {0: Sampled(("PERSON", "ORG"), "founded"), 1: Sampled(("PERSON", "ORG"), "founded")}
     assert fill(masked, outcomes, INVERSE).text == "Acme was founded by Alice. Alice founded Beta."
@@ -197,9 +197,42 @@ def test_context_from_entity_positions_decides_between_clause_and_apposition():
         ),
     )  # fmt: skip
     doc = DocumentExtraction(Document("d", text), sentences, entities, triples)
-    masked = mask(doc, {t.key: i for i, t in enumerate(triples)})
+    masked = mask(doc, {t.pair_key: i for i, t in enumerate(triples)})
     assert [slot.context for slot in masked.slots] == ["after_apposition", "apposition"]
     outcomes = {0: Sampled(("PERSON", "ORG"), "founded"), 1: Sampled(("PERSON", "ORG"), "founded")}
     assert fill(masked, outcomes, INVERSE).text == (
         "Her predecessor, Bob Stone, founded Acme Council. Ann Lee, the founder of Beta, spoke."
     )
+
+
+def test_deleting_a_sentence_keeps_line_and_paragraph_breaks():
+    """The release issue: deleting the last sentence of a paragraph keeps the paragraph break."""
+    text = "Alice works at Acme. Bob sued Acme.\n\nThe sky is blue. It rained."
+    doc = DocumentExtraction(
+        Document("d", text),
+        (Sentence(0, 0, 20), Sentence(1, 21, 35), Sentence(2, 37, 53), Sentence(3, 54, 64)),
+        (),
+        (
+            Triple("Alice", "PERSON", "works_at", "Acme", "ORG", (Occurrence("d", 0, 6, 14, "works at"),)),
+            Triple("Bob", "PERSON", "sued", "Acme", "ORG", (Occurrence("d", 1, 25, 29, "sued"),)),
+        ),
+    )
+    masked = mask(doc, _index(doc))
+    founded, null = Sampled(("PERSON", "ORG"), "founded"), Sampled(("PERSON", "ORG"), None)
+    assert fill(masked, {0: founded, 1: null}, VERBALIZE).text == "Alice founded Acme.\n\nThe sky is blue. It rained."
+    assert fill(masked, {0: null, 1: founded}, VERBALIZE).text == "Bob founded Acme.\n\nThe sky is blue. It rained."
+    assert fill(masked, {0: null, 1: null}, VERBALIZE).text == "The sky is blue. It rained."
+    withheld = fill(masked, {0: founded, 1: founded}, VERBALIZE, withheld=[2])
+    assert withheld.text == "Alice founded Acme. Bob founded Acme.\n\nIt rained."
+    assert withheld.withheld_sentences == (2,) and withheld.removed_sentences == ()
+
+
+def test_a_null_on_one_paragraph_leaves_the_next_one_with_the_real_extractor():
+    from relguard.pipeline import prepare
+
+    prepared = prepare([Document("p.txt", "Bob Jones visited Paris.\n\nAcme Corp is based in Berlin.\n")], k=10)
+    assert len(prepared.extraction.documents[0].sentences) == 2 and len(prepared.groups) == 2
+    visited = next(i for i, g in enumerate(prepared.groups) if g.subject == "Bob Jones")
+    sampled = {i: Sampled(g.type_pair, None if i == visited else "founded") for i, g in enumerate(prepared.groups)}
+    masked = mask(prepared.extraction.documents[0], {g.key: i for i, g in enumerate(prepared.groups)})
+    assert fill(masked, sampled, VERBALIZE).text == "Acme Corp founded Berlin.\n"

@@ -20,10 +20,14 @@ from relguard.mechanism import log_probabilities, sample_outcomes
 from relguard.pipeline import prepare
 from relguard.report import public_files, write_release
 from relguard.selfaudit import (
+    audit_groups,
     audit_prepared,
     chi2_sf,
     chi2_test,
     generator_takes_only_type_pair_and_k,
+    grouping_is_public,
+    public_audit,
+    public_file_problems,
     read_report,
     run_audit,
     with_audit,
@@ -56,7 +60,7 @@ def test_correct_mechanism_passes_every_check(prepared):
     assert len(prepared.pools) >= 3
     audit = audit_prepared(prepared, epsilon=5.0, lam=1.0)
     assert audit.passed, audit.table()
-    assert [c.passed for c in audit.checks] == [True] * 5
+    assert [c.passed for c in audit.checks] == [True] * 7, audit.table()
     for pool in audit.pools:
         assert pool.worst_excess <= 1e-9
         # the /2 leaves slack: with it the log-ratio never reaches ε·d_R
@@ -134,10 +138,16 @@ def test_pool_checks_catch_generators_that_are_not_public(prepared):
 
 def test_report_records_the_audit_and_cli_audits_a_written_release(prepared, tmp_path, capsys):
     release = prepared.draw(epsilon=5.0, lam=1.0)
-    audited = with_audit(release, audit_prepared(prepared, epsilon=5.0, lam=1.0, pools_check=False))
+    full = audit_prepared(prepared, epsilon=5.0, lam=1.0, pools_check=False)
+    with pytest.raises(ValueError, match="cannot go into a public report"):
+        with_audit(release, full)  # its numbers come from the original relations (invariant 12)
+    public = public_audit(release, generator=InventoryCandidates(), pools_check=False)
+    assert all(p.originals == 0 for p in public.pools)
+    audited = with_audit(release, full, public=public)
     files = public_files(audited)
     report = json.loads(files["report.json"])
     assert report["self_audit"]["passed"] is True
+    assert report["self_audit"] == public.to_dict() and audited.confidential["self_audit"] == full.to_dict()
     assert "## Self-audit of the guarantee: PASS" in files["report.md"].decode()
     assert "self_audit" not in json.loads(public_files(release)["report.json"])
 
@@ -150,3 +160,58 @@ def test_report_records_the_audit_and_cli_audits_a_written_release(prepared, tmp
     assert recorded["passed"] and recorded["epsilon"] == 5.0
     assert "Self-audit" in (tmp_path / "report.md").read_text()
     assert json.loads((tmp_path.parent / "a.json").read_text())["k"] == 10
+
+
+def _twice_the_minimum(per_triple, owners, groups):
+    """Test-only broken group utility: −2·min d_R, which moves by up to 2·d_R when one relation changes."""
+    from relguard.pipeline import group_distances
+
+    return np.clip(2 * group_distances(per_triple, owners, groups), 0.0, 1.0)
+
+
+def _keyed_by_predicate(documents):
+    """Test-only broken grouping: one group per (pair, predicate), the key the release issue found."""
+    from relguard.pipeline import group_relations
+    from relguard.types import RelationGroup
+
+    return tuple(RelationGroup(*t.pair_key, triples=(t,)) for g in group_relations(documents) for t in g.triples)
+
+
+def test_group_checks_pass_for_the_minimum_and_catch_broken_groupings(prepared):
+    """Invariant 6: the exact audit checks the group utility and that groups never key on the predicate."""
+    encoder = load_encoder()
+    checked, replaced, excess = audit_groups(prepared.groups, prepared.pools, encoder, epsilon=2.0, lam=1.0)
+    assert checked >= len(prepared.groups) and replaced > 0 and excess <= 1e-9
+    _, _, broken = audit_groups(
+        prepared.groups, prepared.pools, encoder, epsilon=2.0, lam=1.0, combine=_twice_the_minimum
+    )
+    assert broken > 1e-3
+    ok, _ = grouping_is_public(prepared.extraction, prepared.pools)
+    assert ok
+    # a corpus where one pair holds two different predicates: a predicate key splits it, and rewriting the
+    # predicates (both to the same pool predicate) merges it again, so the grouping check fails
+    two = prepare(
+        [
+            Document("x.txt", "Alice Smith works for Acme Corporation."),
+            Document("y.txt", "Alice Smith founded Acme Corporation."),
+        ],
+        k=10,
+    )
+    assert len(two.groups) == 1 and len(two.groups[0].triples) == 2
+    bad, detail = grouping_is_public(two.extraction, two.pools, grouper=_keyed_by_predicate)
+    assert not bad, detail
+
+
+def test_public_file_check_finds_input_digests_and_confidential_counts(prepared):
+    release = prepared.draw(epsilon=1.0, lam=1.0)
+    files = dict(public_files(release))
+    assert public_file_problems(files) == []
+    digest = "ab" * 32
+    leaked = dict(files, **{"config.toml": f'[inputs]\n"a.txt" = "{digest}"\n'.encode()})
+    assert any("SHA-256 of an input" in p for p in public_file_problems(leaked, input_digests=[digest]))
+    report = json.loads(files["report.json"])
+    report["counts"]["unchanged"] = 3
+    report["backends"] = {"extractor": {"model": "m", "prompt_tokens": 12}}
+    bad = dict(files, **{"report.json": json.dumps(report).encode()})
+    problems = public_file_problems(bad)
+    assert any("unchanged" in p for p in problems) and any("prompt_tokens" in p for p in problems)

@@ -24,7 +24,7 @@ def no_defence(prepared: Prepared) -> tuple[SanitizedDocument, ...]:
 
 def delete_relations(prepared: Prepared) -> tuple[SanitizedDocument, ...]:
     """Every sentence that holds an extracted relation is removed (all outcomes null)."""
-    outcomes = tuple(Outcome(t, None) for t in prepared.triples)
+    outcomes = tuple(Outcome(g, None) for g in prepared.groups)
     return reconstruct(prepared.extraction, outcomes, FormVerbalizer(lambda p, _pair: {"clause": p, "noun": None}))
 
 

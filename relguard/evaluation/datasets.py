@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,7 +67,9 @@ class EvalDataset:
 
 
 def default_data_dir() -> Path | None:
-    """``../shared/data`` next to the checkout, when it exists."""
+    """``$RELGUARD_DATA_DIR``, else ``../shared/data`` next to the checkout, when it exists."""
+    if os.environ.get("RELGUARD_DATA_DIR"):
+        return Path(os.environ["RELGUARD_DATA_DIR"])
     for base in (Path.cwd(), Path(__file__).resolve().parents[2]):
         candidate = base.parent / "shared" / "data"
         if candidate.is_dir():
@@ -191,6 +194,15 @@ def load_redocred(data_dir: Path, *, limit: int | None = None) -> EvalDataset:
 
 
 LOADERS = {"hotpotqa": load_hotpotqa, "2wiki": load_2wiki, "redocred": load_redocred}
+
+
+def write_jsonl(dataset: EvalDataset, path: str | Path) -> Path:
+    """The dataset's documents as a ``.jsonl`` corpus (``id`` and ``text`` per line), as a user would feed the CLI."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = [json.dumps({"id": d.name, "text": d.text}, ensure_ascii=False) for d in dataset.documents]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
 
 
 def load_dataset(name: str, *, data_dir: Path | None = None, limit: int | None = None) -> EvalDataset:

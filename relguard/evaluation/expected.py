@@ -1,10 +1,11 @@
 """Expected leakage computed exactly from the probability tables, without sampling.
 
-For each canonical triple the mechanism's outcome distribution is known in
-closed form (Eq. 12), so the expected share of relations whose connection
-survives (1 − P(null)) and whose meaning survives (the probability mass on
-candidates equivalent to the original, d_R ≤ the calibrated threshold) are
-plain averages over rows. This is what lets the app draw leakage curves live.
+For each relation group the mechanism's outcome distribution is known in
+closed form (Eq. 12), so for each canonical triple of the group the expected
+share of relations whose connection survives (1 − P(null)) and whose meaning
+survives (the probability mass on candidates equivalent to the triple's own
+predicate, d_R ≤ the calibrated threshold) are plain averages over triples.
+This is what lets the app draw leakage curves live.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def equivalent_candidates(prepared, *, threshold: float) -> np.ndarray:
     if not prepared.triples:
         return np.zeros((0, prepared.k), dtype=bool)
     same = np.array([[c == t.predicate for c in prepared.pool_for(t).predicates] for t in prepared.triples], dtype=bool)
-    return same | (np.asarray(prepared.distances) <= threshold)
+    return same | (np.asarray(prepared.triple_distances) <= threshold)
 
 
 def expected_leakage(
@@ -62,7 +63,7 @@ def expected_leakage(
         from relguard.evaluation.matching import default_threshold
 
         threshold = default_threshold()
-    probabilities = prepared.probabilities(epsilon=epsilon, lam=lam, allow_null=allow_null)
+    probabilities = prepared.probabilities(epsilon=epsilon, lam=lam, allow_null=allow_null)[prepared.group_of_triple]
     m = probabilities.shape[0]
     if m == 0:
         return ExpectedLeakage(epsilon, lam, prepared.k, 0, 0.0, 0.0, 0.0)

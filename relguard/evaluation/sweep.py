@@ -23,7 +23,7 @@ from relguard.evaluation.core import Evaluation, evaluate_documents, truth_from_
 from relguard.evaluation.datasets import EvalDataset
 from relguard.evaluation.expected import expected_leakage
 from relguard.evaluation.matching import default_matcher
-from relguard.pipeline import Prepared, build_pools, distance_matrix, prepare
+from relguard.pipeline import Prepared, build_pools, group_distances, prepare, triple_distances
 
 METRICS = (
     "conn_f1",
@@ -48,8 +48,9 @@ def with_k(prepared: Prepared, *, k: int, encoder: Any) -> Prepared:
     if k == prepared.k:
         return prepared
     pools = build_pools(prepared.extraction.type_pairs, generator=prepared.generator, k=k)
-    distances = distance_matrix(prepared.triples, pools, encoder)
-    return dataclasses.replace(prepared, pools=pools, distances=distances, k=k)
+    per_triple = triple_distances(prepared.triples, pools, encoder)
+    distances = group_distances(per_triple, prepared.group_of_triple, len(prepared.groups))
+    return dataclasses.replace(prepared, pools=pools, distances=distances, k=k, triple_distances=per_triple)
 
 
 @dataclass

@@ -140,6 +140,7 @@ def _load(model: str) -> Language:
         import spacy
     except ImportError as exc:  # pragma: no cover - spaCy is a core dependency
         raise ModelError("the spaCy extractor needs spaCy: pip install 'spacy>=3.8'") from exc
+    _register_components()
     names = [model] + ([_FALLBACK_PACKAGES[model]] if model in _FALLBACK_PACKAGES else [])
     for name in names:
         try:
@@ -149,9 +150,32 @@ def _load(model: str) -> Language:
         missing = {"parser", "ner"} - set(nlp.pipe_names)
         if missing:
             raise ModelError(f"spaCy pipeline {model!r} lacks {', '.join(sorted(missing))}; use e.g. en_core_web_sm")
+        nlp.add_pipe(PARAGRAPH_BREAKS, before="parser")
         return nlp
     hint = " or ".join(f"pip install {n}" for n in names)
     raise ModelError(f"spaCy pipeline {model!r} is not installed; install it with `{hint}`")
+
+
+PARAGRAPH_BREAKS = "relguard_paragraph_breaks"
+
+
+def _paragraph_breaks(doc: Doc) -> Doc:
+    """Start a sentence after every blank line, before the parser runs (the parser keeps preset starts).
+
+    A sentence never spans a paragraph break, so deleting one never removes text of the next paragraph
+    ("Acme Corp.\n\nBob Jones visited Paris." is two sentences, whatever the parser would have made of it).
+    """
+    for token in doc[:-1]:
+        if token.is_space and token.text.count("\n") >= 2:
+            doc[token.i + 1].is_sent_start = True
+    return doc
+
+
+def _register_components() -> None:
+    from spacy.language import Language
+
+    if not Language.has_factory(PARAGRAPH_BREAKS):
+        Language.component(PARAGRAPH_BREAKS, func=_paragraph_breaks)
 
 
 def _split(text: str) -> list[str]:
@@ -871,7 +895,7 @@ class _Relations:
         between the head and the last token leaves no contiguous span that
         avoids entity names, so nothing is recorded.
         """
-        if not subjects or not objects:
+        if not subjects or not objects or not first <= head <= last:
             return
         cum = self.s.cum
         if cum[last + 1] - cum[head] > 0:
@@ -880,7 +904,12 @@ class _Relations:
             first = head
             while first > self.sent.start and self.ment_of[first - 1] < 0:
                 first -= 1
-        if last - first + 1 > MAX_SPAN_TOKENS:
+        doc = self.s.doc
+        while first < last and doc[first].is_space:
+            first += 1
+        while last > first and doc[last].is_space:
+            last -= 1
+        if last - first + 1 > MAX_SPAN_TOKENS or doc[first].is_space:
             return
         predicate = normalize_predicate(phrase)
         if predicate in lex.IDENTITY or predicate.rsplit("_", 1)[-1] in lex.NON_RELATIONAL_PREPS:

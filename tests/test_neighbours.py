@@ -1,0 +1,90 @@
+"""The neighbour test (DESIGN invariant 12): public files depend on the relations only through the outcomes.
+
+Each row is a pair of corpora that differ in one relation expression only — same entities, another predicate's
+wording in that span. Both are released through the CLI at ε = 0 with the same teaching seed. At ε = 0 every
+outcome distribution is uniform, so if every public file is a function of the outcomes and of public
+information, the two releases are byte-identical (creation time aside). A difference means that some field,
+count, name, order or text reads the original relation.
+
+Rows marked ``xfail`` differ because of *extraction*: which pairs get a slot, their types, the slot's direction
+or how much of the expression the span covers still depend on the relation's words there. Those belong to the
+coverage issue (DESIGN invariant 11); ``strict=True`` makes each one report when it starts passing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from relguard import cli
+
+EXTRACTION = "extraction decides it from the relation's words (invariant 11, coverage issue)"
+
+NEIGHBOURS = [
+    # (name, corpus A, corpus B, why it still differs, or None)
+    ("verb swap", ["Alice Smith founded Acme Corp in 2001."], ["Alice Smith joined Acme Corp in 2001."], None),
+    ("verb with preposition", ["Bob Jones lives in Paris."], ["Bob Jones died in Paris."], None),
+    ("passive participle vs active verb", ["Alice Smith was born in Paris."], ["Alice Smith lives in Paris."], None),
+    ("person to person", ["Alice Smith married Bob Jones."], ["Alice Smith divorced Bob Jones."], None),
+    ("auxiliary in the span", ["Alice Smith has joined Acme Corp."], ["Alice Smith joined Acme Corp."], None),
+    ("possessive role noun", ["Acme Corp's founder Alice Smith retired."],
+     ["Acme Corp's chairman Alice Smith retired."], None),
+    ("copula and role noun", ["Paris is the capital of France."], ["Paris is the largest city in France."], None),
+    ("coordinated verbs", ["Alice Smith founded and led Acme Corp."], ["Alice Smith founded and sold Acme Corp."],
+     None),
+    # the release issue's own case: the same pair in two documents, equal vs different predicates
+    ("two documents on one pair", ["Alice Smith works for Acme Corp.", "Alice Smith works for Acme Corp."],
+     ["Alice Smith works for Acme Corp.", "Alice Smith founded Acme Corp."], None),
+    ("voice: passive with agent vs active", ["Acme Corp was founded by Alice Smith."],
+     ["Acme Corp employs Alice Smith."], f"direction and pool: {EXTRACTION}"),
+    ("voice: same verb, both directions", ["Globex was acquired by Acme Corp."], ["Globex acquired Acme Corp."],
+     f"direction: {EXTRACTION}"),
+    ("appositive role with compound noun", ["Alice Smith, the founder of Acme Corp, spoke today."],
+     ["Alice Smith, the chief executive of Acme Corp, spoke today."], f"span leaves 'chief': {EXTRACTION}"),
+    ("negation", ["Alice Smith did not join Acme Corp."], ["Alice Smith joined Acme Corp."],
+     f"a negated clause gets no slot: {EXTRACTION}"),
+    ("fronted place", ["In Madrid, Sofia Jansen played three concerts."],
+     ["In Madrid, Sofia Jansen recorded three concerts."], f"a fronted preposition gets no slot: {EXTRACTION}"),
+]  # fmt: skip
+
+
+def release_through_cli(texts: list[str], root: Path) -> dict[str, bytes]:
+    """Every public file of a release at ε = 0 with teaching seed 7, creation time blanked."""
+    source = root / "in"
+    source.mkdir(parents=True)
+    for number, text in enumerate(texts):
+        (source / f"doc{number}.txt").write_text(text + "\n", encoding="utf-8")
+    out = root / "out"
+    assert cli.main(["sanitize", str(source), "--out", str(out), "--epsilon", "0", "--seed", "7", "--quiet"]) == 0
+    files = {}
+    for path in sorted(out.rglob("*")):
+        if not path.is_file():
+            continue
+        data = path.read_bytes()
+        if path.name == "report.json":
+            report = json.loads(data)
+            report.pop("created")
+            data = json.dumps(report, sort_keys=True).encode()
+        elif path.name == "report.md":
+            data = re.sub(rb"created [0-9T:+-]+", b"created (time)", data)
+        files[path.relative_to(out).as_posix()] = data
+    return files
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        pytest.param(a, b, id=name, marks=[pytest.mark.xfail(reason=reason, strict=True)] if reason else [])
+        for name, a, b, reason in NEIGHBOURS
+    ],
+)
+def test_neighbouring_corpora_give_identical_public_files_at_epsilon_zero(a, b, tmp_path, capsys):
+    first = release_through_cli(a, tmp_path / "a")
+    second = release_through_cli(b, tmp_path / "b")
+    capsys.readouterr()
+    assert set(first) == set(second)
+    differing = [name for name in first if first[name] != second[name]]
+    assert not differing, {name: (first[name][:300], second[name][:300]) for name in differing}
