@@ -21,10 +21,11 @@ from pathlib import Path
 from common import hotpotqa_paragraphs
 
 from relguard import registry
-from relguard.corpus import probability_rows
-from relguard.expectations import OutcomeModel, epsilon_grid
-from relguard.mechanism import outcome_probabilities
-from relguard.pipeline import group_relations, prepare_extracted
+from relguard.extract.corpus import group_relations
+from relguard.pipeline import prepare_extracted
+from relguard.privacy.expected import OutcomeModel, epsilon_grid
+from relguard.privacy.mechanism import outcome_probabilities
+from relguard.studio.tables import probability_rows
 from relguard.types import Extraction
 
 ROOT = Path(__file__).resolve().parents[1]

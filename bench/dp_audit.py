@@ -13,11 +13,12 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from relguard.audit import audit_pool, near_duplicates
 from relguard.candidates.inventory import InventoryCandidates
 from relguard.embed import load_encoder
-from relguard.mechanism import log_probabilities, outcome_probabilities, sample_outcomes
+from relguard.privacy.mechanism import log_probabilities, outcome_probabilities
+from relguard.privacy.sampling import sample_outcomes
 from relguard.types import ENTITY_TYPES
+from relguard.verify.bound import audit_pool, near_duplicates
 
 OUTSIDERS = ("works_at", "married", "was_born_in", "located_near", "owns_shares_in")
 

@@ -15,9 +15,9 @@ import time
 
 from common import hotpotqa_paragraphs
 
-from relguard.mechanism import log_probabilities
 from relguard.pipeline import prepare
-from relguard.selfaudit import audit_prepared
+from relguard.privacy.mechanism import log_probabilities
+from relguard.verify import audit_prepared
 
 
 def _without_halving(distances, *, epsilon, lam, allow_null=True):

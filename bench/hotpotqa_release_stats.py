@@ -38,14 +38,16 @@ def main(trials: int = 3) -> None:
         rows = []
         for _ in range(trials):
             release = prepared.draw(epsilon=epsilon, lam=1.0)
-            m = len(release.outcomes)
-            deleted = sum(o.deleted for o in release.outcomes)
-            unchanged = sum(o.unchanged for o in release.outcomes)
+            relations = [(i, o, t) for i, o in enumerate(release.outcomes) for t in o.group.triples]
+            owner = {id(t): row for row, t in enumerate(prepared.triples)}
+            m = len(relations)
+            deleted = sum(o.deleted for _, o, _ in relations)
+            unchanged = sum(o.kept(t) for _, o, t in relations)
             close = 0
-            for i, o in enumerate(release.outcomes):
+            for _, o, t in relations:
                 if o.predicate is not None:
-                    j = prepared.pool_for(o.triple).predicates.index(o.predicate)
-                    close += prepared.distances[i, j] <= CLOSE
+                    j = prepared.pool_for(t).predicates.index(o.predicate)
+                    close += prepared.triple_distances[owner[id(t)], j] <= CLOSE
             removed = sum(len(d.removed_sentences) for d in release.documents)
             rows.append((unchanged / m, close / m, (m - deleted - unchanged) / m, deleted / m, removed / sentences))
         mean = np.mean(rows, axis=0)

@@ -2,19 +2,10 @@
 
 import streamlit as st
 
-from pages._shared import (
-    CANDIDATES,
-    EXTRACTORS,
-    add_documents,
-    clear_documents,
-    lasting,
-    llm_environ,
-    load_sample,
-    prepared,
-)
+from pages._shared import CANDIDATES, EXTRACTORS, SAMPLE_DIR, lasting, prepared, studio
 from relguard import llm
-from relguard.corpus import document_rows
-from relguard.formats import UPLOAD_SUFFIXES, load_uploads, too_many_files
+from relguard.io.formats import UPLOAD_SUFFIXES, load_uploads, too_many_files
+from relguard.studio.tables import document_rows
 
 st.title("Documents")
 st.write("Load the corpus to review. Nothing leaves this machine; each browser session sees only its own documents.")
@@ -29,16 +20,14 @@ new = [f for f in files or [] if f.file_id not in st.session_state.seen_uploads]
 if over_limit := too_many_files(len(files or [])):
     st.error(over_limit, icon="⚠️")
 elif new:
-    result = load_uploads((f.name, f.getvalue()) for f in new)
     st.session_state.seen_uploads.update(f.file_id for f in new)
-    add_documents(list(result.documents), result.hashes)
-    st.session_state.upload_errors = list(result.errors)
+    studio().add_uploads(load_uploads((f.name, f.getvalue()) for f in new))
 
 left, middle, right = st.columns(3)
 if left.button("Load the sample corpus", type="primary", disabled=st.session_state.sample_loaded):
-    load_sample()
+    studio().load_sample(SAMPLE_DIR)
 if right.button("Remove all documents", disabled=not st.session_state.documents):
-    clear_documents()
+    studio().clear()
     st.rerun()
 
 with middle.popover("Paste text"):
@@ -48,9 +37,8 @@ with middle.popover("Paste text"):
         if not text.strip():
             st.error("The text is empty; paste some text first.")
         else:
-            result = load_uploads([(name if name.endswith((".txt", ".md")) else f"{name}.txt", text.encode())])
-            add_documents(list(result.documents), result.hashes)
-            st.session_state.upload_errors = list(result.errors)
+            pasted = name if name.endswith((".txt", ".md")) else f"{name}.txt"
+            studio().add_uploads(load_uploads([(pasted, text.encode())]))
 
 with st.expander("Extraction backends", expanded=st.session_state.extractor_name == "llm"):
     left, right = st.columns(2)
@@ -62,7 +50,7 @@ with st.expander("Extraction backends", expanded=st.session_state.extractor_name
         placeholder="http://localhost:11434/v1",
     )
     lasting(right.text_input, f"LLM model ({llm.MODEL_ENV})", key="w_llm_model", state="llm_model")
-    environ = llm_environ()
+    environ = studio().llm_environ()
     available = llm.configured(environ)
     (st.caption if available else st.info)(llm.status(environ))
     left, right = st.columns(2)
@@ -96,7 +84,7 @@ if corpus is None:
         st.info("No documents loaded yet.")
 else:
     rows = document_rows(corpus.extraction)
-    st.subheader(f"{len(rows)} documents · {len(corpus.triples)} canonical triples")
+    st.subheader(f"{len(rows)} documents · {len(corpus.groups)} relation groups · {len(corpus.triples)} triples")
     st.dataframe(rows, hide_index=True, width="stretch")
     if usage := st.session_state.usage:
         st.caption(

@@ -1,10 +1,11 @@
-"""Export: the public zip, and the confidential audit file as a separate, labelled download."""
+"""Export: the public zip, and the confidential mapping as a separate, labelled download."""
 
 import streamlit as st
 
-from pages._shared import SAMPLE_NAMES, content_key
-from relguard.export import AUDIT_NAME, audit_bytes, composed_epsilon, config_toml, release_zip
-from relguard.report import backend_lines, confidential_counts, release_counts
+from pages._shared import SAMPLE_NAMES, studio
+from relguard.release.bundle import config_toml, release_zip
+from relguard.release.confidential import MAPPING_FILE, confidential_bytes, confidential_counts
+from relguard.release.report import backend_lines, release_counts
 
 st.title("Export")
 ss = st.session_state
@@ -28,10 +29,9 @@ else:
         )
     for line in backend_lines(release.provenance.get("backends") or {}):
         st.caption(line.strip().lstrip("- "))
-    corpus = content_key(list(ss.documents.values()))
-    earlier = [e for key, e in ss.exports if key == corpus]
+    earlier = studio().earlier_exports()
     if earlier:
-        total = composed_epsilon([*earlier, g.epsilon])
+        total = studio().composed(g.epsilon)
         st.warning(
             f"You already exported {len(earlier)} release(s) of this corpus. Releases compose: publishing them "
             f"together gives ε·d_R adding up, a total ε of {total:g} (bounds e^({total:g}·d_R)).",
@@ -48,7 +48,7 @@ else:
         st.code(config, language="toml")
 
     def record() -> None:
-        ss.exports.append((corpus, g.epsilon))
+        studio().record_export(g.epsilon)
 
     st.download_button(
         "Download the release (.zip): sanitized documents, report.json, report.md, config.toml",
@@ -71,9 +71,9 @@ else:
         f"{private['substituted']} were substituted, {private['deleted']} deleted."
     )
     st.download_button(
-        f"Download {AUDIT_NAME} (CONFIDENTIAL)",
-        data=audit_bytes(release),
-        file_name=AUDIT_NAME,
+        f"Download {MAPPING_FILE} (CONFIDENTIAL)",
+        data=confidential_bytes(release),
+        file_name=MAPPING_FILE,
         mime="application/json",
         key="download_audit",
     )

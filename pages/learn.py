@@ -5,7 +5,7 @@ import streamlit as st
 
 from pages._shared import EPSILONS, LAMBDAS, candidates, encoder
 from relguard.errors import RelGuardError
-from relguard.teaching import EXAMPLE_PAIR, EXAMPLE_R, EXAMPLE_R2, EXAMPLE_SENTENCE, compare
+from relguard.studio.teaching import EXAMPLE_PAIR, EXAMPLE_R, EXAMPLE_R2, EXAMPLE_SENTENCE, compare
 
 st.title("Learn relation-DP")
 st.markdown(

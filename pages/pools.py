@@ -4,7 +4,7 @@ import plotly.express as px
 import streamlit as st
 
 from pages._shared import need_corpus
-from relguard.corpus import pool_heatmap
+from relguard.studio.tables import pool_heatmap
 
 st.title("Candidate pools")
 st.write(

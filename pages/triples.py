@@ -3,9 +3,9 @@
 import streamlit as st
 
 from pages._shared import need_corpus
-from relguard.corpus import triple_rows
-from relguard.graph import entities, graph_html, knowledge_graph, neighbourhood
-from relguard.render import highlight_html, legend_html
+from relguard.studio.graph import entities, graph_html, knowledge_graph, neighbourhood
+from relguard.studio.render import highlight_html, legend_html
+from relguard.studio.tables import triple_rows
 
 st.title("Triples")
 corpus = need_corpus()

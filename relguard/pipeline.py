@@ -1,148 +1,97 @@
-"""Orchestration of the four steps: extract → pools → distances → sample + reconstruct.
+"""Orchestration of the four steps: extract → pools → distances → sample + rewrite, and the release it makes.
 
-:func:`prepare` does everything that does not depend on ε and λ (the expensive,
-cacheable part); :meth:`Prepared.probabilities` and :meth:`Prepared.draw` do
-the rest in milliseconds, which is what lets the app redraw while a slider
-moves. :func:`sanitize` is the one-call version the CLI uses.
+:func:`prepare` does everything that does not depend on ε and λ (the expensive, cacheable part);
+:meth:`Prepared.probabilities` and :meth:`Prepared.draw` do the rest in milliseconds, which is what lets the app
+redraw while a slider moves. :func:`sanitize` is the one-call version.
 
-The unit of sampling is the :class:`~relguard.types.RelationGroup`: every
-occurrence on one aligned entity pair, in every document, shares one outcome,
-and the group is keyed by public information only (DESIGN invariant 6). Its
-utility is ``u(c) = −min_i d_R(r_i, c)`` over the group's relations — see
-:func:`group_distances` for why that keeps the per-relation guarantee.
+The unit of sampling is the :class:`~relguard.types.RelationGroup`: every occurrence on one aligned entity pair,
+in every document, shares one outcome, and the group is keyed by public information only (DESIGN invariant 6).
+Its utility is ``u(c) = −min_i d_R(r_i, c)`` over the group's relations
+(:func:`~relguard.privacy.mechanism.group_distances` says why that keeps the per-relation guarantee).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import platform
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Any
 
 import numpy as np
 
-from relguard import __version__, registry
-from relguard.embed import predicate_text
-from relguard.errors import PoolError
-from relguard.mechanism import (
-    check_epsilon,
-    check_k,
-    check_lam,
-    outcome_probabilities,
-    sample_outcomes,
-)
-from relguard.reconstruct import FormVerbalizer, Sampled, fill, mask
+from relguard import registry
+from relguard.candidates.pools import build_pools, pool_hash
+from relguard.embed import triple_distances
+from relguard.errors import ConfigError
+from relguard.extract.corpus import Progress, extract_corpus
+from relguard.io.write import serialize_documents
+from relguard.privacy.mechanism import group_distances, outcome_probabilities
+from relguard.privacy.sampling import sample_outcomes
+from relguard.protocols import Encoder, Extractor, PoolGenerator
+from relguard.release.leakscan import scan
+from relguard.rewrite import FormVerbalizer, reconstruct
+from relguard.settings import DEFAULT_ENCODER, BackendSettings, check_epsilon, check_k, check_lam
 from relguard.types import (
     CandidatePool,
     Document,
     DocumentExtraction,
     Extraction,
     Guarantee,
-    Occurrence,
     Outcome,
     RelationGroup,
     Release,
-    SanitizedDocument,
     Triple,
     TypePair,
 )
-
-Progress = Callable[[int, int], None]
+from relguard.version import __version__
 
 #: Provenance fields of a backend that are public: they name it and its settings, nothing computed from text.
 PUBLIC_BACKEND_FIELDS = ("backend", "model", "prompt_versions", "window_sentences", "synonym_threshold")
+#: Rounds of the leak scan before a release is blocked: withholding a sentence cannot create a new leak, so
+#: one round settles every case seen; the others guard against a bug in that reasoning.
+WITHHOLD_ROUNDS = 3
 
 
-def group_relations(documents: Iterable[DocumentExtraction]) -> tuple[RelationGroup, ...]:
-    """Merge every document's triples into relation groups keyed by the aligned entity pair (invariant 6).
+@dataclass(frozen=True)
+class Backends:
+    """The three backend objects of a run, built once from names (:meth:`from_settings`) or given directly."""
 
-    Equal canonical triples (same predicate too) in several documents become one triple with all its
-    occurrences; triples on the same pair with different predicates stay apart inside the group, so the
-    confidential mapping can still say what each original was. Groups come sorted by their public key.
-    """
-    merged: dict[tuple, list[Occurrence]] = {}
-    for extraction in documents:
-        for triple in extraction.triples:
-            merged.setdefault(triple.key, []).extend(triple.occurrences)
-    by_pair: dict[tuple, list[Triple]] = {}
-    for key in sorted(merged):
-        triple = Triple(*key, occurrences=tuple(merged[key]))
-        by_pair.setdefault(triple.pair_key, []).append(triple)
-    return tuple(RelationGroup(*pair, triples=tuple(triples)) for pair, triples in sorted(by_pair.items()))
+    extractor: Extractor
+    candidates: PoolGenerator
+    encoder: Encoder
 
+    @classmethod
+    def from_settings(cls, settings: BackendSettings) -> Backends:
+        """Build every backend a :class:`~relguard.settings.BackendSettings` names, the LLM ones with their options."""
+        llm = {"model": settings.llm_model, "base_url": settings.base_url, "api_key_env": settings.api_key_env}
+        encoder = registry.create("encoder", "sentence-transformers", model=settings.encoder)
+        extractor = registry.create("extractor", settings.extractor, **(llm if settings.extractor == "llm" else {}))
+        if settings.candidates == "llm":
+            candidates = registry.create("candidates", "llm", pool_file=settings.pool_file, encoder=encoder, **llm)
+        elif settings.candidates == "pool-file":
+            if not settings.pool_file:
+                raise ConfigError(
+                    "--candidates pool-file needs --pool-file PATH (a pool file or a release report.json)"
+                )
+            candidates = registry.create("candidates", "pool-file", path=settings.pool_file)
+        else:
+            candidates = registry.create("candidates", settings.candidates)
+        return cls(extractor, candidates, encoder)
 
-def extract_corpus(documents: Sequence[Document], *, extractor: Any, progress: Progress | None = None) -> Extraction:
-    """Run ``extractor`` over the corpus (batched through its ``extract_many``) and group the relations."""
-    results: list[DocumentExtraction] = []
-    for number, result in enumerate(extractor.extract_many(documents), start=1):
-        results.append(result)
-        if progress:
-            progress(number, len(documents))
-    return Extraction(tuple(results), group_relations(results), extractor=getattr(extractor, "model_id", ""))
-
-
-def build_pools(type_pairs: Iterable[TypePair], *, generator: Any, k: int) -> dict[TypePair, CandidatePool]:
-    """One public pool of exactly K predicates per ordered type pair (DESIGN invariants 1-2)."""
-    k = check_k(k)
-    pools: dict[TypePair, CandidatePool] = {}
-    for pair in sorted(set(type_pairs)):
-        pool = generator.generate(pair, k)
-        if pool.k != k or len(set(pool.predicates)) != k:
-            raise PoolError(
-                f"candidate generator {getattr(generator, 'name', generator)!r} returned {pool.k} "
-                f"distinct predicates for {pair[0]}->{pair[1]}, expected exactly K={k}"
-            )
-        pools[pair] = pool
-    return pools
-
-
-def pool_hash(pools: Mapping[TypePair, CandidatePool]) -> str:
-    """SHA-256 of the pools actually used, so a reader can check the release used public pools."""
-    canonical = {f"{a}|{b}": list(p.predicates) for (a, b), p in sorted(pools.items())}
-    return hashlib.sha256(json.dumps(canonical, sort_keys=True).encode()).hexdigest()
-
-
-def triple_distances(triples: Sequence[Triple], pools: Mapping[TypePair, CandidatePool], encoder: Any) -> np.ndarray:
-    """(m, K) d_R from each canonical triple's predicate to its pool's candidates.
-
-    Every text the encoder must read (originals and candidates of all type pairs) goes
-    through one batched call first; the per-pair distances then come from its cache.
-    """
-    k = next(iter(pools.values())).k if pools else 0
-    distances = np.zeros((len(triples), k))
-    by_pair: dict[TypePair, list[int]] = {}
-    for index, triple in enumerate(triples):
-        by_pair.setdefault(triple.type_pair, []).append(index)
-    warm = getattr(encoder, "embed_texts", None)
-    if warm is not None:
-        texts = [predicate_text(triples[i].predicate, pair) for pair, rows in by_pair.items() for i in rows]
-        texts += [predicate_text(c, pair) for pair in by_pair for c in pools[pair].predicates]
-        warm(list(dict.fromkeys(texts)))
-    for pair, rows in by_pair.items():
-        originals = [triples[i].predicate for i in rows]
-        distances[rows] = encoder.distances(originals, list(pools[pair].predicates), pair)
-    return distances
-
-
-def group_distances(per_triple: np.ndarray, group_of_triple: Sequence[int], groups: int) -> np.ndarray:
-    """(g, K) distance of each relation group to each candidate: the minimum over the group's relations.
-
-    Why the minimum keeps the guarantee: the group's utility is u(c) = −min_i d_R(r_i, c). If one relation
-    r_j of the group is changed to r′_j, each term d_R(r_j, c) moves by at most d_R(r_j, r′_j) (triangle
-    inequality of the metric d_R), and a minimum moves by at most the largest move of its terms, so
-    |u(c) − u′(c)| ≤ d_R(r_j, r′_j) for every c; the null utility −λ does not move. The exponential
-    mechanism with exp(ε·u/2) therefore bounds every log-ratio by ε·d_R(r_j, r′_j), exactly the guarantee of
-    a lone relation (Definition 3, App. A). A group of one relation is the paper's mechanism unchanged.
-    ``relguard audit`` checks this bound exactly on the release's own groups.
-    """
-    per_triple = np.asarray(per_triple, dtype=np.float64)
-    out = np.full((groups, per_triple.shape[1] if per_triple.ndim == 2 else 0), np.inf)
-    if len(per_triple):
-        np.minimum.at(out, np.asarray(group_of_triple, dtype=np.int64), per_triple)
-    return out
+    @classmethod
+    def of(
+        cls,
+        *,
+        extractor: str | Extractor = "spacy",
+        candidates: str | PoolGenerator = "inventory",
+        encoder: str | Encoder = DEFAULT_ENCODER,
+    ) -> Backends:
+        """Backends from names (built by the registry) or ready objects, for library callers."""
+        return cls(
+            registry.create("extractor", extractor) if isinstance(extractor, str) else extractor,
+            registry.create("candidates", candidates) if isinstance(candidates, str) else candidates,
+            registry.create("encoder", "sentence-transformers", model=encoder) if isinstance(encoder, str) else encoder,
+        )
 
 
 @dataclass(frozen=True)
@@ -158,10 +107,10 @@ class Prepared:
     pools: Mapping[TypePair, CandidatePool]
     distances: np.ndarray = field(compare=False)
     k: int
-    generator: Any = field(compare=False, repr=False)
+    generator: PoolGenerator = field(compare=False, repr=False)
     encoder_id: str = ""
     input_hashes: Mapping[str, str] = field(default_factory=dict, compare=False)
-    extractor_backend: Any = field(default=None, compare=False, repr=False)
+    extractor_backend: Extractor | None = field(default=None, compare=False, repr=False)
     triple_distances: np.ndarray = field(default=None, compare=False, repr=False)
 
     @property
@@ -203,8 +152,7 @@ class Prepared:
             Outcome(g, None if c == self.k else self.pools[g.type_pair].predicates[c])
             for g, c in zip(self.groups, chosen, strict=True)
         )
-        verbalize = FormVerbalizer(self._forms)
-        documents = reconstruct(self.extraction, outcomes, verbalize)
+        verbalize = FormVerbalizer(self.generator.forms)
         guarantee = Guarantee(
             epsilon=epsilon,
             lam=lam,
@@ -215,18 +163,14 @@ class Prepared:
         public, confidential = self.provenance()
         release = Release(
             guarantee=guarantee,
-            documents=documents,
+            documents=reconstruct(self.extraction, outcomes, verbalize),
             outcomes=outcomes,
             pools=tuple(self.pools[p] for p in sorted(self.pools)),
             extraction=self.extraction,
             provenance=public,
             confidential=confidential,
         )
-        return withhold_leaks(release, verbalize=verbalize, forms=self._forms)
-
-    def _forms(self, predicate: str, type_pair: TypePair) -> Mapping[str, str | None]:
-        forms = getattr(self.generator, "forms", None)
-        return forms(predicate, type_pair) if forms else {"clause": predicate.replace("_", " "), "noun": None}
+        return withhold_leaks(release, verbalize=verbalize, forms=self.generator.forms)
 
     def provenance(self) -> tuple[dict, dict]:
         """(public provenance for the report, confidential details for the mapping file).
@@ -237,15 +181,16 @@ class Prepared:
         """
         sources = sorted({p.source for p in self.pools.values()})
         public_backends, usage = self.backend_provenance()
+        inventory = self.generator.content_hash()
         public = {
             "relguard_version": __version__,
             "python": platform.python_version(),
             "extractor": self.extraction.extractor,
             "encoder": self.encoder_id,
-            "candidates": getattr(self.generator, "name", str(self.generator)),
+            "candidates": self.generator.name,
             "pool_source": ", ".join(sources),
             "pool_hash": pool_hash(self.pools),
-            **({"inventory_hash": self.generator.content_hash()} if hasattr(self.generator, "content_hash") else {}),
+            **({"inventory_hash": inventory} if inventory else {}),
             "created": datetime.now(UTC).isoformat(timespec="seconds"),
             **({"backends": public_backends} if public_backends else {}),
         }
@@ -253,43 +198,18 @@ class Prepared:
         return public, confidential
 
     def backend_provenance(self) -> tuple[dict, dict]:
-        """Per role, the public description of backends that expose ``provenance()`` and their confidential usage.
+        """Per role, the public description of each LLM backend and its confidential usage.
 
-        Read at draw time, so calls made while drawing (LLM verbalization) are counted too.
+        Read at draw time, so calls made while drawing (LLM verbalization) are counted too. Offline backends
+        describe themselves by name only and add nothing here.
         """
         public, usage = {}, {}
         for role, backend in (("extractor", self.extractor_backend), ("candidates", self.generator)):
-            hook = getattr(backend, "provenance", None)
-            if callable(hook):
-                details = hook()
+            details = backend.provenance() if backend is not None else {}
+            if set(details) - {"backend"}:
                 public[role] = {k: details[k] for k in PUBLIC_BACKEND_FIELDS if k in details}
                 usage[role] = {k: v for k, v in details.items() if k not in PUBLIC_BACKEND_FIELDS}
         return public, usage
-
-
-def reconstruct(
-    extraction: Extraction,
-    outcomes: Sequence[Outcome],
-    verbalize: FormVerbalizer,
-    *,
-    withheld: Mapping[str, Iterable[int]] | None = None,
-) -> tuple[SanitizedDocument, ...]:
-    """Mask each document and fill it from the outcomes alone (DESIGN invariant 7).
-
-    ``withheld`` names sentences (per document) that the leak scan took out; they are removed like deleted ones.
-    """
-    index = {o.group.key: i for i, o in enumerate(outcomes)}
-    sampled = {i: Sampled(o.group.type_pair, o.predicate) for i, o in enumerate(outcomes)}
-    withheld = withheld or {}
-    return tuple(
-        fill(mask(doc, index), sampled, verbalize, withheld=withheld.get(doc.document.name, ()))
-        for doc in extraction.documents
-    )
-
-
-#: Rounds of the leak scan before a release is blocked: withholding a sentence cannot create a new leak, so
-#: one round settles every case seen; the others guard against a bug in that reasoning.
-WITHHOLD_ROUNDS = 3
 
 
 def withhold_leaks(release: Release, *, verbalize: FormVerbalizer, forms: Callable | None = None) -> Release:
@@ -299,11 +219,8 @@ def withhold_leaks(release: Release, *, verbalize: FormVerbalizer, forms: Callab
     expression (a relation word left beside the slot). Rather than block a corpus of thousands for one
     sentence, that sentence is taken out of the output, listed in the confidential file and counted in the
     public report; the CLI then exits non-zero unless withheld sentences are allowed (docs/reliability.md).
-    A leak that no sentence accounts for still blocks the export (:func:`relguard.leakscan.check_public_files`).
+    A leak that no sentence accounts for still blocks the export (:func:`relguard.release.leakscan.check_public_files`).
     """
-    from relguard.io import serialize_documents
-    from relguard.leakscan import scan
-
     withheld: dict[str, set[int]] = {}
     reasons: list[dict] = []
     originals = {d.document.name: d for d in release.extraction.documents}
@@ -321,8 +238,9 @@ def withhold_leaks(release: Release, *, verbalize: FormVerbalizer, forms: Callab
                 {"document": leak.document, "sentence": leak.sentence, "kind": leak.kind, "span": leak.text,
                  "text": sentence}
             )  # fmt: skip
-        documents = reconstruct(release.extraction, release.outcomes, verbalize, withheld=withheld)
-        release = replace(release, documents=documents)
+        release = replace(
+            release, documents=reconstruct(release.extraction, release.outcomes, verbalize, withheld=withheld)
+        )
     if not reasons:
         return release
     return replace(release, confidential={**release.confidential, "withheld": reasons})
@@ -332,25 +250,24 @@ def prepare(
     documents: Sequence[Document],
     *,
     k: int,
-    extractor: str | Any = "spacy",
-    candidates: str | Any = "inventory",
-    encoder: str | Any = "all-MiniLM-L6-v2",
+    extractor: str | Extractor = "spacy",
+    candidates: str | PoolGenerator = "inventory",
+    encoder: str | Encoder = DEFAULT_ENCODER,
+    backends: Backends | None = None,
     input_hashes: Mapping[str, str] | None = None,
     progress: Progress | None = None,
+    cache: MutableMapping[str, DocumentExtraction] | None = None,
+    key: Callable[[Document], str] | None = None,
 ) -> Prepared:
-    """Extract, build pools and compute distances: the ε/λ-independent part of a run."""
+    """Extract, build pools and compute distances: the ε/λ-independent part of a run.
+
+    ``backends`` (built once by the CLI or the app from their settings) wins over the three names; ``cache``
+    and ``key`` let a front end reuse extractions by content (:func:`relguard.extract.corpus.extract_corpus`).
+    """
     k = check_k(k)
-    extractor_obj = registry.create("extractor", extractor) if isinstance(extractor, str) else extractor
-    extraction = extract_corpus(documents, extractor=extractor_obj, progress=progress)
-    return prepare_extracted(
-        documents,
-        extraction,
-        k=k,
-        candidates=candidates,
-        encoder=encoder,
-        input_hashes=input_hashes,
-        extractor_backend=extractor_obj,
-    )
+    backends = backends or Backends.of(extractor=extractor, candidates=candidates, encoder=encoder)
+    extraction = extract_corpus(documents, extractor=backends.extractor, progress=progress, cache=cache, key=key)
+    return prepare_extracted(documents, extraction, k=k, backends=backends, input_hashes=input_hashes)
 
 
 def prepare_extracted(
@@ -358,35 +275,39 @@ def prepare_extracted(
     extraction: Extraction,
     *,
     k: int,
-    candidates: str | Any = "inventory",
-    encoder: str | Any = "all-MiniLM-L6-v2",
+    candidates: str | PoolGenerator = "inventory",
+    encoder: str | Encoder = DEFAULT_ENCODER,
+    backends: Backends | None = None,
     input_hashes: Mapping[str, str] | None = None,
-    extractor_backend: Any = None,
+    extractor_backend: Extractor | None = None,
 ) -> Prepared:
     """Pools and d_R for an existing extraction: the K-dependent part of :func:`prepare`.
 
-    A front end caches extraction by content and calls this alone when K changes. ``extractor_backend`` is the
-    object that made ``extraction``; pass it so the report can name its model (LLM backends).
+    ``extractor_backend`` is the object that made ``extraction`` (or ``backends.extractor``); the report names
+    its model when it is an LLM.
     """
     k = check_k(k)
-    generator = registry.create("candidates", candidates) if isinstance(candidates, str) else candidates
-    encoder_obj = (
-        registry.create("encoder", "sentence-transformers", model=encoder) if isinstance(encoder, str) else encoder
-    )
+    if backends is not None:
+        generator, encoder, extractor_backend = backends.candidates, backends.encoder, backends.extractor
+    else:
+        generator = registry.create("candidates", candidates) if isinstance(candidates, str) else candidates
+        encoder = (
+            registry.create("encoder", "sentence-transformers", model=encoder) if isinstance(encoder, str) else encoder
+        )
     pools = build_pools(extraction.type_pairs, generator=generator, k=k)
-    per_triple = triple_distances(extraction.triples, pools, encoder_obj)
+    per_triple = triple_distances(extraction.triples, pools, encoder).reshape(len(extraction.triples), k)
     owners = [g for g, group in enumerate(extraction.groups) for _ in group.triples]
     return Prepared(
         documents=tuple(documents),
         extraction=extraction,
         pools=pools,
-        distances=group_distances(per_triple.reshape(len(owners), k), owners, len(extraction.groups)),
+        distances=group_distances(per_triple, owners, len(extraction.groups)),
         k=k,
         generator=generator,
-        encoder_id=getattr(encoder_obj, "model_id", str(encoder_obj)),
+        encoder_id=encoder.model_id,
         input_hashes=dict(input_hashes or {}),
         extractor_backend=extractor_backend,
-        triple_distances=per_triple.reshape(len(owners), k),
+        triple_distances=per_triple,
     )
 
 
@@ -397,25 +318,23 @@ def sanitize(
     lam: float,
     k: int,
     seed: int | None = None,
-    extractor: str | Any = "spacy",
-    candidates: str | Any = "inventory",
-    encoder: str | Any = "all-MiniLM-L6-v2",
+    extractor: str | Extractor = "spacy",
+    candidates: str | PoolGenerator = "inventory",
+    encoder: str | Encoder = DEFAULT_ENCODER,
+    backends: Backends | None = None,
     input_hashes: Mapping[str, str] | None = None,
     progress: Progress | None = None,
 ) -> Release:
     """Sanitize a corpus in one call: returns a :class:`Release` that carries its guarantee."""
-    check_epsilon(epsilon), check_lam(lam), check_k(k)
+    epsilon, lam = check_epsilon(epsilon), check_lam(lam)
     prepared = prepare(
         documents,
         k=k,
         extractor=extractor,
         candidates=candidates,
         encoder=encoder,
+        backends=backends,
         input_hashes=input_hashes,
         progress=progress,
     )
     return prepared.draw(epsilon=epsilon, lam=lam, seed=seed)
-
-
-def utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")

@@ -1,58 +1,91 @@
-"""Backends by name: one small registry per kind (extractor, candidates, encoder).
+"""Backends by name, catalogue-style: each kind maps names to where the backend lives and what it needs.
 
-A backend registers a *factory* under a name. Factories import their optional
-dependencies lazily, so an unavailable backend fails only when chosen, with
-the list of available names and what to install.
+The catalogue holds module paths as text, so importing the registry imports no backend (and no import circle
+can form through it); a backend's module, and its optional dependency, load only when that backend is chosen.
+An unknown name fails with the available names; a missing dependency with what to install. Third parties add
+backends with :func:`register`.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from relguard.errors import BackendError
 
-_REGISTRY: dict[str, dict[str, tuple[Callable[..., Any], str]]] = {
-    "extractor": {},
-    "candidates": {},
-    "encoder": {},
+KINDS = ("extractor", "candidates", "encoder")
+_LLM_HINT = "the openai client (pip install 'relguard[llm]')"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """Where a backend lives (``module:attribute``), what to install for it, and whether one is shared."""
+
+    target: str
+    install_hint: str = ""
+    shared: bool = False
+
+
+_CATALOGUE: dict[str, dict[str, Entry | Callable[..., Any]]] = {
+    "extractor": {
+        "spacy": Entry(
+            "relguard.extract.spacy:SpacyExtractor", "spacy and en_core_web_sm (pip install relguard)", True
+        ),
+        "llm": Entry("relguard.extract.llm:LLMExtractor", _LLM_HINT),
+    },
+    "candidates": {
+        "inventory": Entry("relguard.candidates.inventory:InventoryCandidates"),
+        "llm": Entry("relguard.candidates.llm:LLMCandidates", _LLM_HINT),
+        "pool-file": Entry("relguard.candidates.pool_file:PoolFileCandidates"),
+    },
+    "encoder": {
+        "sentence-transformers": Entry("relguard.embed:load_encoder", "sentence-transformers and torch"),
+    },
 }
 
 
-def register(kind: str, name: str, factory: Callable[..., Any], *, install_hint: str = "") -> None:
-    """Register ``factory`` as backend ``name`` of ``kind``; ``install_hint`` says what to install."""
-    _REGISTRY[kind][name] = (factory, install_hint)
+def register(kind: str, name: str, factory: Callable[..., Any]) -> None:
+    """Register ``factory`` as backend ``name`` of ``kind`` (a user's own extractor, pool source or encoder)."""
+    _known(kind)[name] = factory
 
 
 def available(kind: str) -> tuple[str, ...]:
-    _load_builtin()
-    return tuple(sorted(_REGISTRY[kind]))
+    return tuple(sorted(_known(kind)))
 
 
 def create(kind: str, name: str, **options: Any) -> Any:
     """Build backend ``name`` of ``kind``; unknown names and missing extras raise ``BackendError``."""
-    _load_builtin()
-    if kind not in _REGISTRY:
-        raise BackendError(f"unknown backend kind {kind!r}; kinds are: {', '.join(_REGISTRY)}")
-    entry = _REGISTRY[kind].get(name)
+    entry = _known(kind).get(name)
     if entry is None:
         names = ", ".join(available(kind)) or "none"
         raise BackendError(f"unknown {kind} backend {name!r}; available: {names}")
-    factory, hint = entry
+    hint = entry.install_hint if isinstance(entry, Entry) else ""
     try:
-        return factory(**options)
+        if not isinstance(entry, Entry):
+            return entry(**options)
+        if entry.shared:
+            return _shared(entry.target, tuple(sorted(options.items())))
+        return _load(entry.target)(**options)
     except ImportError as exc:
         what = hint or f"the dependencies of the {name!r} {kind} backend"
         raise BackendError(f"{kind} backend {name!r} needs {what} ({exc.name or exc})") from exc
 
 
-_loaded = False
+def _known(kind: str) -> dict[str, Entry | Callable[..., Any]]:
+    if kind not in _CATALOGUE:
+        raise BackendError(f"unknown backend kind {kind!r}; kinds are: {', '.join(KINDS)}")
+    return _CATALOGUE[kind]
 
 
-def _load_builtin() -> None:
-    """Import the modules that register the built-in backends (cheap: they import lazily)."""
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    import relguard.backends  # noqa: F401
+def _load(target: str) -> Callable[..., Any]:
+    module, attribute = target.split(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+@lru_cache(maxsize=8)
+def _shared(target: str, options: tuple) -> Any:
+    """One instance per target and options per process: loading a spaCy pipeline takes seconds."""
+    return _load(target)(**dict(options))

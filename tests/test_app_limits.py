@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from relguard.formats import MAX_FILES, load_uploads
 from relguard.io import DEFAULT_MAX_BYTES
+from relguard.io.formats import MAX_FILES, load_uploads
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -14,8 +14,8 @@ pytest.importorskip("streamlit")
 pytest.importorskip("openai")
 from streamlit.testing.v1 import AppTest
 
-from relguard.export import config_toml
-from relguard.report import build_report
+from relguard.release.bundle import config_toml
+from relguard.release.report import build_report
 from tests.llm_replies import DOCS, respond
 from tests.llm_server import ScriptedLLM
 from tests.test_app import APP, TIMEOUT, goto, table

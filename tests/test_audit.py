@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from relguard.audit import audit_pool, near_duplicates
 from relguard.candidates.inventory import InventoryCandidates
 from relguard.embed import load_encoder
 from relguard.types import ENTITY_TYPES
+from relguard.verify.bound import audit_pool, near_duplicates
 
 EPSILONS = (0.1, 1.0, 5.0, 10.0)
 LAMBDAS = (0.01, 0.1, 1.0, 2.0)
@@ -18,7 +18,7 @@ OUTSIDERS = ("works_at", "married", "was_born_in", "located_near", "owns_shares_
 
 def _without_halving(distances, *, epsilon, lam):
     """The mechanism with the /2 dropped from the exponent: NOT private at ε, only at 2ε."""
-    from relguard.mechanism import log_probabilities
+    from relguard.privacy.mechanism import log_probabilities
 
     return log_probabilities(distances, epsilon=2 * epsilon, lam=lam)
 

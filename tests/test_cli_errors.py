@@ -34,7 +34,7 @@ def _make(tmp: Path, case: str) -> list[str]:
         return ["sanitize", str(tmp / "latin1.txt"), *out]
     if case == "no_documents":
         (tmp / "folder").mkdir()
-        (tmp / "folder" / "notes.pdf").write_bytes(b"%PDF-1.4")
+        (tmp / "folder" / "notes.rtf").write_bytes(b"{\\rtf1 text}")
         return ["sanitize", str(tmp / "folder"), *out]
     if case == "broken_jsonl":
         (tmp / "c.jsonl").write_text('{"text": "Alice founded Acme."}\n{"text": "Bob \n{"text": "Carol left."}\n')

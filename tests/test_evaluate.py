@@ -10,17 +10,17 @@ import numpy as np
 import pytest
 
 from relguard.cli import main
-from relguard.evaluate import evaluate_release, expected_leakage, expected_leakage_curve
-from relguard.evaluation import baselines
+from relguard.evaluation import baselines, evaluate_release, expected_leakage, expected_leakage_curve
 from relguard.evaluation.attack import TargetedAttacker
 from relguard.evaluation.core import evaluate_documents
 from relguard.evaluation.datasets import Question, Support, load_2wiki, load_hotpotqa, load_redocred
-from relguard.evaluation.expected import equivalent_candidates
 from relguard.evaluation.matching import CALIBRATION_PAIRS, EntityResolver, calibrate_threshold, default_matcher
 from relguard.evaluation.metrics import Fact, contains_answer, score_leakage, token_f1
 from relguard.evaluation.utility import answer_survival, retrieval_recall
-from relguard.mechanism import outcome_probabilities, sample_outcomes
 from relguard.pipeline import prepare
+from relguard.privacy.expected import equivalent_candidates
+from relguard.privacy.mechanism import outcome_probabilities
+from relguard.privacy.sampling import sample_outcomes
 from relguard.types import Document, SanitizedDocument
 
 A_B = Fact("A", "works_for", "B")

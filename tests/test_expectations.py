@@ -5,8 +5,8 @@ import itertools
 import numpy as np
 import pytest
 
-from relguard.expectations import CLOSE_D_R, OutcomeModel, epsilon_grid
-from relguard.mechanism import outcome_probabilities
+from relguard.privacy.expected import CLOSE_D_R, OutcomeModel, epsilon_grid
+from relguard.privacy.mechanism import outcome_probabilities
 from relguard.types import CandidatePool, Occurrence, RelationGroup, Triple
 
 PAIR = ("PERSON", "ORG")

@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 
 from relguard.cli import main
-from relguard.corpus import pool_heatmap, probability_rows, triple_rows
-from relguard.export import audit_bytes, cli_command, composed_epsilon, config_toml, release_zip
 from relguard.pipeline import prepare_extracted
-from relguard.teaching import compare, pool_pairs
+from relguard.release.bundle import cli_command, composed_epsilon, config_toml, release_zip
+from relguard.release.confidential import confidential_bytes
+from relguard.studio.tables import pool_heatmap, probability_rows, triple_rows
+from relguard.studio.teaching import compare, pool_pairs
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "assets" / "sample_corpus"
@@ -29,7 +30,7 @@ def test_zip_holds_public_files_and_config_only(sample):
     report = json.loads(zipfile.ZipFile(io.BytesIO(data)).read("report.json"))
     assert report["private_release"] is True
     assert "CONFIDENTIAL" not in data.decode("latin-1")
-    audit = json.loads(audit_bytes(release))
+    audit = json.loads(confidential_bytes(release))
     assert len(audit["outcomes"]) == len(sample.groups)
     originals = {r["original"] for o in audit["outcomes"] for r in o["relations"]}
     assert originals == {t.predicate for t in sample.triples}
@@ -40,9 +41,7 @@ def test_zip_holds_public_files_and_config_only(sample):
 
 def test_config_command_reproduces_a_seeded_release(sample, tmp_path):
     release = sample.draw(epsilon=3.0, lam=0.5, seed=11)
-    config = tomllib.loads(
-        config_toml(release, inputs=sample.input_hashes, seed=11, command_inputs=[str(SAMPLE)])
-    )
+    config = tomllib.loads(config_toml(release, inputs=sample.input_hashes, seed=11, command_inputs=[str(SAMPLE)]))
     assert config["privacy"] == {"epsilon": 3.0, "lambda": 0.5, "k": 10, "seed": 11, "rng": "fixed teaching seed 11"}
     assert config["private_release"] is False
     assert config["inputs"] == {"files": sorted(sample.input_hashes)}

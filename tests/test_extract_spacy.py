@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from relguard.errors import ModelError
-from relguard.extract import spacy as spacy_extract
 from relguard.extract.spacy import SpacyExtractor, normalize_predicate
+from relguard.extract.spacy import model as spacy_extract
 from relguard.types import Document, DocumentExtraction
 
 pytest.importorskip("spacy")

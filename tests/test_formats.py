@@ -7,8 +7,8 @@ import docx
 import pytest
 
 from relguard.errors import InputError
-from relguard.formats import documents_from_upload, html_text, load_uploads
 from relguard.io import serialize_documents
+from relguard.io.formats import documents_from_upload, html_text, load_uploads
 
 
 def make_pdf(lines: list[str]) -> bytes:

@@ -3,9 +3,9 @@
 import json
 import re
 
-from relguard.graph import graph_html, knowledge_graph, neighbourhood, release_diff, vis_data
-from relguard.pipeline import group_relations
-from relguard.render import highlight_html, original_diff_html, sanitized_diff_html
+from relguard.extract.corpus import group_relations
+from relguard.studio.graph import graph_html, knowledge_graph, neighbourhood, release_diff, vis_data
+from relguard.studio.render import highlight_html, original_diff_html, sanitized_diff_html
 from relguard.types import (
     Document,
     DocumentExtraction,

@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 
 from relguard.errors import InputError
-from relguard.formats import documents_from_upload, load_uploads
-from relguard.io import SUPPORTED_SUFFIXES, documents_from_bytes, read_documents
+from relguard.io import documents_from_bytes, read_documents
+from relguard.io.formats import documents_from_upload, load_uploads
+from relguard.io.text import PLAIN_SUFFIXES
 from relguard.pipeline import prepare
-from relguard.report import write_release
+from relguard.release.bundle import write_release
 from tests.hostile.corpus import make_corpus
 
 CLI = [sys.executable, "-m", "relguard.cli"]
@@ -33,7 +34,7 @@ def corpus(tmp_path_factory):
 
 def _library(case):
     suffix = Path(case.name).suffix
-    if suffix in SUPPORTED_SUFFIXES:
+    if suffix in PLAIN_SUFFIXES:
         return documents_from_bytes(case.name, case.data)
     return documents_from_upload(case.name, case.data)
 

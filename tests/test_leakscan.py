@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from relguard.errors import RelGuardError
-from relguard.export import config_toml, release_zip
 from relguard.io import read_documents
-from relguard.leakscan import LeakError, check_public_files, scan
-from relguard.pipeline import prepare, reconstruct, withhold_leaks
-from relguard.reconstruct import FormVerbalizer, Sampled, fill, mask
-from relguard.report import AUDIT_FILE, build_audit, public_files, write_release
+from relguard.pipeline import prepare, withhold_leaks
+from relguard.release.bundle import config_toml, public_files, release_zip, write_release
+from relguard.release.confidential import MAPPING_FILE, build_confidential
+from relguard.release.leakscan import LeakError, check_public_files, scan
+from relguard.rewrite import FormVerbalizer, Sampled, fill, mask, reconstruct
 from relguard.types import Document, Outcome, SanitizedDocument
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +47,7 @@ def _substitute_all(prepared):
 
 def _release(prepared, outcomes, verbalize=None):
     release = prepared.draw(epsilon=5.0, lam=1.0)
-    verbalize = verbalize or FormVerbalizer(prepared._forms)
+    verbalize = verbalize or FormVerbalizer(prepared.generator.forms)
     return dataclasses.replace(
         release, outcomes=tuple(outcomes), documents=reconstruct(prepared.extraction, outcomes, verbalize)
     )
@@ -58,7 +58,7 @@ def _copying_verbalizer(prepared, outcomes):
     spans = {}
     for outcome in outcomes:
         spans.setdefault((outcome.predicate, outcome.group.type_pair), outcome.group.occurrences[0].text)
-    good = FormVerbalizer(prepared._forms)
+    good = FormVerbalizer(prepared.generator.forms)
 
     def verbalize(predicate, type_pair, before, after, **options):
         return spans.get((predicate, type_pair)) or good(predicate, type_pair, before, after, **options)
@@ -99,7 +99,7 @@ def test_injected_copy_bug_blocks_write_release_and_zip(prepared, tmp_path):
     outcomes = _substitute_all(prepared)
     release = _release(prepared, outcomes, _copying_verbalizer(prepared, outcomes))
     with pytest.raises(LeakError, match=r"export blocked, nothing was written: documents/.* original relation"):
-        write_release(release, tmp_path / "out", audit=True)
+        write_release(release, tmp_path / "out", mapping=True)
     assert not (tmp_path / "out").exists()
     with pytest.raises(LeakError):
         release_zip(release, config=config_toml(release, inputs={}))
@@ -116,7 +116,7 @@ def test_a_leaking_sentence_is_withheld_counted_and_listed_not_published(prepare
     copying = _copying_verbalizer(prepared, outcomes)
     broken = _release(prepared, outcomes, copying)
     assert scan(broken, {f"documents/{d.name}": d.text.encode() for d in broken.documents})
-    guarded = withhold_leaks(broken, verbalize=copying, forms=prepared._forms)
+    guarded = withhold_leaks(broken, verbalize=copying, forms=prepared.generator.forms)
     withheld = {(d.name, s) for d in guarded.documents for s in d.withheld_sentences}
     listed = {(w["document"], w["sentence"]) for w in guarded.confidential["withheld"]}
     assert withheld and withheld == listed
@@ -128,7 +128,7 @@ def test_a_leaking_sentence_is_withheld_counted_and_listed_not_published(prepare
         assert entry["text"] not in published
     kept = sum(len(d.sentences) for d in prepared.extraction.documents) - len(withheld)
     assert kept > 0 and report["counts"]["sentences"] - report["counts"]["sentences_withheld"] == kept
-    assert build_audit(guarded)["withheld"] == guarded.confidential["withheld"]
+    assert build_confidential(guarded)["withheld"] == guarded.confidential["withheld"]
 
 
 def test_injected_no_delete_bug_is_caught_as_a_deleted_sentence(prepared, tmp_path):
@@ -147,7 +147,7 @@ def test_injected_no_delete_bug_is_caught_as_a_deleted_sentence(prepared, tmp_pa
 def test_audit_file_inside_public_files_is_a_leak(prepared):
     release = prepared.draw(epsilon=5.0, lam=1.0)
     files = dict(public_files(release))
-    files["notes.json"] = str(build_audit(release)).encode()
+    files["notes.json"] = str(build_confidential(release)).encode()
     with pytest.raises(LeakError, match="confidential"):
         check_public_files(release, files)
 
@@ -156,11 +156,11 @@ def test_zip_and_folder_hold_no_audit_unless_asked(prepared, tmp_path):
     release = prepared.draw(epsilon=5.0, lam=1.0)
     data = release_zip(release, config=config_toml(release, inputs={}))
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
-    assert AUDIT_FILE not in names and "report.json" in names
+    assert MAPPING_FILE not in names and "report.json" in names
     write_release(release, tmp_path / "plain")
-    assert not (tmp_path / "plain" / AUDIT_FILE).exists()
-    write_release(release, tmp_path / "asked", audit=True)
-    assert (tmp_path / "asked" / AUDIT_FILE).exists()
+    assert not (tmp_path / "plain" / MAPPING_FILE).exists()
+    write_release(release, tmp_path / "asked", mapping=True)
+    assert (tmp_path / "asked" / MAPPING_FILE).exists()
 
 
 @pytest.mark.slow

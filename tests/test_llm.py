@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from relguard.candidates.llm import LLMCandidates, PoolFileCandidates, read_pool_file
+from relguard.candidates.llm import LLMCandidates
+from relguard.candidates.pool_file import PoolFileCandidates, read_pool_file
 from relguard.errors import ConfigError, PoolError
 from relguard.extract.llm import LLMExtractor, split_sentences
 from relguard.llm import LLMConfig, LLMError, status

@@ -13,7 +13,9 @@ import pytest
 
 from relguard.errors import PoolError
 from relguard.pipeline import prepare
-from relguard.report import AUDIT_FILE, PUBLIC_COUNTS, public_files, write_release
+from relguard.release.bundle import public_files, write_release
+from relguard.release.confidential import MAPPING_FILE
+from relguard.release.report import PUBLIC_COUNTS
 from relguard.types import Document
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -103,7 +105,7 @@ def test_teaching_seed_is_reproducible_and_marked_not_private(sample):
 def test_written_release_has_report_fields_hashes_and_no_audit_by_default(sample, tmp_path):
     release = sample.draw(epsilon=5.0, lam=1.0)
     write_release(release, tmp_path)
-    assert not (tmp_path / AUDIT_FILE).exists()
+    assert not (tmp_path / MAPPING_FILE).exists()
     report = json.loads((tmp_path / "report.json").read_text())
     for field in ("unit_of_privacy", "guarantee", "parameters", "encoder", "candidates", "rng", "counts", "files"):
         assert field in report
@@ -126,22 +128,21 @@ def test_cli_sanitize_writes_release_and_audit_only_on_request(tmp_path):
     command = [sys.executable, "-m", "relguard.cli", "sanitize", str(SAMPLE), "--epsilon", "1", "--quiet"]
     plain = subprocess.run([*command, "--out", str(tmp_path / "a")], capture_output=True, text=True, timeout=600)
     assert plain.returncode == 0, plain.stderr
-    assert "relation slots" in plain.stdout and not (tmp_path / "a" / AUDIT_FILE).exists()
+    assert "relation slots" in plain.stdout and not (tmp_path / "a" / MAPPING_FILE).exists()
     audited = subprocess.run(
-        [*command, "--out", str(tmp_path / "b"), "--audit"], capture_output=True, text=True, timeout=600
+        [*command, "--out", str(tmp_path / "b"), "--mapping"], capture_output=True, text=True, timeout=600
     )
     assert audited.returncode == 0, audited.stderr
-    audit = json.loads((tmp_path / "b" / AUDIT_FILE).read_text())
+    audit = json.loads((tmp_path / "b" / MAPPING_FILE).read_text())
     assert audit["outcomes"] and "CONFIDENTIAL" in audit
     assert set(audit["counts"]) == {"relations", "unchanged", "substituted", "deleted"}
     assert len(audit["input_sha256"]) == 6
-    assert AUDIT_FILE not in json.loads((tmp_path / "b" / "report.json").read_text())["files"]["outputs"]
+    assert MAPPING_FILE not in json.loads((tmp_path / "b" / "report.json").read_text())["files"]["outputs"]
 
 
 def test_invariant_7_with_the_real_extractor():
     """Two documents differing only in one relation expression give identical output for the same outcomes."""
-    from relguard.pipeline import reconstruct
-    from relguard.reconstruct import FormVerbalizer
+    from relguard.rewrite import FormVerbalizer, reconstruct
     from relguard.types import Outcome
 
     texts = (

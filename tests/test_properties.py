@@ -11,11 +11,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from relguard.audit import audit_pool
 from relguard.embed import pairwise_distances
-from relguard.mechanism import log_probabilities, outcome_probabilities
-from relguard.reconstruct import Sampled, fill, mask
+from relguard.privacy.mechanism import log_probabilities, outcome_probabilities
+from relguard.rewrite import Sampled, fill, mask
 from relguard.types import Document, DocumentExtraction, Occurrence, Sentence, Triple
+from relguard.verify.bound import audit_pool
 
 SETTINGS = settings(deadline=None, max_examples=150)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from relguard.reconstruct import FormVerbalizer, Sampled, fill, mask
+from relguard.rewrite import FormVerbalizer, Sampled, fill, mask
 from relguard.types import Document, DocumentExtraction, Occurrence, Sentence, Triple
 
 FORMS = {

@@ -9,14 +9,15 @@ from any document, so the pools are public by construction (DESIGN invariant 1).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 
+from relguard.candidates.forms import default_forms
 from relguard.errors import PoolError
+from relguard.io.digest import canonical_sha256
 from relguard.types import ENTITY_TYPES, CandidatePool, TypePair
 
 VERSION = "2026.11-1"
@@ -121,8 +122,11 @@ class InventoryCandidates:
         return CandidatePool(type_pair, tuple(predicates[:k]), source=f"inventory:{VERSION}")
 
     def content_hash(self) -> str:
-        canonical = json.dumps(self._pairs, sort_keys=True, ensure_ascii=True)
-        return hashlib.sha256(canonical.encode()).hexdigest()
+        """The hash of the whole inventory (every pair), for the report: it names exactly which pools were public."""
+        return canonical_sha256(self._pairs)
+
+    def provenance(self) -> dict:
+        return {"backend": self.name}
 
     def forms(self, predicate: str, type_pair: TypePair | None = None) -> dict:
         """How a predicate reads: ``clause`` ("is the capital of"), ``inverse`` ("has as its capital"), ``noun``.
@@ -134,7 +138,7 @@ class InventoryCandidates:
         if form:
             clause = form.get("clause") or predicate.replace("_", " ")
             return {"clause": clause, "noun": form.get("noun"), "inverse": form.get("inverse")}
-        return {"clause": predicate.replace("_", " "), "noun": None}
+        return default_forms(predicate, type_pair)
 
     def pairs(self) -> dict[str, tuple[str, ...]]:
         return {key: tuple(value) for key, value in self._pairs.items()}

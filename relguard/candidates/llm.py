@@ -8,24 +8,25 @@ below ``synonym_threshold``). Until exactly K are accepted the model is asked ag
 accepted and rejected, at most ``max_attempts`` calls; then a :class:`PoolError` says what went wrong.
 
 Pools are cached on disk by (model, type pair, K, prompt version) and can be exported to a public pool file
-(:meth:`LLMCandidates.export`); :class:`PoolFileCandidates` (backend ``pool-file``) reproduces a release
-from that file, or from a release's ``report.json``, without any LLM.
+(:meth:`LLMCandidates.export`); :class:`~relguard.candidates.pool_file.PoolFileCandidates` (backend
+``pool-file``) reproduces a release from that file, or from a release's ``report.json``, without any LLM.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from pathlib import Path
 from typing import Any
 
 from relguard.candidates.inventory import BANNED, SNAKE_CASE, checked_k, checked_type_pair, pair_key
+from relguard.candidates.pool_file import inventory_forms, read_pool_file, write_pool_file
 from relguard.errors import PoolError
 from relguard.llm import prompts
 from relguard.llm.cache import JsonCache, key_of
 from relguard.llm.client import LLMClient, LLMConfig, LLMError, Usage, get_client
-from relguard.llm.schemas import FormsReply, PoolReply, parse
+from relguard.llm.schemas import FormsReply, InvalidReply, PoolReply, parse
+from relguard.settings import DEFAULT_ENCODER
 from relguard.types import CandidatePool, TypePair
 
 #: d_R below this under the typed-sentence template counts as a near-synonym. Measured with
@@ -33,92 +34,6 @@ from relguard.types import CandidatePool, TypePair
 #: member_of/belongs_to 0.18 fall under it; works_for/founded 0.36, born_in/lives_in 0.37 stay above.
 SYNONYM_THRESHOLD = 0.25
 MAX_ATTEMPTS = 4
-POOL_FILE_FORMAT = "relguard-pool-file"
-
-
-def read_pool_file(path: str | Path) -> dict[str, list[str]]:
-    """``{"A|B": [predicates]}`` from a pool file (``pairs``) or a release report (``candidates.pools``)."""
-    path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise PoolError(f"{path}: not a readable JSON pool file ({exc})") from exc
-    pairs = data.get("pairs") if isinstance(data, dict) else None
-    if pairs is None and isinstance(data, dict):
-        pairs = (data.get("candidates") or {}).get("pools")
-    if not isinstance(pairs, dict):
-        raise PoolError(f"{path}: has no 'pairs' (pool file) or 'candidates.pools' (release report)")
-    for key, predicates in pairs.items():
-        subject, _, obj = key.partition("|")
-        checked_type_pair((subject, obj))
-        if not isinstance(predicates, list) or len(set(predicates)) != len(predicates):
-            raise PoolError(f"{path}: pool {key} must be a list of distinct predicates")
-        for predicate in predicates:
-            if not isinstance(predicate, str) or not SNAKE_CASE.match(predicate) or predicate in BANNED:
-                raise PoolError(f"{path}: pool {key} has {predicate!r}, not an allowed snake_case predicate")
-    return {key: list(value) for key, value in pairs.items()}
-
-
-def write_pool_file(path: str | Path, pools: dict[str, list[str]], *, source: str, **metadata: Any) -> Path:
-    """Write a public pool file (the inventory's ``pairs`` layout plus where the pools came from)."""
-    from relguard.io import atomic_write
-
-    path = Path(path)
-    data = {
-        "format": POOL_FILE_FORMAT,
-        "version": 1,
-        "source": source,
-        **metadata,
-        "pairs": dict(sorted(pools.items())),
-    }
-    atomic_write(path, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
-    return path
-
-
-def _default_forms(predicate: str, type_pair: TypePair | None = None) -> dict:
-    inventory = _inventory()
-    if inventory is None:
-        return {"clause": predicate.replace("_", " "), "noun": None}
-    return inventory.forms(predicate, type_pair)
-
-
-_inventory_cache: list = []
-
-
-def _inventory():
-    """The bundled inventory, only for how known predicates read in text (public data)."""
-    if not _inventory_cache:
-        try:
-            from relguard.candidates.inventory import InventoryCandidates
-
-            _inventory_cache.append(InventoryCandidates())
-        except Exception:  # a broken inventory must not break LLM pools; plain words are used then
-            _inventory_cache.append(None)
-    return _inventory_cache[0]
-
-
-class PoolFileCandidates:
-    """Pools read from a public pool file or release report: the first K of each pair, no LLM involved."""
-
-    name = "pool-file"
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self._pairs = read_pool_file(self.path)
-
-    def generate(self, type_pair: TypePair, k: int) -> CandidatePool:
-        type_pair, k = checked_type_pair(type_pair), checked_k(k)
-        predicates = self._pairs.get(pair_key(type_pair))
-        if predicates is None or len(predicates) < k:
-            have = 0 if predicates is None else len(predicates)
-            raise PoolError(
-                f"{self.path} has {have} candidates for {type_pair[0]}->{type_pair[1]}, fewer than K={k}; "
-                "generate the missing pool with --candidates llm or use --candidates inventory"
-            )
-        return CandidatePool(type_pair, tuple(predicates[:k]), source=f"pool-file:{self.path.name}")
-
-    def forms(self, predicate: str, type_pair: TypePair | None = None) -> dict:
-        return _default_forms(predicate, type_pair)
 
 
 class LLMCandidates:
@@ -131,7 +46,7 @@ class LLMCandidates:
         config: LLMConfig | None = None,
         *,
         client: LLMClient | None = None,
-        encoder: str | Any = "all-MiniLM-L6-v2",
+        encoder: str | Any = DEFAULT_ENCODER,
         synonym_threshold: float = SYNONYM_THRESHOLD,
         max_attempts: int = MAX_ATTEMPTS,
         pool_file: str | Path | None = None,
@@ -256,13 +171,13 @@ class LLMCandidates:
     def forms(self, predicate: str, type_pair: TypePair | None = None) -> dict:
         """How a *sampled* predicate reads; with ``verbalize`` the model is asked, from the predicate alone."""
         if not self.verbalize:
-            return _default_forms(predicate, type_pair)
+            return inventory_forms(predicate, type_pair)
         with self._lock:
             if predicate in self._forms:
                 return self._forms[predicate]
             pair = next((p for p, pool in sorted(self._pools.items()) if predicate in pool.predicates), None)
         if pair is None:
-            return _default_forms(predicate)
+            return inventory_forms(predicate)
         key = key_of("forms", self.config.model, prompts.FORMS_VERSION, predicate, list(pair))
         cached = self._forms_cache.get(key)
         if cached is not None:
@@ -277,7 +192,7 @@ class LLMCandidates:
                 self._forms_cache.put(key, result)
             except LLMError:
                 self.usage.add("verbalization", fallbacks=1)
-                result = _default_forms(predicate)
+                result = inventory_forms(predicate)
         with self._lock:
             self._forms[predicate] = result
         return result
@@ -292,6 +207,10 @@ class LLMCandidates:
         return write_pool_file(
             path, merged, source=self.source, model=self.config.model, prompt_version=prompts.CANDIDATES_VERSION
         )
+
+    def content_hash(self) -> str | None:
+        """None: an LLM has no fixed inventory; the pools it gave are in the report and its pool file."""
+        return None
 
     def provenance(self) -> dict:
         with self._lock:
@@ -316,7 +235,6 @@ _WORDS = re.compile(r"^[A-Za-z][A-Za-z' -]*$")
 
 
 def _forms_reply(text: str) -> FormsReply:
-    from relguard.llm.schemas import InvalidReply
 
     reply = parse(text, FormsReply)
     for value in (reply.clause, reply.noun or "a"):

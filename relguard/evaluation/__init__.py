@@ -1,1 +1,54 @@
-"""Measuring what a RelGuard release protects and what it keeps; :mod:`relguard.evaluate` is the façade."""
+"""Measure what a release protects and what it keeps (paper §4.3, §6, App. E): the evaluation's façade.
+
+* :func:`evaluate_release` runs the offline targeted reconstruction attack on a
+  release (or on the original corpus, ``release=None``) and, given questions,
+  measures answer survival and BM25 retrieval recall.
+* :func:`expected_leakage` / :func:`expected_leakage_curve` give exact expected
+  connection and relation retention from the probability tables, for live display.
+* :func:`run_evaluation` compares no defence, RelGuard over ε (with and without
+  null), sentence deletion and Presidio masking, with λ and K sweeps, and
+  :func:`write_outputs` writes the CSV/markdown tables and PNG plots.
+"""
+
+from __future__ import annotations
+
+from relguard.evaluation.attack import TargetedAttacker
+from relguard.evaluation.core import (
+    Evaluation,
+    Truth,
+    evaluate_documents,
+    evaluate_release,
+    truth_from_extraction,
+    truth_from_gold,
+)
+from relguard.evaluation.datasets import EvalDataset, Question, load_dataset
+from relguard.evaluation.expected import expected_leakage, expected_leakage_curve
+from relguard.evaluation.matching import EncoderRelationMatcher, calibrate_threshold, default_matcher
+from relguard.evaluation.metrics import Fact, LeakageScore, score_leakage
+from relguard.evaluation.sweep import SweepResult, run_evaluation, write_outputs
+from relguard.privacy.expected import ExpectedLeakage
+
+__all__ = [
+    "EncoderRelationMatcher",
+    "EvalDataset",
+    "Evaluation",
+    "ExpectedLeakage",
+    "Fact",
+    "LeakageScore",
+    "Question",
+    "SweepResult",
+    "TargetedAttacker",
+    "Truth",
+    "calibrate_threshold",
+    "default_matcher",
+    "evaluate_documents",
+    "evaluate_release",
+    "expected_leakage",
+    "expected_leakage_curve",
+    "load_dataset",
+    "run_evaluation",
+    "score_leakage",
+    "truth_from_extraction",
+    "truth_from_gold",
+    "write_outputs",
+]

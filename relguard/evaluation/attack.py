@@ -17,15 +17,16 @@ from typing import Any
 
 from relguard import registry
 from relguard.evaluation.metrics import Fact
+from relguard.protocols import Extractor
 from relguard.types import Document
 
 
 class TargetedAttacker:
     """Re-extracts (subject, predicate, object) facts from released texts, with a per-text cache."""
 
-    def __init__(self, extractor: str | Any = "spacy") -> None:
-        self.extractor = registry.create("extractor", extractor) if isinstance(extractor, str) else extractor
-        self.name = getattr(self.extractor, "model_id", getattr(self.extractor, "name", str(self.extractor)))
+    def __init__(self, extractor: str | Extractor = "spacy") -> None:
+        self.extractor: Extractor = registry.create("extractor", extractor) if isinstance(extractor, str) else extractor
+        self.name = self.extractor.model_id
         self._cache: dict[str, tuple[Fact, ...]] = {}
         self.extracted = 0
 

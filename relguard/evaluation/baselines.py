@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from relguard.candidates.forms import default_forms
 from relguard.errors import ModelError
-from relguard.pipeline import Prepared, reconstruct
-from relguard.reconstruct import FormVerbalizer
+from relguard.pipeline import Prepared
+from relguard.rewrite import FormVerbalizer, reconstruct
 from relguard.types import Outcome, SanitizedDocument
 
 
@@ -25,7 +26,7 @@ def no_defence(prepared: Prepared) -> tuple[SanitizedDocument, ...]:
 def delete_relations(prepared: Prepared) -> tuple[SanitizedDocument, ...]:
     """Every sentence that holds an extracted relation is removed (all outcomes null)."""
     outcomes = tuple(Outcome(g, None) for g in prepared.groups)
-    return reconstruct(prepared.extraction, outcomes, FormVerbalizer(lambda p, _pair: {"clause": p, "noun": None}))
+    return reconstruct(prepared.extraction, outcomes, FormVerbalizer(default_forms))
 
 
 def _spacy_model_name() -> str:

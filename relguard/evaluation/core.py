@@ -6,12 +6,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from relguard import registry
 from relguard.evaluation.attack import TargetedAttacker
+from relguard.evaluation.baselines import no_defence
 from relguard.evaluation.datasets import EvalDataset, Question
 from relguard.evaluation.matching import EntityResolver, default_matcher, normalize_name, resolver_from_extraction
 from relguard.evaluation.metrics import Fact, LeakageScore, SameRelation, score_leakage
 from relguard.evaluation.utility import Utility, answer_survival, retrieval_recall
-from relguard.types import SanitizedDocument
+from relguard.protocols import Extractor
+from relguard.types import Release, SanitizedDocument
 
 
 @dataclass(frozen=True)
@@ -112,11 +115,42 @@ def evaluate_documents(
     return Evaluation(method, leakage, truth.coverage, truth.mode, utility, dict(settings or {}), deleted_share)
 
 
-def _extractor_of(prepared) -> Any:
+def _extractor_of(prepared) -> Extractor:
     """The extractor that prepared the corpus (the strongest one the user configured), else spaCy."""
-    backend = getattr(prepared, "extractor_backend", None)
-    if backend is not None and hasattr(backend, "extract_many"):
-        return backend
-    from relguard import registry
-
+    if prepared.extractor_backend is not None:
+        return prepared.extractor_backend
     return registry.create("extractor", "spacy")
+
+
+def evaluate_release(
+    prepared,
+    release: Release | None,
+    *,
+    questions: Sequence[Question] = (),
+    truth: Truth | None = None,
+    attacker: TargetedAttacker | None = None,
+    matcher=None,
+) -> Evaluation:
+    """Leakage, coverage and (with ``questions``) utility of ``release``; ``None`` means no defence.
+
+    Pass the same ``attacker`` to repeated calls: it caches its extraction per text,
+    so evaluating the original corpus and then a release re-extracts only what changed.
+    """
+    if release is None:
+        documents, method, settings, deleted = no_defence(prepared), "no defence", {}, 0.0
+    else:
+        g = release.guarantee
+        documents, method = release.documents, "RelGuard"
+        settings = {"epsilon": g.epsilon, "lam": g.lam, "k": g.k}
+        deleted = sum(o.deleted for o in release.outcomes) / max(1, len(release.outcomes))
+    return evaluate_documents(
+        prepared,
+        documents,
+        method=method,
+        truth=truth,
+        attacker=attacker,
+        matcher=matcher,
+        questions=questions,
+        settings=settings,
+        deleted_share=deleted,
+    )

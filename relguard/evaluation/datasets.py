@@ -20,6 +20,7 @@ from pathlib import Path
 
 from relguard.errors import InputError
 from relguard.evaluation.metrics import Fact
+from relguard.io import read_documents
 from relguard.types import Document
 
 HOTPOTQA = "hotpotqa_train_hipporag.json"
@@ -215,7 +216,6 @@ def load_dataset(name: str, *, data_dir: Path | None = None, limit: int | None =
     path = Path(name)
     if not path.exists():
         raise InputError(f"--dataset {name!r} is neither one of {', '.join(LOADERS)} nor an existing file or folder")
-    from relguard.io import read_documents
 
     documents, _ = read_documents([str(path)])
     documents = documents[:limit] if limit else documents

@@ -24,7 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from relguard.embed import load_encoder, predicate_text
 from relguard.evaluation.metrics import Fact
+from relguard.settings import DEFAULT_ENCODER
 from relguard.types import TypePair
 
 _ARTICLE = re.compile(r"^(the|a|an)\s+")
@@ -143,10 +145,7 @@ class Calibration:
 
 def pair_distances(encoder: Any, pairs: Sequence[tuple[str, str, TypePair, bool]]) -> np.ndarray:
     """d_R of each labelled pair under its type pair (all texts embedded in one batch when possible)."""
-    if hasattr(encoder, "embed_texts"):
-        from relguard.embed import predicate_text
-
-        encoder.embed_texts([predicate_text(p, pair) for a, b, pair, _ in pairs for p in (a, b)])
+    encoder.embed_texts([predicate_text(p, pair) for a, b, pair, _ in pairs for p in (a, b)])
     return np.array([float(encoder.distances([a], [b], pair)[0, 0]) for a, b, pair, _ in pairs])
 
 
@@ -169,9 +168,8 @@ def calibrate_threshold(
 
 
 @lru_cache(maxsize=4)
-def default_threshold(model: str = "all-MiniLM-L6-v2") -> float:
+def default_threshold(model: str = DEFAULT_ENCODER) -> float:
     """The calibrated threshold for ``model`` (computed once per process from the labelled pairs)."""
-    from relguard.embed import load_encoder
 
     return calibrate_threshold(load_encoder(model)).threshold
 
@@ -196,7 +194,6 @@ class EncoderRelationMatcher:
         return self._memo[key]
 
 
-def default_matcher(model: str = "all-MiniLM-L6-v2") -> EncoderRelationMatcher:
-    from relguard.embed import load_encoder
+def default_matcher(model: str = DEFAULT_ENCODER) -> EncoderRelationMatcher:
 
     return EncoderRelationMatcher(load_encoder(model), threshold=default_threshold(model))

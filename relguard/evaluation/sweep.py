@@ -17,13 +17,18 @@ from pathlib import Path
 from typing import Any
 
 from relguard import registry
+from relguard.candidates.pools import build_pools
+from relguard.embed import triple_distances
 from relguard.evaluation import baselines
 from relguard.evaluation.attack import TargetedAttacker
 from relguard.evaluation.core import Evaluation, evaluate_documents, truth_from_extraction, truth_from_gold
 from relguard.evaluation.datasets import EvalDataset
-from relguard.evaluation.expected import expected_leakage
 from relguard.evaluation.matching import default_matcher
-from relguard.pipeline import Prepared, build_pools, group_distances, prepare, triple_distances
+from relguard.pipeline import Prepared, prepare
+from relguard.privacy.expected import expected_leakage
+from relguard.privacy.mechanism import group_distances
+from relguard.settings import DEFAULT_ENCODER
+from relguard.textable import markdown_table as pipe_table
 
 METRICS = (
     "conn_f1",
@@ -95,7 +100,7 @@ def run_evaluation(
     presidio: bool = True,
     extractor: str | Any = "spacy",
     candidates: str | Any = "inventory",
-    encoder: str = "all-MiniLM-L6-v2",
+    encoder: str = DEFAULT_ENCODER,
     log: Callable[[str], None] = lambda message: None,
 ) -> SweepResult:
     """Every method of the comparison on ``dataset``; λ and K sweeps at ``sweep_epsilon`` when given."""
@@ -208,7 +213,7 @@ def _setting(item: dict[str, Any]) -> str:
     return f"ε={item['epsilon']:g}, λ={item['lam']:g}, K={item['k']}"
 
 
-def markdown_table(summary: Sequence[dict[str, Any]], table: str, *, utility: bool) -> str:
+def summary_table(summary: Sequence[dict[str, Any]], table: str, *, utility: bool) -> str:
     """A markdown table of one part of the summary (percentages, mean ± std over trials)."""
     columns = ["conn_f1", "rel_f1", "coverage", "deleted_share", "expected_connection", "expected_relation"]
     if utility:
@@ -224,16 +229,12 @@ def markdown_table(summary: Sequence[dict[str, Any]], table: str, *, utility: bo
         "recall@2": "BM25 R@2 ↑",
         "recall@5": "BM25 R@5 ↑",
     }
-    lines = [
-        "| method | setting | " + " | ".join(heads[c] for c in columns) + " |",
-        "|---|---|" + "---|" * len(columns),
+    rows = [
+        (item["method"], _setting(item), *(_fmt(item, c) for c in columns))
+        for item in summary
+        if item["table"] == table
     ]
-    for item in summary:
-        if item["table"] != table:
-            continue
-        cells = " | ".join(_fmt(item, c) for c in columns)
-        lines.append(f"| {item['method']} | {_setting(item)} | {cells} |")
-    return "\n".join(lines)
+    return "\n".join(pipe_table(("method", "setting", *(heads[c] for c in columns)), rows))
 
 
 def write_outputs(result: SweepResult, out: str | Path) -> list[Path]:
@@ -254,7 +255,7 @@ def write_outputs(result: SweepResult, out: str | Path) -> list[Path]:
     parts += [f"- seconds {key}: {value:.1f}" for key, value in result.seconds.items()]
     for table, title in (("main", "Comparison"), ("lambda", "λ sweep"), ("k", "K sweep")):
         if any(item["table"] == table for item in summary):
-            parts += ["", f"## {title}", "", markdown_table(summary, table, utility=utility)]
+            parts += ["", f"## {title}", "", summary_table(summary, table, utility=utility)]
     path = folder / "tables.md"
     path.write_text("\n".join(parts) + "\n", encoding="utf-8")
     written.append(path)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from relguard.errors import ModelError
 from relguard.evaluation.datasets import Question
 from relguard.evaluation.metrics import contains_answer
 from relguard.types import Document, DocumentExtraction, SanitizedDocument
@@ -80,8 +81,6 @@ def retrieval_recall(
     try:
         import bm25s
     except ImportError as exc:  # pragma: no cover - part of the eval extra
-        from relguard.errors import ModelError
-
         raise ModelError("retrieval recall needs bm25s: pip install 'relguard[eval]'") from exc
     if not questions or not texts:
         return {k: 0.0 for k in ks}

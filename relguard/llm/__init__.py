@@ -10,12 +10,10 @@ from __future__ import annotations
 import importlib.util
 import os
 from collections.abc import Mapping
-from pathlib import Path
-from typing import Any
 
 from relguard.llm.client import BASE_URL_ENV, DEFAULT_KEY_ENV, MODEL_ENV, LLMClient, LLMConfig, LLMError, Usage
 
-__all__ = ["LLMClient", "LLMConfig", "LLMError", "Usage", "build_backends", "configured", "run_usage", "status"]
+__all__ = ["LLMClient", "LLMConfig", "LLMError", "Usage", "configured", "run_usage", "status"]
 
 ENABLE_HINT = (
     f"To enable them, install `pip install 'relguard[llm]'`, set {BASE_URL_ENV} to an OpenAI-compatible server "
@@ -62,45 +60,11 @@ def status(environ: Mapping[str, str] | None = None) -> str:
     )
 
 
-def build_backends(
-    *,
-    extractor: str = "spacy",
-    candidates: str = "inventory",
-    model: str | None = None,
-    base_url: str | None = None,
-    api_key_env: str | None = None,
-    pool_file: str | Path | None = None,
-    encoder: str | Any = "all-MiniLM-L6-v2",
-) -> tuple[object, object]:
-    """Backend objects for the LLM names (they need endpoint options), plain names for the rest.
-
-    One place for the CLI and the app, so both build the same backends from the same settings; the objects
-    are what :func:`relguard.prepare` needs to put model, prompt versions, calls and tokens in the report.
-    ``model``/``base_url`` left empty fall back to ``RELGUARD_LLM_MODEL``/``OPENAI_BASE_URL``.
-    """
-    from relguard import registry
-
-    options = {"model": model or None, "base_url": base_url or None, "api_key_env": api_key_env or None}
-    extractor_obj: object = registry.create("extractor", "llm", **options) if extractor == "llm" else extractor
-    candidates_obj: object = candidates
-    if candidates == "llm":
-        candidates_obj = registry.create("candidates", "llm", pool_file=pool_file, encoder=encoder, **options)
-    elif candidates == "pool-file":
-        if not pool_file:
-            from relguard.errors import ConfigError
-
-            raise ConfigError("--candidates pool-file needs --pool-file PATH (a pool file or a release report.json)")
-        candidates_obj = registry.create("candidates", "pool-file", path=pool_file)
-    return extractor_obj, candidates_obj
-
-
 def run_usage(*backends: object) -> dict[str, int]:
     """Calls and tokens the given backends have spent so far, summed (backends without a count add nothing)."""
     totals = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
     for backend in backends:
-        hook = getattr(backend, "provenance", None)
-        if callable(hook):
-            details = hook()
-            for key in totals:
-                totals[key] += int(details.get(key) or 0)
+        details = backend.provenance()
+        for key in totals:
+            totals[key] += int(details.get(key) or 0)
     return totals

@@ -8,24 +8,23 @@ permissions and should be treated like the documents themselves (``cache=False``
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
 from typing import Any
 
+from relguard.embed import cache_dir
 from relguard.io import atomic_write
+from relguard.io.digest import canonical_sha256
 
 
 def default_root() -> Path:
     """``$RELGUARD_LLM_CACHE``, else ``llm/`` under the encoder's cache root (``$RELGUARD_CACHE``)."""
-    from relguard.embed import cache_dir
-
     return Path(os.environ.get("RELGUARD_LLM_CACHE") or cache_dir() / "llm")
 
 
 def key_of(*parts: Any) -> str:
-    return hashlib.sha256(json.dumps(parts, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+    return canonical_sha256(list(parts))
 
 
 class JsonCache:

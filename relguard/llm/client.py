@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import tenacity
+
 from relguard.errors import BackendError, ConfigError
 from relguard.llm import prompts
 from relguard.llm.schemas import InvalidReply
@@ -137,29 +139,36 @@ class LLMClient:
         options: dict[str, Any] = {"model": cfg.model, "messages": messages, "temperature": cfg.temperature}
         if cfg.json_mode:
             options["response_format"] = {"type": "json_object"}
-        for attempt in range(cfg.max_retries + 1):
-            try:
-                with self._slots:
-                    response = self._client.chat.completions.create(**options)
-            except self._retryable as exc:
-                if attempt == cfg.max_retries:
-                    raise LLMError(self._describe(exc, attempts=attempt + 1)) from exc
-                usage.add(purpose, retries=1)
-                self._sleep(self._delay(attempt, exc))
-                continue
-            except self._status_error as exc:
-                raise LLMError(self._describe(exc, attempts=attempt + 1)) from exc
-            tokens = getattr(response, "usage", None)
-            usage.add(
-                purpose,
-                calls=1,
-                prompt_tokens=int(getattr(tokens, "prompt_tokens", 0) or 0),
-                completion_tokens=int(getattr(tokens, "completion_tokens", 0) or 0),
-            )
-            if not response.choices:
-                return ""
-            return response.choices[0].message.content or ""
-        raise AssertionError("unreachable")  # pragma: no cover
+        attempts = 0
+
+        def create():
+            nonlocal attempts
+            attempts += 1
+            with self._slots:
+                return self._client.chat.completions.create(**options)
+
+        retrying = tenacity.Retrying(
+            retry=tenacity.retry_if_exception_type(self._retryable),
+            stop=tenacity.stop_after_attempt(cfg.max_retries + 1),
+            wait=lambda state: self._delay(state.attempt_number - 1, state.outcome.exception()),
+            sleep=self._sleep,
+            before_sleep=lambda state: usage.add(purpose, retries=1),
+            reraise=True,
+        )
+        try:
+            response = retrying(create)
+        except (*self._retryable, self._status_error) as exc:
+            raise LLMError(self._describe(exc, attempts=attempts)) from exc
+        tokens = response.usage
+        usage.add(
+            purpose,
+            calls=1,
+            prompt_tokens=int(getattr(tokens, "prompt_tokens", 0) or 0),
+            completion_tokens=int(getattr(tokens, "completion_tokens", 0) or 0),
+        )
+        if not response.choices:
+            return ""
+        return response.choices[0].message.content or ""
 
     def ask_json(self, messages: list[dict], parse: Callable[[str], T], *, purpose: str, usage: Usage) -> T:
         """Call, parse with ``parse``; an :class:`InvalidReply` is shown to the model and asked again."""

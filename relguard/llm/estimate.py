@@ -10,9 +10,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from relguard.llm import prompts
-from relguard.types import ENTITY_TYPES, Document
+from relguard.llm.windows import split_sentences, windows
+from relguard.types import ENTITY_TYPES, Document, TypePair
+
+
+@runtime_checkable
+class WindowedExtractor(Protocol):
+    """An extractor that sends documents in windows of sentences and caches its replies (the LLM one)."""
+
+    window_sentences: int
+    window_chars: int
+
+    def is_cached(self, document: Document) -> bool: ...
+
+
+@runtime_checkable
+class CachedPools(Protocol):
+    """A pool generator that asks a model and caches pools by (type pair, K) (the LLM one)."""
+
+    def is_cached(self, type_pair: TypePair, k: int) -> bool: ...
+
 
 CHARS_PER_TOKEN = 4
 #: A rough reply size per call, in tokens, for the estimate only.
@@ -42,11 +62,9 @@ class Estimate:
 
 def estimate(documents: Sequence[Document], *, extractor: object, candidates: object, k: int) -> Estimate:
     """Count the calls the ``llm`` backends would make for ``documents`` at this K (no network)."""
-    from relguard.extract.llm import LLMExtractor, split_sentences, windows
-
     calls = typing = sentences_sent = cached = 0
     prompt_chars = 0
-    if isinstance(extractor, LLMExtractor):
+    if isinstance(extractor, WindowedExtractor):
         for document in documents:
             if extractor.is_cached(document):
                 cached += 1
@@ -59,9 +77,8 @@ def estimate(documents: Sequence[Document], *, extractor: object, candidates: ob
             prompt_chars += len(ranges) * len(prompts.EXTRACT_SYSTEM) + sum(s.end - s.start + 6 for s in sentences)
             prompt_chars += len(prompts.TYPING_SYSTEM) + 400
     pool_calls = 0
-    is_cached = getattr(candidates, "is_cached", None)
-    if is_cached is not None:
-        pool_calls = sum(1 for a in ENTITY_TYPES for b in ENTITY_TYPES if not is_cached((a, b), k))
+    if isinstance(candidates, CachedPools):
+        pool_calls = sum(1 for a in ENTITY_TYPES for b in ENTITY_TYPES if not candidates.is_cached((a, b), k))
         prompt_chars += pool_calls * (len(prompts.CANDIDATES_SYSTEM) + len(prompts.CANDIDATES_USER))
     completion = (
         calls * REPLY_TOKENS["extract"] + typing * REPLY_TOKENS["typing"] + pool_calls * REPLY_TOKENS["candidates"]

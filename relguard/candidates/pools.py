@@ -1,0 +1,31 @@
+"""Step 2: one public pool of exactly K predicates per ordered type pair (DESIGN invariants 1-2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from relguard.errors import PoolError
+from relguard.io.digest import canonical_sha256
+from relguard.protocols import PoolGenerator
+from relguard.settings import check_k
+from relguard.types import CandidatePool, TypePair
+
+
+def build_pools(type_pairs: Iterable[TypePair], *, generator: PoolGenerator, k: int) -> dict[TypePair, CandidatePool]:
+    """One pool per ordered type pair; a generator that returns anything but K distinct predicates is refused."""
+    k = check_k(k)
+    pools: dict[TypePair, CandidatePool] = {}
+    for pair in sorted(set(type_pairs)):
+        pool = generator.generate(pair, k)
+        if pool.k != k or len(set(pool.predicates)) != k:
+            raise PoolError(
+                f"candidate generator {generator.name!r} returned {pool.k} "
+                f"distinct predicates for {pair[0]}->{pair[1]}, expected exactly K={k}"
+            )
+        pools[pair] = pool
+    return pools
+
+
+def pool_hash(pools: Mapping[TypePair, CandidatePool]) -> str:
+    """SHA-256 of the pools actually used, so a reader can check the release used public pools."""
+    return canonical_sha256({f"{a}|{b}": list(p.predicates) for (a, b), p in sorted(pools.items())})

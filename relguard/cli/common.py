@@ -1,0 +1,59 @@
+"""What the sub-commands share: the settings flags, settings and backends from them, the progress bar."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from relguard.pipeline import Backends
+from relguard.settings import FLAGS, LLM_FLAGS, PrivacySettings, Settings, from_values
+
+EXAMPLES = """examples:
+  relguard sanitize assets/sample_corpus --out out/release --epsilon 5 --lam 1 --k 10
+  relguard sanitize notes.jsonl --out out/notes --epsilon 1 --mapping
+  relguard inspect assets/sample_corpus/acme.txt --epsilon 1
+
+privacy parameters:
+  --epsilon  how much a reader may learn about each relation: 0.1 strong privacy, 10 weak
+  --lam      the distance of deleting a relation; smaller deletes more (paper default 1)
+  --k        how many public candidate predicates each relation is drawn from (paper default 10)
+"""
+INPUTS_HELP = "files or folders (.txt, .md, .jsonl, .csv, .pdf, .docx, .html)"
+
+
+def add_settings_flags(parser: argparse.ArgumentParser, *, privacy: bool = True) -> None:
+    """The settings flags of :data:`~relguard.settings.FLAGS`; LLM-only flags under their own heading."""
+    defaults = PrivacySettings()
+    llm = parser.add_argument_group("LLM backends (--extractor llm / --candidates llm)")
+    for spec in FLAGS:
+        if spec.section == "privacy" and not privacy:
+            continue
+        target = llm if spec.flag in LLM_FLAGS else parser
+        default = getattr(defaults, spec.name) if spec.section == "privacy" else None
+        target.add_argument(spec.flag, type=spec.type, default=default, help=spec.help)
+
+
+def settings_of(args: argparse.Namespace) -> Settings:
+    """The run's :class:`~relguard.settings.Settings`, validated once, here, with the seed when given."""
+    return from_values(args, seed=getattr(args, "seed", None))
+
+
+def backends_of(settings: Settings) -> Backends:
+    return Backends.from_settings(settings.backends)
+
+
+def progress_bar(enabled: bool) -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
+    """A tqdm bar on stderr updated with (done, total), and a function that closes it."""
+    if not enabled:
+        return None, lambda: None
+    from tqdm import tqdm
+
+    bar = tqdm(total=0, unit="doc", desc="extracting", file=sys.stderr, leave=False)
+
+    def update(done: int, total: int) -> None:
+        bar.total = total
+        bar.n = done
+        bar.refresh()
+
+    return update, bar.close

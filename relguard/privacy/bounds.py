@@ -1,0 +1,25 @@
+"""The bounds a release promises: ε·d_R per relation (Definition 3) and their sum per document (Eq. 8-9)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from relguard.settings import check_epsilon
+
+
+def privacy_loss(d_r: float | np.ndarray, *, epsilon: float) -> float | np.ndarray:
+    """The bound on |log P(S|r) − log P(S|r′)| for relations at distance d_R: ε·d_R."""
+    return check_epsilon(epsilon) * np.asarray(d_r, dtype=np.float64)
+
+
+def relation_bound(d_r: float, *, epsilon: float) -> float:
+    """The multiplicative guarantee e^{ε·d_R(r, r′)} of Definition 3."""
+    return float(np.exp(privacy_loss(d_r, epsilon=epsilon)))
+
+
+def document_bound(distances: Sequence[float], *, epsilon: float) -> float:
+    """The document-level guarantee e^{ε·Σ d_R(r_i, r′_i)} (Eq. 8-9) for aligned triples."""
+    total = float(np.sum(np.asarray(distances, dtype=np.float64)))
+    return float(np.exp(check_epsilon(epsilon) * total))

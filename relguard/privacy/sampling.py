@@ -1,0 +1,86 @@
+"""Drawing outcomes: OpenDP's noisy max with OS entropy, or a seeded draw of the same law for teaching.
+
+OpenDP's ``make_noisy_max`` adds Gumbel noise under the zero-concentrated measure, which selects index i with
+probability softmax(u / scale); with scale 2/ε this is exactly P(y) ∝ exp(ε·u(r, y)/2) (DESIGN invariant 5).
+A teaching seed switches to a seeded Gumbel-max draw of the same distribution, and the release then says it is
+not private (DESIGN invariant 8).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from relguard.privacy.mechanism import utilities
+from relguard.settings import check_epsilon
+
+
+@lru_cache(maxsize=64)
+def _noisy_max(scale: float):
+    import opendp.prelude as dp
+
+    dp.enable_features("contrib")
+    space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.linf_distance(T=float)
+    return dp.m.make_noisy_max(*space, dp.zero_concentrated_divergence(), scale=scale)
+
+
+def sample_outcomes(
+    distances: np.ndarray, *, epsilon: float, lam: float, seed: int | None = None, allow_null: bool = True
+) -> np.ndarray:
+    """Draw one outcome index per row (K means null).
+
+    Without ``seed`` each row is drawn by OpenDP with OS entropy. With a seed the
+    same distribution is drawn by a seeded Gumbel-max, which is reproducible and
+    therefore only fit for teaching and tests, never for a release.
+    ``allow_null=False`` draws among the K candidates only (never returns K).
+    """
+    epsilon = check_epsilon(epsilon)
+    scores = utilities(distances, lam=lam)
+    if not allow_null:
+        scores = scores[:, :-1]
+    if seed is not None:
+        rng = np.random.default_rng(seed)
+        logits = epsilon * scores / 2.0
+        return np.argmax(logits + rng.gumbel(size=logits.shape), axis=1)
+    if epsilon == 0.0:
+        measurement, scores = _noisy_max(1.0), np.zeros_like(scores)
+    else:
+        measurement = _noisy_max(2.0 / epsilon)
+    return np.array([measurement(row.tolist()) for row in scores], dtype=np.int64)
+
+
+@lru_cache(maxsize=64)
+def _laplace(scale: float) -> Any:
+    import opendp.prelude as dp
+
+    dp.enable_features("contrib")
+    return dp.m.make_laplace(dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float), scale=scale)
+
+
+class Draws:
+    """Randomness for the comparison sanitizers: OpenDP with OS entropy, or (``seed``) a seeded generator.
+
+    A seed draws the same distributions reproducibly, for tests and teaching only, like a release's teaching
+    seed; without one every draw is OpenDP's (Laplace noise, noisy max), as in a release.
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = None if seed is None else np.random.default_rng(seed)
+
+    def laplace(self, value: float, scale: float) -> float:
+        if self._rng is not None:
+            return value + float(self._rng.laplace(0.0, scale))
+        return float(_laplace(float(scale))(float(value)))
+
+    def exponential_mechanism(self, scores: np.ndarray, scale: float) -> int:
+        """Index i with probability softmax(scores / scale)."""
+        if self._rng is not None:
+            return int(np.argmax(np.asarray(scores) / scale + self._rng.gumbel(size=len(scores))))
+        return int(_noisy_max(float(scale))([float(s) for s in scores]))
+
+    def uniform_index(self, n: int) -> int:
+        if self._rng is not None:
+            return int(self._rng.integers(n))
+        return int(_noisy_max(1.0)([0.0] * n))

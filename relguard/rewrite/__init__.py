@@ -1,0 +1,18 @@
+"""Step 4, rewriting: mask the relation spans, then delete or fill from the outcomes alone."""
+
+from relguard.rewrite.fill import Sampled, fill, removed_ranges
+from relguard.rewrite.mask import MaskedDocument, Slot, mask
+from relguard.rewrite.reconstruct import reconstruct
+from relguard.rewrite.verbalize import FormVerbalizer, default_forms
+
+__all__ = [
+    "FormVerbalizer",
+    "MaskedDocument",
+    "Sampled",
+    "Slot",
+    "default_forms",
+    "fill",
+    "mask",
+    "reconstruct",
+    "removed_ranges",
+]

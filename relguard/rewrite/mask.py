@@ -1,0 +1,148 @@
+"""Step 4a: mask every relation span of a document with its placeholder (paper §5.4).
+
+:func:`mask` turns a document into a :class:`MaskedDocument` whose text holds ``[REL_i]`` placeholders and whose
+slots say where they are and what stands around them. It is the only step of reconstruction that sees the
+original text's relation spans; everything after it reads the masked text and the outcomes only (invariant 7).
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from relguard.types import DocumentExtraction
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A placeholder in the masked text: which relation groups it stands for and where it is."""
+
+    groups: tuple[int, ...]
+    sentence: int
+    start: int
+    end: int
+    inverted: bool = False
+    context: str = ""
+
+
+@dataclass(frozen=True)
+class MaskedDocument:
+    """A document with every relation span replaced by ``[REL_i]`` (i = corpus-wide relation-group index).
+
+    ``sentences`` are (start, end) ranges in the masked text; ``slots`` are sorted by position.
+    """
+
+    name: str
+    text: str
+    sentences: tuple[tuple[int, int], ...]
+    slots: tuple[Slot, ...]
+
+
+def placeholder(index: int) -> str:
+    return f"[REL_{index}]"
+
+
+def mask(extraction: DocumentExtraction, group_index: Mapping[tuple, int]) -> MaskedDocument:
+    """Replace every recorded relation span with its placeholder.
+
+    ``group_index`` maps each relation group's public key to its corpus-wide index. Occurrences whose spans
+    overlap (``"Alice and Bob founded Acme"`` gives two groups on one span) are merged into one slot that
+    stands for all of them.
+    A slot is *inverted* when, in the text, the object's mention comes before it
+    and the subject's after it ("Acme was founded by Alice"): that is read from
+    entity positions, which stay in the masked text, not from the relation words.
+    """
+    text = extraction.document.text
+    mentions = _mention_starts(extraction)
+    ends = _mention_ends(extraction)
+    spans: list[tuple[int, int, int, int, bool, str]] = []
+    for triple in extraction.triples:
+        index = group_index[triple.pair_key]
+        subject = mentions.get((triple.subject, triple.subject_type), {})
+        obj = mentions.get((triple.object, triple.object_type), {})
+        for occ in triple.occurrences:
+            if occ.document == extraction.document.name:
+                inverted = _is_inverted(occ.start, subject.get(occ.sentence, ()), obj.get(occ.sentence, ()))
+                context = _context(text, occ.start, ends.get(occ.sentence, ()))
+                spans.append((occ.start, occ.end, index, occ.sentence, inverted, context))
+    spans.sort()
+    merged: list[list] = []
+    for start, end, index, sentence, inverted, context in spans:
+        if merged and start < merged[-1][1] and merged[-1][3] == sentence:
+            last = merged[-1]
+            last[1] = max(last[1], end)
+            if index not in last[2]:
+                last[2].append(index)
+        else:
+            merged.append([start, end, [index], sentence, inverted, context])
+
+    pieces: list[str] = []
+    offsets: list[tuple[int, int]] = []
+    cursor = 0
+    shift = 0
+    slots: list[Slot] = []
+    for start, end, indices, sentence, inverted, context in merged:
+        pieces.append(text[cursor:start])
+        token = placeholder(min(indices))
+        new_start = start + shift
+        pieces.append(token)
+        slots.append(Slot(tuple(sorted(indices)), sentence, new_start, new_start + len(token), inverted, context))
+        offsets.append((end, len(token) - (end - start)))
+        shift += len(token) - (end - start)
+        cursor = end
+    pieces.append(text[cursor:])
+
+    shifted = [end for end, _ in offsets]
+    cumulative = list(itertools.accumulate(change for _, change in offsets))
+
+    def moved(position: int) -> int:
+        count = bisect.bisect_right(shifted, position)
+        return position + (cumulative[count - 1] if count else 0)
+
+    sentences = tuple((moved(s.start), moved(s.end)) for s in extraction.sentences)
+    return MaskedDocument(extraction.document.name, "".join(pieces), sentences, tuple(slots))
+
+
+def _mention_starts(extraction: DocumentExtraction) -> dict[tuple[str, str], dict[int, list[int]]]:
+    found: dict[tuple[str, str], dict[int, list[int]]] = {}
+    for entity in extraction.entities:
+        by_sentence = found.setdefault((entity.name, entity.type), {})
+        for mention in entity.mentions:
+            by_sentence.setdefault(mention.sentence, []).append(mention.start)
+    return found
+
+
+def _mention_ends(extraction: DocumentExtraction) -> dict[int, list[tuple[int, int]]]:
+    found: dict[int, list[tuple[int, int]]] = {}
+    for entity in extraction.entities:
+        for mention in entity.mentions:
+            found.setdefault(mention.sentence, []).append((mention.start, mention.end))
+    return found
+
+
+def _context(text: str, position: int, mentions) -> str:
+    """What stands right before a slot: an entity ("entity"), an entity and a comma ("apposition"), or an
+    entity that itself sits between commas ("after_apposition": the slot is the main verb). Entity positions
+    are public and unchanged by masking, so this is a function of the masked text."""
+    before = [m for m in mentions if m[1] <= position]
+    if not before:
+        return ""
+    start, end = max(before, key=lambda m: m[1])
+    gap = text[end:position]
+    if not gap.strip():
+        return "entity"
+    if gap.strip() == ",":
+        return "after_apposition" if re.search(r"[,(]\s*$", text[max(0, start - 3) : start]) else "apposition"
+    return ""
+
+
+def _is_inverted(position: int, subject_starts, object_starts) -> bool:
+    """The nearest subject mention follows the span and the nearest object mention precedes it."""
+    if not subject_starts or not object_starts:
+        return False
+    nearest_subject = min(subject_starts, key=lambda start: abs(start - position))
+    nearest_object = min(object_starts, key=lambda start: abs(start - position))
+    return nearest_subject > position > nearest_object

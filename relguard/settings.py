@@ -1,0 +1,200 @@
+"""One validated settings object for a run: privacy parameters, backends by name, input limits.
+
+The CLI builds a :class:`Settings` from its flags, the app from its widgets, and both hand it down whole, so ε,
+λ and K are validated once, where a person typed them, with a message that names the parameter. The flag table
+:data:`FLAGS` is the one definition of the CLI's settings flags: the parser is built from it and an exported
+``config.toml`` writes its reproducing command line from it (:func:`command_line`).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
+
+from relguard.errors import ConfigError, ConfigTypeError
+
+DEFAULT_ENCODER = "all-MiniLM-L6-v2"
+DEFAULT_EXTRACTOR = "spacy"
+DEFAULT_CANDIDATES = "inventory"
+DEFAULT_MAX_BYTES = 20 * 1024 * 1024
+
+
+def check_epsilon(epsilon: object) -> float:
+    """ε must be a finite real ≥ 0: 0 is 'no information', larger means less privacy."""
+    if isinstance(epsilon, bool) or not isinstance(epsilon, numbers.Real):
+        raise ConfigTypeError(f"epsilon must be a number, got {type(epsilon).__name__}: {epsilon!r}")
+    value = float(epsilon)
+    if not math.isfinite(value) or value < 0:
+        raise ConfigError(
+            f"epsilon must be a finite number >= 0 (got {epsilon!r}); "
+            "typical values are 0.1 (strong privacy) to 10 (weak privacy)"
+        )
+    return value
+
+
+def check_lam(lam: object) -> float:
+    """λ is the distance assigned to deleting a relation (Eq. 6): a finite real ≥ 0."""
+    if isinstance(lam, bool) or not isinstance(lam, numbers.Real):
+        raise ConfigTypeError(f"lam (lambda) must be a number, got {type(lam).__name__}: {lam!r}")
+    value = float(lam)
+    if not math.isfinite(value) or value < 0:
+        raise ConfigError(
+            f"lam (lambda) must be a finite number >= 0 (got {lam!r}); smaller values delete more "
+            "relations, 1 is the paper's default"
+        )
+    return value
+
+
+def check_k(k: object) -> int:
+    """K, the number of real candidates per pool, must be an integer ≥ 1."""
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise ConfigTypeError(f"k must be an integer, got {type(k).__name__}: {k!r}")
+    if int(k) < 1:
+        raise ConfigError(f"k must be at least 1 (got {k!r}); the paper uses K = 10 and sweeps 5 to 20")
+    return int(k)
+
+
+@dataclass(frozen=True)
+class PrivacySettings:
+    """ε, λ and K of a release, and the teaching seed (None: OS entropy, a private release)."""
+
+    epsilon: float = 5.0
+    lam: float = 1.0
+    k: int = 10
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+        object.__setattr__(self, "lam", check_lam(self.lam))
+        object.__setattr__(self, "k", check_k(self.k))
+        if self.seed is not None and (isinstance(self.seed, bool) or not isinstance(self.seed, int)):
+            raise ConfigTypeError(f"seed must be an integer or None, got {self.seed!r}")
+
+
+@dataclass(frozen=True)
+class BackendSettings:
+    """Backends by name (the registry builds them) and the options the LLM backends need."""
+
+    extractor: str = DEFAULT_EXTRACTOR
+    candidates: str = DEFAULT_CANDIDATES
+    encoder: str = DEFAULT_ENCODER
+    llm_model: str | None = None
+    base_url: str | None = None
+    api_key_env: str | None = None
+    pool_file: str | None = None
+
+    @property
+    def uses_llm(self) -> bool:
+        return "llm" in (self.extractor, self.candidates)
+
+
+@dataclass(frozen=True)
+class InputSettings:
+    """How input files are read: the size limit and the text field of ``.jsonl`` records."""
+
+    max_bytes: int = DEFAULT_MAX_BYTES
+    text_field: str = "text"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.max_bytes, bool) or not isinstance(self.max_bytes, int) or self.max_bytes < 1:
+            raise ConfigError(f"max bytes must be a positive integer, got {self.max_bytes!r}")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that decides a run, validated on construction."""
+
+    privacy: PrivacySettings = field(default_factory=PrivacySettings)
+    backends: BackendSettings = field(default_factory=BackendSettings)
+    inputs: InputSettings = field(default_factory=InputSettings)
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One CLI flag: where its value lives in :class:`Settings`, its type, help, and whether it is privacy."""
+
+    flag: str
+    section: str
+    name: str
+    type: type
+    help: str
+
+
+FLAGS: tuple[Flag, ...] = (
+    Flag("--epsilon", "privacy", "epsilon", float, "privacy budget ε ≥ 0 (default 5)"),
+    Flag("--lam", "privacy", "lam", float, "deletion distance λ ≥ 0 (default 1)"),
+    Flag("--k", "privacy", "k", int, "candidates per pool, K ≥ 1 (default 10)"),
+    Flag("--extractor", "backends", "extractor", str, "extractor backend (default: spacy, offline)"),
+    Flag("--candidates", "backends", "candidates", str, "candidate-pool backend (default: inventory)"),
+    Flag("--encoder", "backends", "encoder", str, "sentence-transformers model name or path"),
+    Flag("--max-bytes", "inputs", "max_bytes", int, "refuse input files larger than this (default 20 MB)"),
+    Flag("--text-field", "inputs", "text_field", str, "field holding the text in .jsonl input (default text)"),
+    Flag(
+        "--base-url",
+        "backends",
+        "base_url",
+        str,
+        "OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 (default: $OPENAI_BASE_URL, else OpenAI)",
+    ),
+    Flag("--llm-model", "backends", "llm_model", str, "model name (default: $RELGUARD_LLM_MODEL)"),
+    Flag(
+        "--api-key-env",
+        "backends",
+        "api_key_env",
+        str,
+        "environment variable holding the API key (default OPENAI_API_KEY; not needed for most local servers)",
+    ),
+    Flag(
+        "--pool-file",
+        "backends",
+        "pool_file",
+        str,
+        "public pool file: read by --candidates pool-file; with --candidates llm, pools found in it are reused "
+        "and all pools used are written back to it",
+    ),
+)
+#: Flags that only the LLM backends read, shown under their own heading in --help.
+LLM_FLAGS = frozenset({"--base-url", "--llm-model", "--api-key-env", "--pool-file"})
+
+
+def from_values(values: object, *, seed: int | None = None) -> Settings:
+    """Settings from an object with one attribute per flag (an argparse Namespace): validated once, here."""
+    sections: dict[str, dict] = {"privacy": {}, "backends": {}, "inputs": {}}
+    for spec in FLAGS:
+        value = getattr(values, spec.flag[2:].replace("-", "_"), None)
+        if value is not None:
+            sections[spec.section][spec.name] = value
+    return Settings(
+        privacy=PrivacySettings(**sections["privacy"], seed=seed),
+        backends=BackendSettings(**sections["backends"]),
+        inputs=InputSettings(**sections["inputs"]),
+    )
+
+
+def command_line(inputs: Sequence[str], settings: Settings, *, out: str = "release") -> str:
+    """The ``relguard sanitize`` command that reproduces ``settings``: every flag not at its default."""
+    parts = ["relguard", "sanitize", *inputs, "--out", out]
+    defaults = Settings()
+    privacy = settings.privacy
+    parts += ["--epsilon", f"{privacy.epsilon:g}", "--lam", f"{privacy.lam:g}", "--k", str(privacy.k)]
+    if privacy.seed is not None:
+        parts += ["--seed", str(privacy.seed)]
+    for spec in FLAGS:
+        if spec.section == "privacy":
+            continue
+        value = getattr(getattr(settings, spec.section), spec.name)
+        if value is not None and value != getattr(getattr(defaults, spec.section), spec.name):
+            parts += [spec.flag, str(value)]
+    return shlex.join(parts)
+
+
+def replace_section(settings: Settings, section: str, **changes: object) -> Settings:
+    """A copy of ``settings`` with fields of one section changed (validated again)."""
+    current = getattr(settings, section)
+    values = {f.name: getattr(current, f.name) for f in fields(current)} | changes
+    return Settings(
+        **{**{s: getattr(settings, s) for s in ("privacy", "backends", "inputs")}, section: type(current)(**values)}
+    )

@@ -1,0 +1,237 @@
+"""What the app's pages share for one browser session, and every operation on it — plain Python, no Streamlit.
+
+:class:`Studio` works over any mutable mapping; the app hands it Streamlit's session state, so each key lives
+there (pages bind widgets to them) while the logic lives here, testable without a browser. It owns the
+session's documents, the settings the sidebar shows, the corpus prepared for them (one path with the CLI:
+:func:`relguard.pipeline.prepare`, extractions cached by content), the drawn release with the settings it was
+drawn at, and the ledger of exports that compose.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from relguard import llm
+from relguard.io import read_documents
+from relguard.io.formats import UploadResult
+from relguard.pipeline import Backends, Prepared, prepare
+from relguard.privacy.expected import OutcomeModel
+from relguard.protocols import Encoder, Extractor, PoolGenerator
+from relguard.release.bundle import composed_epsilon
+from relguard.settings import BackendSettings
+from relguard.types import Document, DocumentExtraction, Release
+
+EXTRACTORS = ("spacy", "llm")
+CANDIDATES = ("inventory", "llm")
+#: Extractions kept per process, keyed by content: a page rerun or another session with the same text reuses them.
+EXTRACTION_CACHE_SIZE = 4096
+
+DEFAULTS: dict[str, object] = {
+    "documents": {},  # name -> Document, in load order
+    "hashes": {},  # input file name -> sha256 (confidential: never shown in a public file)
+    "upload_errors": [],  # (file name, message)
+    "seen_uploads": set(),  # file ids already read
+    "sample_loaded": False,
+    "prepared": None,
+    "prepared_key": None,
+    "model": None,
+    "epsilon": 1.0,
+    "lam": 1.0,
+    "k": 10,
+    "selected": 0,
+    "teaching_seed": False,
+    "seed": 42,
+    "release": None,
+    "release_seed": None,
+    "exports": [],  # (corpus key, epsilon) of every export, for the composition warning
+    "risk": None,  # the last attack on a release (Risk & utility page), kept with the release it measured
+    "extractor_name": "spacy",
+    "candidates_name": "inventory",
+    "llm_base_url": None,  # None: filled from OPENAI_BASE_URL when the session starts
+    "llm_model": None,  # None: filled from RELGUARD_LLM_MODEL when the session starts
+    "usage": None,  # calls and tokens of the LLM backends for the current prepared corpus (confidential view)
+}
+
+
+def content_key(documents: Sequence[Document]) -> str:
+    """A digest of documents' names and texts: the cache key of everything computed from them."""
+    digest = hashlib.sha256()
+    for d in documents:
+        digest.update(d.name.encode() + b"\0" + d.text.encode() + b"\0")
+    return digest.hexdigest()
+
+
+def document_key(document: Document) -> str:
+    return content_key([document])
+
+
+class ExtractionCache(OrderedDict):
+    """A bounded, content-keyed store of extractions shared by every session of one app process."""
+
+    def __init__(self, size: int = EXTRACTION_CACHE_SIZE) -> None:
+        super().__init__()
+        self.size = size
+
+    def __setitem__(self, key: str, value: DocumentExtraction) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
+
+
+@dataclass(frozen=True)
+class Resources:
+    """The process-wide, expensive parts the app loads once: the offline backends and the extraction cache."""
+
+    extractor: Extractor
+    candidates: PoolGenerator
+    encoder: Encoder
+    cache: ExtractionCache
+
+
+class Studio:
+    """The session's state and the operations the pages call; ``state`` is the mapping it lives in."""
+
+    def __init__(self, state: MutableMapping, *, environ: Mapping[str, str] | None = None) -> None:
+        self.state = state
+        self.environ = os.environ if environ is None else environ
+
+    def init(self, *, sample: Path | None = None) -> None:
+        """Create every key with its default (copies, so sessions never share containers), once per session."""
+        for key, value in DEFAULTS.items():
+            if key not in self.state:
+                self.state[key] = value.copy() if hasattr(value, "copy") else value
+        if self.state["llm_base_url"] is None:
+            self.state["llm_base_url"] = self.environ.get(llm.BASE_URL_ENV, "")
+        if self.state["llm_model"] is None:
+            self.state["llm_model"] = self.environ.get(llm.MODEL_ENV, "")
+        if sample is not None and not self.state["documents"] and not self.state.get("sample_autoloaded"):
+            self.state["sample_autoloaded"] = True
+            self.load_sample(sample)
+
+    # -- documents
+
+    @property
+    def documents(self) -> list[Document]:
+        return list(self.state["documents"].values())
+
+    def add(self, documents: Sequence[Document], hashes: Mapping[str, str]) -> None:
+        for d in documents:
+            self.state["documents"][d.name] = d
+        self.state["hashes"].update(hashes)
+        self.state["release"] = None
+
+    def add_uploads(self, result: UploadResult) -> None:
+        """Documents of one upload batch; its errors stay listed until the next batch replaces them."""
+        self.add(result.documents, result.hashes)
+        self.state["upload_errors"] = list(result.errors)
+
+    def load_sample(self, folder: Path) -> None:
+        documents, hashes = read_documents([folder])
+        self.add(documents, hashes)
+        self.state["sample_loaded"] = True
+
+    def clear(self) -> None:
+        for key in ("documents", "hashes", "upload_errors"):
+            self.state[key] = DEFAULTS[key].copy()
+        self.state["prepared"] = self.state["prepared_key"] = self.state["model"] = None
+        self.state["release"] = None
+        self.state["sample_loaded"] = False
+
+    # -- backends and the prepared corpus
+
+    def llm_environ(self) -> dict[str, str]:
+        """The environment as the LLM backends will see it, with the app's base URL and model fields on top."""
+        env = dict(self.environ)
+        for name, value in ((llm.BASE_URL_ENV, self.state["llm_base_url"]), (llm.MODEL_ENV, self.state["llm_model"])):
+            if value:
+                env[name] = value
+        return env
+
+    def backend_choice(self) -> tuple[str, str]:
+        """The chosen (extractor, candidates) names; the offline ones whenever no LLM endpoint is configured."""
+        if not llm.configured(self.llm_environ()):
+            return "spacy", "inventory"
+        return self.state["extractor_name"], self.state["candidates_name"]
+
+    def prepared(self, resources: Resources, *, progress: Callable[[int, int], None] | None = None) -> Prepared | None:
+        """The session's corpus prepared for its current K and backends (recomputed only when they change)."""
+        documents = self.documents
+        if not documents:
+            return None
+        names = self.backend_choice()
+        endpoint = (self.state["llm_base_url"], self.state["llm_model"]) if "llm" in names else None
+        key = (content_key(documents), self.state["k"], names, endpoint)
+        if self.state["prepared_key"] == key:
+            return self.state["prepared"]
+        backends = self._backends(resources, names)
+        uses_llm = "llm" in names
+        result = prepare(
+            documents,
+            k=self.state["k"],
+            backends=backends,
+            input_hashes=self.state["hashes"],
+            progress=progress,
+            cache=None if names[0] == "llm" else resources.cache,
+            key=document_key,
+        )
+        self.state["model"] = OutcomeModel.from_prepared(result)
+        self.state["prepared"], self.state["prepared_key"] = result, key
+        self.state["usage"] = llm.run_usage(backends.extractor, backends.candidates) if uses_llm else None
+        if self.state["selected"] >= len(result.groups):
+            self.state["selected"] = 0
+        return result
+
+    def _backends(self, resources: Resources, names: tuple[str, str]) -> Backends:
+        """The offline backends from the process-wide resources, LLM ones fresh per run (so usage is this run's)."""
+        if "llm" not in names:
+            return Backends(resources.extractor, resources.candidates, resources.encoder)
+        settings = BackendSettings(
+            extractor=names[0],
+            candidates=names[1],
+            llm_model=self.state["llm_model"] or None,
+            base_url=self.state["llm_base_url"] or None,
+        )
+        built = Backends.from_settings(settings)
+        return Backends(
+            built.extractor if names[0] == "llm" else resources.extractor,
+            built.candidates if names[1] == "llm" else resources.candidates,
+            resources.encoder,
+        )
+
+    # -- the drawn release
+
+    def draw(self, prepared: Prepared) -> Release:
+        seed = self.state["seed"] if self.state["teaching_seed"] else None
+        release = prepared.draw(epsilon=self.state["epsilon"], lam=self.state["lam"], seed=seed)
+        self.state["release"], self.state["release_seed"] = release, seed
+        return release
+
+    def current_release(self, prepared: Prepared | None) -> Release | None:
+        """The drawn release when it belongs to the corpus as it is now prepared, else None."""
+        release = self.state["release"]
+        if release is None or prepared is None or release.extraction is not prepared.extraction:
+            return None
+        return release
+
+    # -- exports
+
+    def corpus_key(self) -> str:
+        return content_key(self.documents)
+
+    def earlier_exports(self) -> list[float]:
+        """ε of every release of this corpus already exported in this session."""
+        key = self.corpus_key()
+        return [epsilon for corpus, epsilon in self.state["exports"] if corpus == key]
+
+    def composed(self, epsilon: float) -> float:
+        """The total ε if this release is published next to the earlier ones (releases compose)."""
+        return composed_epsilon([*self.earlier_exports(), epsilon])
+
+    def record_export(self, epsilon: float) -> None:
+        self.state["exports"].append((self.corpus_key(), epsilon))

@@ -1,0 +1,97 @@
+"""Tables and views over a prepared corpus, for interactive use (the app, notebooks).
+
+The row builders return plain dicts, ready for a table widget; a front end gets
+its :class:`~relguard.pipeline.Prepared` from :func:`relguard.pipeline.prepare_extracted`
+(extraction cached by content, pools and distances rebuilt when K changes).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from relguard.pipeline import Prepared
+from relguard.settings import check_lam
+from relguard.types import Extraction, TypePair
+
+
+def document_rows(extraction: Extraction) -> list[dict]:
+    """One row per document: name, size, sentences, entities, relations found."""
+    rows = []
+    for d in extraction.documents:
+        rows.append(
+            {
+                "document": d.document.name,
+                "characters": len(d.document.text),
+                "sentences": len(d.sentences),
+                "entities": len(d.entities),
+                "relation slots": sum(len(t.occurrences) for t in d.triples),
+                "status": "extracted" if d.triples else "no relations found",
+            }
+        )
+    return rows
+
+
+def triple_rows(prepared: Prepared) -> list[dict]:
+    """One row per canonical triple, in ``prepared.triples`` order (so row i is triple i)."""
+    return [
+        {
+            "subject": t.subject,
+            "subject type": t.subject_type,
+            "relation": t.predicate,
+            "object": t.object,
+            "object type": t.object_type,
+            "occurrences": len(t.occurrences),
+            "documents": ", ".join(sorted({o.document for o in t.occurrences})),
+        }
+        for t in prepared.triples
+    ]
+
+
+def group_label(prepared: Prepared, index: int) -> str:
+    """A relation group as the analyst reads it: the entity pair and its original relations (confidential)."""
+    g = prepared.groups[index]
+    return f"{g.subject} —{' / '.join(g.predicates)}→ {g.object}"
+
+
+def probability_rows(prepared: Prepared, index: int, probabilities: np.ndarray, *, lam: float) -> list[dict]:
+    """The probability table of relation group ``index``: each candidate's d_R, utility and probability, then null.
+
+    A group's d_R to a candidate is the smallest over its relations (its utility, see
+    :func:`relguard.pipeline.group_distances`).
+    """
+    lam = check_lam(lam)
+    group = prepared.groups[index]
+    pool = prepared.pool_for(group)
+    row = probabilities[index]
+    rows = [
+        {
+            "outcome": predicate + (" (original)" if predicate in group.predicates else ""),
+            "d_R": float(prepared.distances[index, j]),
+            "utility": -float(prepared.distances[index, j]),
+            "probability": float(row[j]),
+        }
+        for j, predicate in enumerate(pool.predicates)
+    ]
+    rows.append({"outcome": "null (delete sentence)", "d_R": lam, "utility": -lam, "probability": float(row[-1])})
+    return rows
+
+
+def pool_heatmap(prepared: Prepared, type_pair: TypePair) -> tuple[list[str], list[str], np.ndarray]:
+    """(original relations of the corpus under ``type_pair``, the pool, their d_R matrix)."""
+    pool = prepared.pools[type_pair]
+    rows: dict[str, int] = {}
+    for index, triple in enumerate(prepared.triples):
+        if triple.type_pair == type_pair:
+            rows.setdefault(triple.predicate, index)
+    originals = sorted(rows)
+    matrix = prepared.triple_distances[[rows[p] for p in originals]] if originals else np.zeros((0, pool.k))
+    return originals, list(pool.predicates), matrix
+
+
+def groups_per_document(prepared: Prepared) -> dict[str, int]:
+    """How many relation groups occur in each document: the m of the per-document bound e^{ε·m}."""
+    counts: dict[str, int] = {d.name: 0 for d in prepared.documents}
+    for group in prepared.groups:
+        for name in group.documents:
+            counts[name] = counts.get(name, 0) + 1
+    return counts

@@ -1,0 +1,132 @@
+"""Public files reveal only outcomes (DESIGN invariants 6 and 12): checks on the files and on the grouping.
+
+:func:`public_file_problems` looks at a release's public files themselves; :func:`grouping_is_public` checks that
+the relation groups do not depend on the predicates.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from relguard.extract.corpus import group_relations
+from relguard.release.confidential import MAPPING_FILE
+from relguard.release.report import PUBLIC_COUNTS
+from relguard.types import CandidatePool, DocumentExtraction, Triple, TypePair
+
+#: Keys that must never appear in a public report: each needs the originals or the confidential mapping.
+FORBIDDEN_KEYS = frozenset(
+    {"inputs", "input_sha256", "unchanged", "substituted", "prompt_tokens", "completion_tokens", "calls", "usage",
+     "dropped", "backend_usage", "withheld", "original", "pool_origin"}
+)  # fmt: skip
+
+
+_DIGEST = re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")
+
+
+def public_file_problems(files: Mapping[str, bytes], *, input_digests: Sequence[str] = ()) -> list[str]:
+    """Check 5 on a set of public files: what in them could depend on an original except through outcomes.
+
+    * every 64-hex digest must be one the report explains: an output file's, the pool hash, the encoder
+      weights' (an input's digest would let a reader confirm a guess of the original text);
+    * no key of :data:`FORBIDDEN_KEYS` anywhere in report.json, and only public counts under ``counts``;
+    * no confidential file among them.
+    """
+
+    problems: list[str] = []
+    names = sorted(files)
+    if any(name.rsplit("/", 1)[-1] == MAPPING_FILE for name in names):
+        problems.append(f"the confidential file {MAPPING_FILE} is among the public files")
+    report = {}
+    if "report.json" in files:
+        try:
+            report = json.loads(files["report.json"])
+        except ValueError:
+            problems.append("report.json is not valid JSON")
+    allowed = set(report.get("files", {}).get("outputs", {}).values())
+    allowed.add(str(report.get("candidates", {}).get("sha256", "")))
+    allowed.add(str(report.get("candidates", {}).get("inventory_sha256", "")))
+    allowed |= set(_DIGEST.findall(str(report.get("encoder", ""))))
+    leaked = set(input_digests)
+    for name in names:
+        if name.startswith("documents/"):
+            continue
+        text = files[name].decode("utf-8", errors="replace")
+        for digest in set(_DIGEST.findall(text)):
+            if digest in leaked:
+                problems.append(f"{name} holds the SHA-256 of an input file")
+            elif digest not in allowed:
+                problems.append(f"{name} holds an unexplained digest {digest[:12]}…")
+    for path, key in _keys(report):
+        if key in FORBIDDEN_KEYS:
+            problems.append(f"report.json has the confidential field {path}")
+    extra = set(report.get("counts", {})) - set(PUBLIC_COUNTS)
+    if extra:
+        problems.append(f"report.json counts {', '.join(sorted(extra))} need the confidential mapping")
+    return problems
+
+
+def _keys(value: Any, path: str = "") -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if path.endswith("candidates.pools") or path.endswith("slots_per_document"):
+                continue
+            found.append((f"{path}.{key}".lstrip("."), str(key)))
+            found += _keys(inner, f"{path}.{key}")
+    elif isinstance(value, list):
+        for inner in value:
+            found += _keys(inner, path)
+    return found
+
+
+def grouping_is_public(
+    extraction: Any, pools: Mapping[TypePair, CandidatePool], *, grouper: Callable[..., Any] | None = None
+) -> tuple[bool, str]:
+    """Check 4b: groups, their order and their slots do not depend on the predicates.
+
+    Every triple's predicate is replaced by a pool predicate it does not have and the corpus is regrouped;
+    the group keys, their order and each group's occurrence positions must come out identical. A key that
+    held the predicate would split or merge groups here.
+    """
+
+    grouper = grouper or group_relations
+    documents = []
+    for doc in extraction.documents:
+        triples = []
+        for triple in doc.triples:
+            pool = pools[triple.type_pair].predicates
+            other = next(p for p in pool if p != triple.predicate)
+            triples.append(Triple(triple.subject, triple.subject_type, other, triple.object, triple.object_type,
+                                  triple.occurrences))  # fmt: skip
+        documents.append(DocumentExtraction(doc.document, doc.sentences, doc.entities, tuple(triples)))
+    groups = grouper(extraction.documents)
+    again = grouper(documents)
+    before = [(g.key, tuple((o.document, o.start, o.end) for o in g.occurrences)) for g in groups]
+    after = [(g.key, tuple((o.document, o.start, o.end) for o in g.occurrences)) for g in again]
+    keys = [g.key for g in groups]
+    unique = len(set(keys)) == len(keys)
+    same = before == after
+    detail = f"{len(keys)} groups, {'unique' if unique else 'DUPLICATE'} pair keys; every predicate rewritten: " + (
+        "same groups, order and slots" if same else "groups CHANGED"
+    )
+    return unique and same, detail
+
+
+def read_release_files(path: str | Path) -> dict[str, bytes]:
+    """The public files of a written release folder (or of the folder holding a given report.json).
+
+    The confidential file, when ``--audit`` wrote it beside them, is not one of them.
+    """
+
+    folder = Path(path)
+    if folder.name == "report.json":
+        folder = folder.parent
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and not p.name.startswith(".") and p.name != MAPPING_FILE
+    }
