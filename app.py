@@ -20,11 +20,13 @@ page = st.navigation(
         st.Page("pages/documents.py", title="Documents", icon=":material/description:", default=True),
         st.Page("pages/triples.py", title="Triples", icon=":material/hub:"),
         st.Page("pages/pools.py", title="Candidate pools", icon=":material/view_list:"),
+        st.Page("pages/review.py", title="Review", icon=":material/rule:"),
         st.Page("pages/tune.py", title="Tune", icon=":material/tune:"),
+        st.Page("pages/release.py", title="Drawn release", icon=":material/compare:"),
         st.Page("pages/risk.py", title="Risk & utility", icon=":material/shield:"),
         st.Page("pages/export.py", title="Export", icon=":material/download:"),
         st.Page("pages/learn.py", title="Learn relation-DP", icon=":material/school:"),
     ]
 )
-sidebar()
 page.run()
+sidebar()

@@ -23,6 +23,7 @@ from common import hotpotqa_paragraphs
 from relguard import registry
 from relguard.extract.corpus import group_relations
 from relguard.pipeline import prepare_extracted
+from relguard.privacy.closeness import default_threshold
 from relguard.privacy.expected import OutcomeModel, epsilon_grid
 from relguard.privacy.mechanism import outcome_probabilities
 from relguard.studio.tables import probability_rows
@@ -78,7 +79,7 @@ def library_part(target: int = 1000) -> tuple[float, float, int]:
     groups = group_relations(results)[:target]
     extraction = Extraction(tuple(results), groups, extractor=extractor.model_id)
     prepared = prepare_extracted(documents, extraction, k=10)
-    model = OutcomeModel.from_prepared(prepared)
+    model = OutcomeModel.from_prepared(prepared, close_threshold=default_threshold())
     values = [0.5, 2.0, 5.0, 1.0]
     times, ref_times = [], []
     for i in range(RUNS):

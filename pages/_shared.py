@@ -126,9 +126,15 @@ def sidebar() -> None:
         extractor_name, candidates_name = studio().backend_choice()
         st.caption(f"Extractor: {extractor_name} · pools: {candidates_name}")
         st.caption(f"ε = {st.session_state.epsilon:g} · λ = {st.session_state.lam:g} · K = {st.session_state.k}")
-        if st.session_state.release is not None:
+        release = st.session_state.release
+        if release is not None:
+            g = release.guarantee
             label = "teaching draw (not private)" if st.session_state.release_seed is not None else "private draw"
-            st.caption(f"Release drawn: {label}")
+            st.caption(f"Release drawn at ε = {g.epsilon:g} · λ = {g.lam:g} · K = {g.k} ({label})")
+            if reason := studio().stale_reason():
+                st.warning(f"Drawn release is stale: {reason}.", icon="⚠️")
+        if review := st.session_state.review:
+            st.caption(f"{len(review)} review edits applied")
 
 
 def help_text(name: str) -> str:

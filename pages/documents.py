@@ -4,6 +4,7 @@ import streamlit as st
 
 from pages._shared import CANDIDATES, EXTRACTORS, SAMPLE_DIR, lasting, prepared, studio
 from relguard import llm
+from relguard.errors import ConfigError
 from relguard.io.formats import UPLOAD_SUFFIXES, load_uploads, too_many_files
 from relguard.studio.tables import document_rows
 
@@ -40,7 +41,33 @@ with middle.popover("Paste text"):
             pasted = name if name.endswith((".txt", ".md")) else f"{name}.txt"
             studio().add_uploads(load_uploads([(pasted, text.encode())]))
 
+
+def _use_local_server() -> None:
+    """Fill the base URL and model from a model server running on this machine (runs before the widgets)."""
+    try:
+        found = llm.find_local_server()
+    except ConfigError as exc:
+        st.session_state.local_llm_found = str(exc)
+        return
+    if found is None:
+        st.session_state.local_llm_found = "No model server answers on 127.0.0.1; start one: bash scripts/local-llm.sh"
+        return
+    st.session_state.local_llm_found = f"Using {found.label}."
+    for name, value in found.environment().items():
+        state = "llm_base_url" if name == llm.BASE_URL_ENV else "llm_model"
+        st.session_state[state] = st.session_state[f"w_{state}"] = value
+
+
 with st.expander("Extraction backends", expanded=st.session_state.extractor_name == "llm"):
+    st.button(
+        "Find a local model server",
+        key="find_local_llm",
+        on_click=_use_local_server,
+        help="Asks 127.0.0.1 for an OpenAI-compatible server (bash scripts/local-llm.sh, llama.cpp, Ollama, vLLM) "
+        "and fills in its URL and model. Only the list of models is asked; no document is sent.",
+    )
+    if found := st.session_state.get("local_llm_found"):
+        st.caption(found)
     left, right = st.columns(2)
     lasting(
         left.text_input,
@@ -77,6 +104,9 @@ with st.expander("Extraction backends", expanded=st.session_state.extractor_name
 
 for _, message in st.session_state.upload_errors:
     st.error(message, icon="⚠️")
+if st.session_state.upload_errors and st.button("Dismiss these messages", key="dismiss_errors"):
+    studio().dismiss_errors()
+    st.rerun()
 
 corpus = prepared()
 if corpus is None:
@@ -86,6 +116,13 @@ else:
     rows = document_rows(corpus.extraction)
     st.subheader(f"{len(rows)} documents · {len(corpus.groups)} relation groups · {len(corpus.triples)} triples")
     st.dataframe(rows, hide_index=True, width="stretch")
+    unprotected = sum(r["unprotected sentences"] for r in rows)
+    if unprotected:
+        st.warning(
+            f"{unprotected} sentences name two or more entities but hold no relation slot: a relation RelGuard did "
+            "not find is released as written. See and fix them on **Review**.",
+            icon="⚠️",
+        )
     if usage := st.session_state.usage:
         st.caption(
             f"LLM this run: **{usage['calls']}** calls, {usage['prompt_tokens']} prompt + "

@@ -1,17 +1,28 @@
-"""Export: the public zip, and the confidential mapping as a separate, labelled download."""
+"""Export: sign the release, download the public zip; the confidential mapping and review apart, labelled."""
+
+import datetime
 
 import streamlit as st
 
-from pages._shared import SAMPLE_NAMES, studio
-from relguard.release.bundle import config_toml, release_zip
+from pages._shared import SAMPLE_NAMES, help_text, studio
+from relguard.release.bundle import config_toml, public_files, release_zip
 from relguard.release.confidential import MAPPING_FILE, confidential_bytes, confidential_counts
-from relguard.release.report import backend_lines, release_counts
+from relguard.release.markdown import backend_lines
+from relguard.release.report import release_counts
+
+DECISIONS = ("approved for release", "approved with conditions (see notes)", "not approved")
 
 st.title("Export")
-ss = st.session_state
+ss, session = st.session_state, studio()
 release = ss.release
 if release is None:
     st.info("Draw a release on the **Tune** page first.")
+elif reason := session.stale_reason():
+    g = release.guarantee
+    st.error(
+        f"The drawn release (ε = {g.epsilon:g}, λ = {g.lam:g}, K = {g.k}) no longer matches your settings: {reason}. "
+        "Draw it again on **Tune**; only a release that matches what the pages show can be exported."
+    )
 else:
     g = release.guarantee
     if not g.private_release:
@@ -25,46 +36,53 @@ else:
     if counts["sentences_withheld"]:
         st.warning(
             f"{counts['sentences_withheld']} sentence(s) were withheld: the leak scan still found an original "
-            "relation there, so they are left out of the release. The confidential file lists them."
+            "relation there, so they are left out of the release. The confidential mapping lists them."
         )
     for line in backend_lines(release.provenance.get("backends") or {}):
         st.caption(line.strip().lstrip("- "))
-    earlier = studio().earlier_exports()
-    if earlier:
-        total = studio().composed(g.epsilon)
+    if earlier := session.earlier_exports():
+        total = session.composed(g.epsilon)
         st.warning(
             f"You already exported {len(earlier)} release(s) of this corpus. Releases compose: publishing them "
             f"together gives ε·d_R adding up, a total ε of {total:g} (bounds e^({total:g}·d_R)).",
             icon="⚠️",
         )
+
+    st.subheader("Sign-off")
+    st.caption(help_text("export-sign-off"))
+    left, middle, right = st.columns([2, 1, 2])
+    signed = {
+        "reviewer": left.text_input("Reviewer", key="sign_reviewer"),
+        "date": middle.date_input("Date", value=datetime.date.today(), key="sign_date").isoformat(),
+        "decision": right.radio("Decision", DECISIONS, index=None, key="sign_decision") or "",
+        "notes": st.text_area("Notes", key="sign_notes", height=80),
+    }
+    ss.sign_off = signed if signed["reviewer"] or signed["decision"] else {}
+    public = session.public_release()
     inputs = sorted(ss.hashes)
     config = config_toml(
-        release,
+        public,
         inputs=inputs,
         seed=ss.release_seed,
         command_inputs=["assets/sample_corpus"] if set(inputs) == SAMPLE_NAMES else None,
+        review="review.json" if session.review else None,
     )
+    with st.expander("report.md (the public report, as it is in the zip)"):
+        st.markdown(public_files(public)["report.md"].decode("utf-8"))
     with st.expander("config.toml (settings and the command that reproduces them)"):
         st.code(config, language="toml")
-
-    def record() -> None:
-        studio().record_export(g.epsilon)
-
     st.download_button(
         "Download the release (.zip): sanitized documents, report.json, report.md, config.toml",
-        data=release_zip(release, config=config),
+        data=release_zip(public, config=config),
         file_name="relguard-release.zip",
         mime="application/zip",
         type="primary",
-        on_click=record,
+        on_click=session.record_export,
+        args=(g.epsilon,),
         key="download_zip",
     )
     st.divider()
-    st.markdown(
-        "#### Confidential file\nMaps every original relation to its sampled one, with the counts that need the "
-        "originals and the digests of the input files. It undoes the protection: keep it apart from the release "
-        "and never publish it."
-    )
+    st.markdown(help_text("export-confidential"))
     private = confidential_counts(release)
     st.caption(
         f"Confidential: {private['unchanged']} of {private['relations']} relations kept their original predicate, "
@@ -77,3 +95,11 @@ else:
         mime="application/json",
         key="download_audit",
     )
+    if session.review:
+        st.download_button(
+            "Download review.json (CONFIDENTIAL: the analyst's edits, replayed by the command in config.toml)",
+            data=session.review.to_json(),
+            file_name="review.json",
+            mime="application/json",
+            key="download_review_export",
+        )

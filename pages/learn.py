@@ -1,49 +1,52 @@
-"""Learn relation-DP: Definition 3 with real numbers on a small built-in example."""
+"""Learn relation-DP: the promise in plain words, then Definition 3 on two relations the student picks."""
 
 import plotly.graph_objects as go
 import streamlit as st
 
-from pages._shared import EPSILONS, LAMBDAS, candidates, encoder
+from pages._shared import EPSILONS, LAMBDAS, candidates, encoder, help_text
 from relguard.errors import RelGuardError
-from relguard.studio.teaching import EXAMPLE_PAIR, EXAMPLE_R, EXAMPLE_R2, EXAMPLE_SENTENCE, compare
+from relguard.studio.teaching import EXAMPLE_PAIR, EXAMPLE_R, EXAMPLE_R2, EXAMPLE_SENTENCE, compare, worked_example
 
 st.title("Learn relation-DP")
-st.markdown(
-    "**Definition 3 (relation-DP).** A mechanism M is ε-relation-DP if for any two relations r, r′ that could "
-    "hold between the same two entities, and any set S of outputs,\n\n"
-    "  Pr[M(r) ∈ S] ≤ e^(ε · d_R(r, r′)) · Pr[M(r′) ∈ S],\n\n"
-    "where d_R(r, r′) = ½‖z(r) − z(r′)‖ ∈ [0, 1] is the distance of the relations' unit sentence embeddings. "
-    "Close relations are hard to tell apart; the guarantee weakens gracefully for distant ones."
+st.markdown(help_text("learn-intro"))
+ss = st.session_state
+k = ss.k
+st.caption(
+    f"This page is a sandbox: its ε and λ sliders are its own and do not change your release. Its pool follows "
+    f"the sidebar's K = {k} ({EXAMPLE_PAIR[0]} → {EXAMPLE_PAIR[1]}, the public inventory)."
 )
 
 
 @st.cache_data(show_spinner="Embedding the example …")
-def example(k: int):
+def example(k: int, r: str, r2: str):
     pool = candidates().generate(EXAMPLE_PAIR, k).predicates
-    d = encoder().distances([EXAMPLE_R, EXAMPLE_R2], list(pool), EXAMPLE_PAIR)
-    between = float(encoder().distances([EXAMPLE_R], [EXAMPLE_R2], EXAMPLE_PAIR)[0, 0])
+    d = encoder().distances([r, r2], list(pool), EXAMPLE_PAIR)
+    between = float(encoder().distances([r], [r2], EXAMPLE_PAIR)[0, 0])
     return pool, d, between
 
 
-a, b = st.columns(2)
-epsilon = a.select_slider("ε", options=EPSILONS, value=1.0, key="learn_epsilon", format_func=lambda v: f"{v:g}")
-lam = b.select_slider("λ", options=LAMBDAS, value=1.0, key="learn_lam", format_func=lambda v: f"{v:g}")
 try:
-    pool, d, between = example(8)
+    choices = list(dict.fromkeys([EXAMPLE_R, EXAMPLE_R2, *candidates().generate(EXAMPLE_PAIR, k).predicates]))
 except RelGuardError as exc:
     st.error(str(exc))
     st.stop()
-result = compare(pool, d[0], d[1], between, epsilon=epsilon, lam=lam)
-r_text = EXAMPLE_SENTENCE.format(relation=EXAMPLE_R.replace("_", " "))
-r2_text = EXAMPLE_SENTENCE.format(relation=EXAMPLE_R2.replace("_", " "))
+a, b, c, d = st.columns(4)
+r = a.selectbox("r (what the document said)", choices, index=0, key="learn_r")
+r2 = b.selectbox("r′ (what it might have said)", choices, index=1, key="learn_r2")
+epsilon = c.select_slider("ε", options=EPSILONS, value=1.0, key="learn_epsilon", format_func=lambda v: f"{v:g}")
+lam = d.select_slider("λ", options=LAMBDAS, value=1.0, key="learn_lam", format_func=lambda v: f"{v:g}")
+pool, distances, between = example(k, r, r2)
+result = compare(pool, distances[0], distances[1], between, epsilon=epsilon, lam=lam)
+st.markdown(worked_example(epsilon=epsilon, d_r=between))
+r_text = EXAMPLE_SENTENCE.format(relation=r.replace("_", " "))
+r2_text = EXAMPLE_SENTENCE.format(relation=r2.replace("_", " "))
 st.markdown(
-    f"Two worlds: in one the document says *“{r_text}”* (r = `{EXAMPLE_R}`), in the other *“{r2_text}”* "
-    f"(r′ = `{EXAMPLE_R2}`). Their distance is **d_R = {between:.3f}**. Both go through the same mechanism over "
-    f"the same public pool for {EXAMPLE_PAIR[0]} → {EXAMPLE_PAIR[1]} plus *null*."
+    f"Two worlds: in one the document says *“{r_text}”*, in the other *“{r2_text}”*. Both go through the same "
+    f"mechanism over the same public pool of {len(pool)} relations plus *null* (delete the sentence)."
 )
 figure = go.Figure()
-figure.add_bar(x=list(result.outcomes), y=result.p_r, name=f"r = {EXAMPLE_R}")
-figure.add_bar(x=list(result.outcomes), y=result.p_r2, name=f"r′ = {EXAMPLE_R2}")
+figure.add_bar(x=list(result.outcomes), y=result.p_r, name=f"r = {r}")
+figure.add_bar(x=list(result.outcomes), y=result.p_r2, name=f"r′ = {r2}")
 figure.update_layout(barmode="group", height=340, yaxis={"title": "probability"}, margin={"t": 20, "b": 10})
 st.plotly_chart(figure, width="stretch", key="learn_bars")
 st.dataframe(
@@ -60,10 +63,4 @@ st.metric(
     f"{result.worst:.4f} ≤ {result.bound:.4f}" if result.holds else f"{result.worst:.4f} > {result.bound:.4f}",
     help=f"Definition 3 {verdict} for this pair at ε = {epsilon:g}, λ = {lam:g}.",
 )
-st.markdown(
-    "**Why null protects connectivity.** Substituting a relation still tells a reader that *some* relation links "
-    "the two entities. The null outcome deletes the sentence, so sometimes the edge disappears from the graph "
-    "altogether; because null has the same probability under r and r′ up to the same e^(ε·d_R) factor, its "
-    "presence or absence reveals no more than any other outcome. λ sets how attractive null is: a smaller λ "
-    "deletes more."
-)
+st.markdown(help_text("learn-definition"))

@@ -13,9 +13,10 @@ st.write(
 )
 corpus = need_corpus()
 if corpus is not None and corpus.triples:
-    pairs = sorted(corpus.pools)
-    labels = [f"{a} → {b}" for a, b in pairs]
-    label = st.selectbox("Type pair", labels, key="pools_pair")
+    busy = {pair: sum(g.type_pair == pair for g in corpus.groups) for pair in corpus.pools}
+    pairs = sorted(corpus.pools, key=lambda pair: (-busy[pair], pair))
+    labels = [f"{a} → {b} ({busy[(a, b)]} entity pairs)" for a, b in pairs]
+    label = st.selectbox("Type pair (busiest first)", labels, key="pools_pair")
     pair = pairs[labels.index(label)]
     pool = corpus.pools[pair]
     left, right = st.columns([1, 2])
@@ -39,4 +40,10 @@ if corpus is not None and corpus.triples:
         )
         figure.update_layout(height=max(260, 60 + 34 * len(originals)), margin={"l": 10, "r": 10, "t": 30, "b": 10})
         st.markdown("**d_R between the corpus's relations (rows) and the pool (columns)**")
+        st.caption(
+            "d_R is how far apart two relations are in meaning, from 0 (the same) to 1 (unrelated): half the distance "
+            "of their sentence embeddings. The mechanism makes close candidates likelier; the guarantee between two "
+            "relations is e^(ε·d_R), so the closer they are, the harder they are to tell apart (confidential view: "
+            "the rows are the corpus's original relations)."
+        )
         st.plotly_chart(figure, width="stretch")

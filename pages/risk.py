@@ -3,8 +3,10 @@
 import streamlit as st
 
 from pages._charts import leakage_curves
+from pages._seed import seed_comparison
 from pages._shared import EPSILONS, LAMBDAS, extractor, help_text, log_slider, need_corpus, studio
 from relguard.evaluation import TargetedAttacker, default_matcher, expected_leakage_curve
+from relguard.release.report import coverage
 from relguard.studio.risk import PERCENT_COLUMNS, leakage_rows, run_attack, utility_figures
 
 st.title("Risk & utility")
@@ -40,35 +42,28 @@ if corpus is not None and corpus.groups:
     grid = sorted({*EPSILONS[::2], epsilon})
     curve = expected_leakage_curve(corpus, epsilons=grid, lam=lam)
     now = next(e for e in curve if e.epsilon == epsilon)
-    cols = st.columns(3)
-    cols[0].metric(
-        "connections kept",
-        f"{now.connection:.1%}",
-        help="Expected share of relations whose entity pair stays connected in the text (1 − P(deleted)).",
-    )
-    cols[1].metric(
-        "relations kept with their meaning",
-        f"{now.relation:.1%}",
-        help="Expected share of relations "
-        "whose released predicate means the original one (probability mass on equivalent candidates).",
-    )
-    cols[2].metric("relations deleted", f"{now.deleted:.1%}", help="Expected share whose sentence is removed.")
-    st.caption(
-        f"Over the {now.triples} canonical triples at ε = {epsilon:g}, λ = {lam:g}, K = {corpus.k}, straight from "
-        "the mechanism's probability tables. This is what the mechanism *keeps*; what an attacker *recovers* is "
-        "measured below and can be lower (the extractor misses things) or higher (it finds links other ways)."
-    )
+    expected = {
+        "connections kept": (now.connection, "whose entity pair stays connected in the text (1 − P(deleted))"),
+        "relations kept with their meaning": (now.relation, "whose released predicate means the original one"),
+        "relations deleted": (now.deleted, "whose sentence is removed"),
+    }
+    for col, (label, (share, what)) in zip(st.columns(3), expected.items(), strict=True):
+        col.metric(label, f"{share:.1%}", help=f"Expected share of relations {what}.")
+    st.caption(help_text("risk-expected").format(triples=now.triples, epsilon=epsilon, lam=lam, k=corpus.k))
 
     figure = leakage_curves(curve, epsilon, measured=stored)
     st.plotly_chart(figure, width="stretch", key="risk_curve")
 
     st.subheader("Measured: the targeted reconstruction attack")
-    if release is None:
-        if ss.release is not None:
-            st.warning("The release was drawn before the corpus or K changed. Draw it again on **Tune**.")
+    reason = studio().stale_reason()
+    if release is None or release.extraction is not corpus.extraction:
+        if release is not None:
+            st.warning(f"The release is stale ({reason or 'the corpus changed'}). Draw it again on **Tune**.")
         else:
             st.info('No release yet. Draw one on **Tune** ("Draw a release"), then come back to attack it.')
     else:
+        if reason:
+            st.warning(f"The release is stale: {reason}. Its numbers are the drawn release's, not your settings'.")
         g = release.guarantee
         kind = "private draw" if g.private_release else "teaching draw — NOT a private release"
         st.markdown(f"Your release: ε = **{g.epsilon:g}**, λ = **{g.lam:g}**, K = **{g.k}** ({kind}).")
@@ -89,7 +84,11 @@ if corpus is not None and corpus.groups:
                 col.metric(
                     label, f"{value:.1%}", f"{100 * (value - before):+.1f} points vs no defence", delta_color="inverse"
                 )
-            cols[2].metric("coverage", f"{measured.coverage:.0%}", help="Share of the true relations RelGuard saw.")
+            if measured.truth == "gold":
+                cols[2].metric("coverage", f"{measured.coverage:.0%}", help="Share of the gold relations RelGuard saw.")
+            else:
+                unprotected = coverage(release)["sentences_with_two_entities_and_no_slot"]
+                cols[2].metric("sentences not protected", unprotected, help=help_text("risk-unprotected-metric"))
             percent = st.column_config.NumberColumn(format="%.1f %%")
             st.dataframe(
                 leakage_rows(stored),
@@ -116,3 +115,4 @@ if corpus is not None and corpus.groups:
                 "--dataset hotpotqa` (or `2wiki`) measures them against the same baselines. See the side-by-side "
                 "text of this release on **Tune**."
             )
+        seed_comparison(corpus, release, attacker=attacker(), matcher=matcher())

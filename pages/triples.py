@@ -3,7 +3,7 @@
 import streamlit as st
 
 from pages._shared import need_corpus
-from relguard.studio.graph import entities, graph_html, knowledge_graph, neighbourhood
+from relguard.studio.graph import entities, frame_height, graph_html, knowledge_graph, neighbourhood
 from relguard.studio.render import highlight_html, legend_html
 from relguard.studio.tables import triple_rows
 
@@ -29,4 +29,4 @@ if corpus is not None and corpus.triples:
 
     st.subheader("Knowledge graph")
     st.caption("Nodes are coloured by entity type; hover an edge for the relation and its occurrences.")
-    st.iframe(graph_html(knowledge_graph(shown)), height=540)
+    st.iframe(graph_html(knowledge_graph(shown), height=560), height=frame_height(560))

@@ -1,13 +1,11 @@
-"""Tune: ε, λ and K live, exact expected outcomes, the guarantee, then draw a release and see the diff."""
+"""Tune: ε, λ and K live, exact expected outcomes, one pair's probabilities, the guarantee, and the draw."""
 
 import streamlit as st
 
 from pages._charts import outcome_curves, probability_bars
-from pages._shared import EPSILONS, LAMBDAS, encoder, lasting, log_slider, need_corpus, studio
+from pages._shared import EPSILONS, LAMBDAS, encoder, help_text, lasting, log_slider, need_corpus, studio
 from relguard.privacy.bounds import document_bound, relation_bound
-from relguard.studio.graph import graph_html, release_diff
-from relguard.studio.render import original_diff_html, sanitized_diff_html
-from relguard.studio.tables import group_label, groups_per_document, probability_rows
+from relguard.studio.tables import close_summary, group_label, groups_per_document, probability_rows
 from relguard.studio.teaching import pool_pairs
 
 st.title("Tune")
@@ -49,15 +47,18 @@ if corpus is not None and corpus.groups:
     st.subheader("One entity pair")
     labels = [group_label(corpus, i) for i in range(len(corpus.groups))]
     index = st.selectbox("Relation group", range(len(labels)), format_func=labels.__getitem__, key="w_selected")
-    st.caption("Every relation on one entity pair, in every document, shares one draw; its d_R to a candidate is "
-               "the smallest over the pair's relations.")  # fmt: skip
+    st.caption(help_text("tune-one-pair").format(close=ss.model.close_threshold))
     rows = probability_rows(corpus, index, probabilities, lam=lam)
+    if note := close_summary(probabilities[index], epsilon=epsilon):
+        st.info(note)
     left, right = st.columns([3, 2])
+    top = max(r["probability"] for r in rows)
     left.dataframe(
         rows,
         hide_index=True,
         width="stretch",
-        column_config={"probability": st.column_config.ProgressColumn(format="%.4f", min_value=0, max_value=1)},
+        height=38 + 35 * len(rows),
+        column_config={"probability": st.column_config.ProgressColumn(format="%.4f", min_value=0, max_value=top)},
     )
     right.plotly_chart(probability_bars(rows), width="stretch", key="bars")
 
@@ -93,23 +94,9 @@ if corpus is not None and corpus.groups:
         g = release.guarantee
         if not g.private_release:
             st.error("Drawn with a fixed teaching seed: this is NOT a private release. Do not publish it.")
-        diff = release_diff(release)
-        counts = diff.counts()
-        st.markdown(f"Drawn at ε = {g.epsilon:g}, λ = {g.lam:g}, K = {g.k}.")
-        st.warning(
-            "**Confidential view:** the graph diff and the original text below show the original relations and "
-            "whether each kept its predicate. They are for your review only and never part of an export."
-        )
-        st.markdown("Relations " + ", ".join(f"**{v}** {k}" for k, v in counts.items()) + " (confidential).")
-        st.iframe(graph_html(diff), height=540)
-        names = [d.name for d in release.documents]
-        shown = st.selectbox("Document", names, key="diff_document")
-        position = names.index(shown)
-        extraction = release.extraction.documents[position]
-        sanitized = release.documents[position]
-        left, right = st.columns(2)
-        left.markdown("**Original** (struck: sentence removed)")
-        left.html(original_diff_html(extraction, release.outcomes, sanitized.removed_sentences))
-        right.markdown("**Sanitized** (marked: new words)")
-        right.html(sanitized_diff_html(extraction.document.text, sanitized))
-        st.caption("Export the release on the **Export** page.")
+        if reason := studio().stale_reason():
+            st.warning(f"The drawn release (ε = {g.epsilon:g}, λ = {g.lam:g}, K = {g.k}) is stale: {reason}. "
+                       "Draw it again before you export.")  # fmt: skip
+        else:
+            st.success(f"Release drawn at ε = {g.epsilon:g}, λ = {g.lam:g}, K = {g.k}.")
+        st.caption("See what changed on **Drawn release** (confidential view), then **Export** it.")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import platform
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 
 import numpy as np
@@ -24,6 +24,7 @@ from relguard.candidates.pools import build_pools, pool_hash
 from relguard.embed import triple_distances
 from relguard.errors import ConfigError
 from relguard.extract.corpus import Progress, extract_corpus
+from relguard.extract.review import Review, apply_review, edits_summary
 from relguard.io.write import serialize_documents
 from relguard.privacy.mechanism import group_distances, outcome_probabilities
 from relguard.privacy.sampling import sample_outcomes
@@ -63,20 +64,10 @@ class Backends:
     @classmethod
     def from_settings(cls, settings: BackendSettings) -> Backends:
         """Build every backend a :class:`~relguard.settings.BackendSettings` names, the LLM ones with their options."""
-        llm = {"model": settings.llm_model, "base_url": settings.base_url, "api_key_env": settings.api_key_env}
         encoder = registry.create("encoder", "sentence-transformers", model=settings.encoder)
-        extractor = registry.create("extractor", settings.extractor, **(llm if settings.extractor == "llm" else {}))
-        if settings.candidates == "llm":
-            candidates = registry.create("candidates", "llm", pool_file=settings.pool_file, encoder=encoder, **llm)
-        elif settings.candidates == "pool-file":
-            if not settings.pool_file:
-                raise ConfigError(
-                    "--candidates pool-file needs --pool-file PATH (a pool file or a release report.json)"
-                )
-            candidates = registry.create("candidates", "pool-file", path=settings.pool_file)
-        else:
-            candidates = registry.create("candidates", settings.candidates)
-        return cls(extractor, candidates, encoder)
+        llm = _llm_options(settings) if settings.extractor == "llm" else {}
+        extractor = registry.create("extractor", settings.extractor, **llm)
+        return cls(extractor, candidates_from(settings, encoder=encoder), encoder)
 
     @classmethod
     def of(
@@ -92,6 +83,23 @@ class Backends:
             registry.create("candidates", candidates) if isinstance(candidates, str) else candidates,
             registry.create("encoder", "sentence-transformers", model=encoder) if isinstance(encoder, str) else encoder,
         )
+
+
+def _llm_options(settings: BackendSettings) -> dict[str, str | None]:
+    return {"model": settings.llm_model, "base_url": settings.base_url, "api_key_env": settings.api_key_env}
+
+
+def candidates_from(settings: BackendSettings, *, encoder: Encoder) -> PoolGenerator:
+    """The pool generator a :class:`~relguard.settings.BackendSettings` names (the batch engine builds it alone)."""
+    if settings.candidates == "llm":
+        return registry.create(
+            "candidates", "llm", pool_file=settings.pool_file, encoder=encoder, **_llm_options(settings)
+        )
+    if settings.candidates == "pool-file":
+        if not settings.pool_file:
+            raise ConfigError("--candidates pool-file needs --pool-file PATH (a pool file or a release report.json)")
+        return registry.create("candidates", "pool-file", path=settings.pool_file)
+    return registry.create("candidates", settings.candidates)
 
 
 @dataclass(frozen=True)
@@ -112,6 +120,7 @@ class Prepared:
     input_hashes: Mapping[str, str] = field(default_factory=dict, compare=False)
     extractor_backend: Extractor | None = field(default=None, compare=False, repr=False)
     triple_distances: np.ndarray = field(default=None, compare=False, repr=False)
+    review: Review = field(default_factory=Review, compare=False)
 
     @property
     def groups(self) -> tuple[RelationGroup, ...]:
@@ -153,13 +162,7 @@ class Prepared:
             for g, c in zip(self.groups, chosen, strict=True)
         )
         verbalize = FormVerbalizer(self.generator.forms)
-        guarantee = Guarantee(
-            epsilon=epsilon,
-            lam=lam,
-            k=self.k,
-            private_release=seed is None,
-            rng="OS entropy (OpenDP make_noisy_max)" if seed is None else f"fixed teaching seed {seed}",
-        )
+        guarantee = guarantee_of(epsilon=epsilon, lam=lam, k=self.k, seed=seed)
         public, confidential = self.provenance()
         release = Release(
             guarantee=guarantee,
@@ -173,43 +176,82 @@ class Prepared:
         return withhold_leaks(release, verbalize=verbalize, forms=self.generator.forms)
 
     def provenance(self) -> tuple[dict, dict]:
-        """(public provenance for the report, confidential details for the mapping file).
+        """(public provenance for the report, confidential details for the mapping file); see :func:`provenance`."""
+        return provenance(
+            extractor_id=self.extraction.extractor,
+            encoder_id=self.encoder_id,
+            generator=self.generator,
+            pools=self.pools,
+            backends=(("extractor", self.extractor_backend), ("candidates", self.generator)),
+            review=self.review,
+            input_hashes=self.input_hashes,
+        )
 
-        Public: versions, backends by name and model, the pools and their hash. Confidential: the digests of
-        the input files and what the LLM backends spent (calls, tokens, dropped replies) — each a function of
-        the original text, so publishing it would undo the protection (DESIGN invariant 12).
-        """
-        sources = sorted({p.source for p in self.pools.values()})
-        public_backends, usage = self.backend_provenance()
-        inventory = self.generator.content_hash()
-        public = {
-            "relguard_version": __version__,
-            "python": platform.python_version(),
-            "extractor": self.extraction.extractor,
-            "encoder": self.encoder_id,
-            "candidates": self.generator.name,
-            "pool_source": ", ".join(sources),
-            "pool_hash": pool_hash(self.pools),
-            **({"inventory_hash": inventory} if inventory else {}),
-            "created": datetime.now(UTC).isoformat(timespec="seconds"),
-            **({"backends": public_backends} if public_backends else {}),
-        }
-        confidential = {"input_sha256": dict(self.input_hashes), **({"backend_usage": usage} if usage else {})}
-        return public, confidential
 
-    def backend_provenance(self) -> tuple[dict, dict]:
-        """Per role, the public description of each LLM backend and its confidential usage.
+def guarantee_of(*, epsilon: float, lam: float, k: int, seed: int | None) -> Guarantee:
+    """The guarantee a draw at these settings carries; a teaching seed marks it as not a private release."""
+    return Guarantee(
+        epsilon=epsilon,
+        lam=lam,
+        k=k,
+        private_release=seed is None,
+        rng="OS entropy (OpenDP make_noisy_max)" if seed is None else f"fixed teaching seed {seed}",
+    )
 
-        Read at draw time, so calls made while drawing (LLM verbalization) are counted too. Offline backends
-        describe themselves by name only and add nothing here.
-        """
-        public, usage = {}, {}
-        for role, backend in (("extractor", self.extractor_backend), ("candidates", self.generator)):
-            details = backend.provenance() if backend is not None else {}
-            if set(details) - {"backend"}:
-                public[role] = {k: details[k] for k in PUBLIC_BACKEND_FIELDS if k in details}
-                usage[role] = {k: v for k, v in details.items() if k not in PUBLIC_BACKEND_FIELDS}
-        return public, usage
+
+def provenance(
+    *,
+    extractor_id: str,
+    encoder_id: str,
+    generator: PoolGenerator,
+    pools: Mapping[TypePair, CandidatePool],
+    backends: Sequence[tuple[str, Extractor | PoolGenerator | None]],
+    review: Review,
+    input_hashes: Mapping[str, str],
+) -> tuple[dict, dict]:
+    """(public provenance for the report, confidential details for the mapping file).
+
+    Public: versions, backends by name and model, the pools and their hash, how many review edits. Confidential:
+    the digests of the input files, what the LLM backends spent (calls, tokens, dropped replies) and the edits —
+    each a function of the original text, so publishing it would undo the protection (DESIGN invariant 12).
+    """
+    sources = sorted({p.source for p in pools.values()})
+    public_backends, usage = backend_provenance(backends)
+    inventory = generator.content_hash()
+    public = {
+        "relguard_version": __version__,
+        "python": platform.python_version(),
+        "extractor": extractor_id,
+        "encoder": encoder_id,
+        "candidates": generator.name,
+        "pool_source": ", ".join(sources),
+        "pool_hash": pool_hash(pools),
+        **({"inventory_hash": inventory} if inventory else {}),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        **({"backends": public_backends} if public_backends else {}),
+        **({"review_edits": edits_summary(review)} if review else {}),
+    }
+    confidential = {
+        "input_sha256": dict(input_hashes),
+        **({"backend_usage": usage} if usage else {}),
+        **({"review": [asdict(e) for e in review.edits]} if review else {}),
+    }
+    return public, confidential
+
+
+def backend_provenance(backends: Sequence[tuple[str, Extractor | PoolGenerator | None]]) -> tuple[dict, dict]:
+    """Per role, the public description of each LLM backend and its confidential usage.
+
+    Read at draw time, so calls made while drawing (LLM verbalization) are counted too. Offline backends
+    describe themselves by name only and add nothing here.
+    """
+    public, usage = {}, {}
+    for role, backend in backends:
+        details = backend.provenance() if backend is not None else {}
+        if set(details) - {"backend"}:
+            public[role] = {k: details[k] for k in PUBLIC_BACKEND_FIELDS if k in details}
+            usage[role] = {k: v for k, v in details.items() if k not in PUBLIC_BACKEND_FIELDS}
+    return public, usage
 
 
 def withhold_leaks(release: Release, *, verbalize: FormVerbalizer, forms: Callable | None = None) -> Release:
@@ -258,16 +300,22 @@ def prepare(
     progress: Progress | None = None,
     cache: MutableMapping[str, DocumentExtraction] | None = None,
     key: Callable[[Document], str] | None = None,
+    review: Review | None = None,
 ) -> Prepared:
     """Extract, build pools and compute distances: the ε/λ-independent part of a run.
 
     ``backends`` (built once by the CLI or the app from their settings) wins over the three names; ``cache``
-    and ``key`` let a front end reuse extractions by content (:func:`relguard.extract.corpus.extract_corpus`).
+    and ``key`` let a front end reuse extractions by content (:func:`relguard.extract.corpus.extract_corpus`);
+    ``review`` is an analyst's edits of the extraction, applied before pools and distances.
     """
     k = check_k(k)
     backends = backends or Backends.of(extractor=extractor, candidates=candidates, encoder=encoder)
     extraction = extract_corpus(documents, extractor=backends.extractor, progress=progress, cache=cache, key=key)
-    return prepare_extracted(documents, extraction, k=k, backends=backends, input_hashes=input_hashes)
+    if review:
+        extraction = apply_review(extraction, review)
+    return prepare_extracted(
+        documents, extraction, k=k, backends=backends, input_hashes=input_hashes, review=review or Review()
+    )
 
 
 def prepare_extracted(
@@ -280,6 +328,7 @@ def prepare_extracted(
     backends: Backends | None = None,
     input_hashes: Mapping[str, str] | None = None,
     extractor_backend: Extractor | None = None,
+    review: Review | None = None,
 ) -> Prepared:
     """Pools and d_R for an existing extraction: the K-dependent part of :func:`prepare`.
 
@@ -308,6 +357,7 @@ def prepare_extracted(
         input_hashes=dict(input_hashes or {}),
         extractor_backend=extractor_backend,
         triple_distances=per_triple,
+        review=review or Review(),
     )
 
 
@@ -324,6 +374,7 @@ def sanitize(
     backends: Backends | None = None,
     input_hashes: Mapping[str, str] | None = None,
     progress: Progress | None = None,
+    review: Review | None = None,
 ) -> Release:
     """Sanitize a corpus in one call: returns a :class:`Release` that carries its guarantee."""
     epsilon, lam = check_epsilon(epsilon), check_lam(lam)
@@ -336,5 +387,6 @@ def sanitize(
         backends=backends,
         input_hashes=input_hashes,
         progress=progress,
+        review=review,
     )
     return prepared.draw(epsilon=epsilon, lam=lam, seed=seed)

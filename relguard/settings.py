@@ -93,10 +93,11 @@ class BackendSettings:
 
 @dataclass(frozen=True)
 class InputSettings:
-    """How input files are read: the size limit and the text field of ``.jsonl`` records."""
+    """How input files are read: the size limit, the text field of ``.jsonl`` records, the review to replay."""
 
     max_bytes: int = DEFAULT_MAX_BYTES
     text_field: str = "text"
+    review: str | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.max_bytes, bool) or not isinstance(self.max_bytes, int) or self.max_bytes < 1:
@@ -132,6 +133,13 @@ FLAGS: tuple[Flag, ...] = (
     Flag("--encoder", "backends", "encoder", str, "sentence-transformers model name or path"),
     Flag("--max-bytes", "inputs", "max_bytes", int, "refuse input files larger than this (default 20 MB)"),
     Flag("--text-field", "inputs", "text_field", str, "field holding the text in .jsonl input (default text)"),
+    Flag(
+        "--review",
+        "inputs",
+        "review",
+        str,
+        "an analyst's review file (review.json from the app): added/removed slots, entity types, merged aliases",
+    ),
     Flag(
         "--base-url",
         "backends",

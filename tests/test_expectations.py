@@ -5,11 +5,12 @@ import itertools
 import numpy as np
 import pytest
 
-from relguard.privacy.expected import CLOSE_D_R, OutcomeModel, epsilon_grid
+from relguard.privacy.expected import OutcomeModel, epsilon_grid
 from relguard.privacy.mechanism import outcome_probabilities
 from relguard.types import CandidatePool, Occurrence, RelationGroup, Triple
 
 PAIR = ("PERSON", "ORG")
+CLOSE_D_R = 0.3  # the cut-off under test; the enumeration below classifies with the same one
 POOL = CandidatePool(PAIR, ("worked_for", "founded", "led"), source="test")
 
 
@@ -39,7 +40,14 @@ SENTENCES = {"a": 3, "b": 2, "c": 1}
 
 
 def model() -> OutcomeModel:
-    return OutcomeModel.build(GROUPS, {PAIR: POOL}, DISTANCES, triple_distances=TRIPLE_DISTANCES, sentences=SENTENCES)
+    return OutcomeModel.build(
+        GROUPS,
+        {PAIR: POOL},
+        DISTANCES,
+        triple_distances=TRIPLE_DISTANCES,
+        sentences=SENTENCES,
+        close_threshold=CLOSE_D_R,
+    )
 
 
 def brute_force(epsilon: float, lam: float) -> dict[str, float]:

@@ -171,3 +171,24 @@ def test_no_false_positive_on_the_sample_corpus_over_many_draws():
         for _ in range(4):
             release = sample.draw(epsilon=epsilon, lam=0.5)
             assert scan(release, public_files(release)) == []
+
+
+def test_a_record_field_that_repeats_a_deleted_sentence_is_not_a_leak(tmp_path):
+    """A .jsonl record whose ``id`` repeats its first sentence (HotpotQA titles often repeat a phrase of the
+    paragraph) keeps that field as written; the scan counts the copy the original record already shows a reader
+    there, so deleting the sentence in ``text`` passes, while a copy the rewrite puts back in ``text`` is caught."""
+    sentence = "Alice Smith founded Acme Corporation in 1990."
+    source = tmp_path / "titled.jsonl"
+    source.write_text(json.dumps({"id": sentence, "text": f"{sentence} Acme Corporation is based in Berlin."}) + "\n")
+    documents, _ = read_documents([source])
+    prepared = prepare(documents, k=10)
+    outcomes = [Outcome(g, None) for g in prepared.groups]
+    release = _release(prepared, outcomes)
+    assert sentence not in release.documents[0].text
+    files = public_files(release)
+    assert json.loads(files["documents/titled.jsonl"])["id"] == sentence
+    broken = dataclasses.replace(release, documents=_no_delete_fill(prepared.extraction, outcomes))
+    leaks = scan(
+        broken, {"documents/titled.jsonl": json.dumps({"id": sentence, "text": broken.documents[0].text}).encode()}
+    )
+    assert {leak.kind for leak in leaks} >= {"sentence"}

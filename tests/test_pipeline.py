@@ -111,7 +111,7 @@ def test_written_release_has_report_fields_hashes_and_no_audit_by_default(sample
         assert field in report
     assert report["parameters"] == {"epsilon": 5.0, "lambda": 1.0, "k": 10}
     assert "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db" in report["encoder"]
-    assert set(report["files"]) == {"outputs"}  # invariant 12: no digest of an input in a public file
+    assert set(report["files"]) == {"outputs", "naming"}  # invariant 12: no digest of an input in a public file
     for name, digest in report["files"]["outputs"].items():
         assert hashlib.sha256((tmp_path / name).read_bytes()).hexdigest() == digest
     published = b"".join(p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())

@@ -236,3 +236,13 @@ def test_a_null_on_one_paragraph_leaves_the_next_one_with_the_real_extractor():
     sampled = {i: Sampled(g.type_pair, None if i == visited else "founded") for i, g in enumerate(prepared.groups)}
     masked = mask(prepared.extraction.documents[0], {g.key: i for i, g in enumerate(prepared.groups)})
     assert fill(masked, sampled, VERBALIZE).text == "Acme Corp founded Berlin.\n"
+
+
+def test_after_a_possessive_pronoun_the_fill_is_the_role_noun():
+    """ "with her husband, Tom Hughes" masked to "with her [REL], Tom Hughes" reads as a noun, never a clause."""
+    forms = {"clause": "is a sibling of", "noun": "sibling"}
+    verbalize = FormVerbalizer(lambda p, _pair: forms)
+    assert (
+        verbalize("sibling_of", ("PERSON", "PERSON"), "She lives in Edinburgh with her ", ", Tom Hughes.") == "sibling"
+    )
+    assert verbalize("sibling_of", ("PERSON", "PERSON"), "Alice ", " Tom.", context="entity") == "is a sibling of"

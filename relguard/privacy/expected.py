@@ -24,10 +24,6 @@ from relguard.privacy.mechanism import outcome_probabilities, utilities
 from relguard.settings import check_epsilon, check_lam
 from relguard.types import CandidatePool, RelationGroup, TypePair
 
-#: A substitute at d_R at or below this counts as semantically close. Measured with the typed-sentence
-#: template (DESIGN invariant 3): synonyms sit at 0.17-0.23, distinct relations at 0.36 and above.
-CLOSE_D_R = 0.3
-
 
 @dataclass(frozen=True)
 class ExpectedOutcomes:
@@ -58,7 +54,8 @@ class OutcomeModel:
 
     ``distances`` are the (g, K) group rows the mechanism samples from; ``triple_group[i]`` is the group of
     triple i, ``kept[i, j]`` says candidate j is triple i's own predicate, ``close[i, j]`` that it is another
-    predicate within ``CLOSE_D_R`` of it; ``pair_triple``/``pair_sentence`` list each (group, sentence)
+    predicate within ``close_threshold`` of it (the calibrated cut-off of
+    :mod:`relguard.privacy.closeness`); ``pair_triple``/``pair_sentence`` list each (group, sentence)
     incidence once.
     """
 
@@ -69,7 +66,7 @@ class OutcomeModel:
     pair_triple: np.ndarray = field(repr=False)
     pair_sentence: np.ndarray = field(repr=False)
     sentences: int
-    close_threshold: float = CLOSE_D_R
+    close_threshold: float = 0.0
 
     @classmethod
     def build(
@@ -80,7 +77,7 @@ class OutcomeModel:
         *,
         triple_distances: np.ndarray,
         sentences: Mapping[str, int],
-        close_threshold: float = CLOSE_D_R,
+        close_threshold: float,
     ) -> OutcomeModel:
         """``sentences`` maps each document name to its sentence count (sentences without slots count too)."""
         triples = [t for g in groups for t in g.triples]
@@ -105,7 +102,7 @@ class OutcomeModel:
         return cls(rows, triple_group, kept, close, pair_triple, pair_sentence, total, float(close_threshold))
 
     @classmethod
-    def from_prepared(cls, prepared, *, close_threshold: float = CLOSE_D_R) -> OutcomeModel:
+    def from_prepared(cls, prepared, *, close_threshold: float) -> OutcomeModel:
         """The model of a :class:`~relguard.pipeline.Prepared` corpus."""
         sentences = {d.document.name: len(d.sentences) for d in prepared.extraction.documents}
         return cls.build(

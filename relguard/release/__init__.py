@@ -2,7 +2,8 @@
 
 from relguard.release.bundle import config_toml, public_files, release_zip, write_release
 from relguard.release.confidential import MAPPING_FILE, build_confidential, confidential_bytes
-from relguard.release.report import build_report, release_counts, render_markdown
+from relguard.release.markdown import render_markdown
+from relguard.release.report import build_report, release_counts
 
 __all__ = [
     "MAPPING_FILE",

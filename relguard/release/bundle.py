@@ -20,12 +20,14 @@ from relguard.io.digest import sha256_bytes
 from relguard.io.write import atomic_write_all, safe_output_path, serialize_documents
 from relguard.release.confidential import MAPPING_FILE, confidential_bytes
 from relguard.release.leakscan import check_public_files, forms_for
-from relguard.release.report import build_report, render_markdown
+from relguard.release.markdown import render_markdown
+from relguard.release.report import build_report
 from relguard.settings import (
     DEFAULT_CANDIDATES,
     DEFAULT_ENCODER,
     DEFAULT_EXTRACTOR,
     BackendSettings,
+    InputSettings,
     PrivacySettings,
     Settings,
     command_line,
@@ -74,12 +76,17 @@ def cli_command(
     encoder: str = DEFAULT_ENCODER,
     llm_model: str | None = None,
     pool_file: str | None = None,
+    review: str | None = None,
 ) -> str:
     """The ``relguard sanitize`` command line that reproduces a run with these settings (the CLI's own flags)."""
     backends = BackendSettings(
         extractor=extractor, candidates=candidates, encoder=encoder, llm_model=llm_model, pool_file=pool_file
     )
-    settings = Settings(privacy=PrivacySettings(epsilon=epsilon, lam=lam, k=k, seed=seed), backends=backends)
+    settings = Settings(
+        privacy=PrivacySettings(epsilon=epsilon, lam=lam, k=k, seed=seed),
+        backends=backends,
+        inputs=InputSettings(review=review),
+    )
     return command_line(inputs, settings, out=out)
 
 
@@ -100,19 +107,27 @@ def config_toml(
     inputs: Iterable[str],
     seed: int | None = None,
     command_inputs: Sequence[str] | None = None,
+    review: str | None = None,
 ) -> str:
     """The exact settings of ``release`` as TOML, with the CLI command that reproduces it.
 
     ``inputs`` are the input file names (the sanitized files carry the same names, so they are public);
     ``command_inputs`` are the paths to name on the command line (default: the input names). No digest of
     an input goes in: the config is public, and a digest of an original would let a reader confirm a guess
-    of its relation spans (DESIGN invariant 12).
+    of its relation spans (DESIGN invariant 12). ``review`` names the analyst's review file the command replays
+    (confidential, downloaded apart from the release).
     """
     inputs = sorted(inputs)
     g = release.guarantee
     p = release.provenance
     command = cli_command(
-        list(command_inputs or inputs), epsilon=g.epsilon, lam=g.lam, k=g.k, seed=seed, **_command_backends(p)
+        list(command_inputs or inputs),
+        epsilon=g.epsilon,
+        lam=g.lam,
+        k=g.k,
+        seed=seed,
+        review=review,
+        **_command_backends(p),
     )
     privacy: dict[str, object] = {"epsilon": float(g.epsilon), "lambda": float(g.lam), "k": int(g.k)}
     if seed is not None:

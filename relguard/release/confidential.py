@@ -8,6 +8,7 @@ sentences and the self-audit over the original relations. It is written only on 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 
 from relguard.types import Release
 
@@ -16,53 +17,72 @@ MAPPING_FILE = "CONFIDENTIAL-mapping.json"
 MARKER = "This file maps original relations to sampled ones"
 
 
-def confidential_counts(release: Release) -> dict[str, int]:
+#: One group of the mapping: its public key, the sampled predicate, and per original predicate its occurrences.
+MappingRow = tuple[tuple[str, str, str, str], str | None, Sequence[tuple[str, Sequence[dict]]]]
+
+
+def mapping_rows(release: Release) -> list[MappingRow]:
+    return [
+        (
+            o.group.key,
+            o.predicate,
+            [
+                (t.predicate, [{"document": c.document, "sentence": c.sentence, "span": c.text} for c in t.occurrences])
+                for t in o.group.triples
+            ],
+        )
+        for o in release.outcomes
+    ]
+
+
+def confidential_counts(release: Release | Sequence[MappingRow]) -> dict[str, int]:
     """Counts that need the original relations: kept with their original predicate, substituted, deleted."""
-    relations = [(o, t) for o in release.outcomes for t in o.group.triples]
+    rows = mapping_rows(release) if isinstance(release, Release) else release
+    relations = [(sampled, original) for _, sampled, triples in rows for original, _ in triples]
     return {
         "relations": len(relations),
-        "unchanged": sum(1 for o, t in relations if o.kept(t)),
-        "substituted": sum(1 for o, t in relations if not o.deleted and not o.kept(t)),
-        "deleted": sum(1 for o, _ in relations if o.deleted),
+        "unchanged": sum(1 for sampled, original in relations if sampled == original),
+        "substituted": sum(1 for sampled, original in relations if sampled is not None and sampled != original),
+        "deleted": sum(1 for sampled, _ in relations if sampled is None),
     }
 
 
 def build_confidential(release: Release) -> dict:
+    """The CONFIDENTIAL file of an in-memory release (see :func:`confidential_document`)."""
+    return confidential_document(mapping_rows(release), release.confidential)
+
+
+def confidential_document(rows: Sequence[MappingRow], confidential: Mapping) -> dict:
     """The CONFIDENTIAL file: original → sampled per relation, input digests, LLM usage, withheld sentences.
 
-    Everything here depends on the original text; it is never part of a public export.
+    Everything here depends on the original text; it is never part of a public export. The batch engines build
+    the rows while documents stream past and call this with them, so both write the same file.
     """
     return {
         "CONFIDENTIAL": f"{MARKER} and undoes the protection. Do not publish it or store it with the release.",
-        "counts": confidential_counts(release),
-        "input_sha256": dict(release.confidential.get("input_sha256", {})),
-        "backend_usage": release.confidential.get("backend_usage", {}),
-        "withheld": list(release.confidential.get("withheld", [])),
+        "counts": confidential_counts(rows),
+        "input_sha256": dict(confidential.get("input_sha256", {})),
+        "backend_usage": confidential.get("backend_usage", {}),
+        "withheld": list(confidential.get("withheld", [])),
         "outcomes": [
             {
-                "subject": o.group.subject,
-                "subject_type": o.group.subject_type,
-                "object": o.group.object,
-                "object_type": o.group.object_type,
-                "sampled": o.predicate,
+                "subject": key[0],
+                "subject_type": key[1],
+                "object": key[2],
+                "object_type": key[3],
+                "sampled": sampled,
                 "relations": [
-                    {
-                        "original": t.predicate,
-                        "kept": o.kept(t),
-                        "occurrences": [
-                            {"document": occ.document, "sentence": occ.sentence, "span": occ.text}
-                            for occ in t.occurrences
-                        ],
-                    }
-                    for t in o.group.triples
+                    {"original": original, "kept": sampled == original, "occurrences": list(occurrences)}
+                    for original, occurrences in triples
                 ],
             }
-            for o in release.outcomes
+            for key, sampled, triples in rows
         ],
-        **({"self_audit": release.confidential["self_audit"]} if release.confidential.get("self_audit") else {}),
+        **({"self_audit": confidential["self_audit"]} if confidential.get("self_audit") else {}),
     }
 
 
-def confidential_bytes(release: Release) -> bytes:
-    """The confidential mapping as the bytes of :data:`MAPPING_FILE`."""
-    return (json.dumps(build_confidential(release), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+def confidential_bytes(release: Release | dict) -> bytes:
+    """The confidential mapping as the bytes of :data:`MAPPING_FILE` (of a release, or of a built document)."""
+    document = build_confidential(release) if isinstance(release, Release) else release
+    return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")

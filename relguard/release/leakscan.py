@@ -34,7 +34,7 @@ from relguard import registry
 from relguard.candidates.forms import default_forms
 from relguard.errors import OutputError, RelGuardError
 from relguard.release.confidential import MARKER
-from relguard.types import DocumentExtraction, Outcome, Release, TypePair
+from relguard.types import Document, DocumentExtraction, Release, TypePair
 
 CONTEXT = 30
 MIN_CONTEXT = 8
@@ -100,22 +100,6 @@ def _window(
     return left, extraction.document.text[left:right]
 
 
-def _output_texts(name: str, data: bytes) -> str:
-    """The text a reader sees in one public file (JSON lines are decoded, so escapes cannot hide a hit)."""
-    text = data.decode("utf-8", errors="replace")
-    if not name.endswith(".jsonl"):
-        return text
-    parts = []
-    for line in text.splitlines():
-        try:
-            record = json.loads(line)
-        except ValueError:
-            parts.append(line)
-            continue
-        parts.append("\n".join(str(v) for v in record.values()) if isinstance(record, dict) else line)
-    return "\n".join(parts)
-
-
 def _count(text: str, needle: str) -> int:
     """Occurrences of ``needle`` in ``text``, overlapping ones included (windows of a repeated phrase overlap)."""
     count, start = 0, text.find(needle)
@@ -129,97 +113,30 @@ def _document_file(extraction: DocumentExtraction) -> str:
     return f"documents/{extraction.document.source or extraction.document.name}"
 
 
-def scan(release: Release, files: Mapping[str, bytes], *, forms: Forms | None = None) -> list[Leak]:
-    """Every leak in ``files`` (public file name → bytes) for ``release``; empty when the export is clean.
-
-    ``forms`` gives the public wordings of a predicate (the candidate backend's ``forms``); by default the
-    inventory's when the release used it, else a predicate's own words are its only wording.
-    """
-    forms = forms or forms_for(release) or default_forms
-    by_name = {d.document.name: d for d in release.extraction.documents}
-    # derived from the outcomes, not from what reconstruction says it removed: a bug there must not hide itself
-    deleted_sentences = {
-        (occ.document, occ.sentence) for o in release.outcomes if o.deleted for occ in o.group.occurrences
-    }
-    deleted_sentences |= {(d.name, s) for d in release.documents for s in d.withheld_sentences}
-    # per public file: windows/sentences that must not survive, and how many copies the original keeps elsewhere
-    spans: dict[tuple[str, int], set[tuple[int, int]]] = {}
-    for outcome in release.outcomes:
-        for occ in outcome.group.occurrences:
-            spans.setdefault((occ.document, occ.sentence), set()).add((occ.start, occ.end))
-    needles: dict[str, list[tuple[str, str, str, int, str]]] = {}
-    removed: dict[str, set[tuple[str, str, int]]] = {}
-    shown = _shown_outcomes(release)
-    for outcome in release.outcomes:
-        for triple in outcome.group.triples:
-            for occ in triple.occurrences:
-                shown_outcome = shown.get((occ.document, occ.sentence, occ.start, occ.end), outcome)
-                if shown_outcome.kept(triple):
-                    continue
-                extraction = by_name.get(occ.document)
-                if extraction is None:
-                    continue
-                if (occ.document, occ.sentence) not in deleted_sentences and _normalize(occ.text) in _wordings(
-                    shown_outcome.predicate, shown_outcome.group.type_pair, forms
-                ):
-                    continue
-                others = [(a, b) for a, b in spans[(occ.document, occ.sentence)] if b <= occ.start or a >= occ.end]
-                left, window = _window(extraction, occ.sentence, occ.start, occ.end, others)
-                target = _document_file(extraction)
-                needles.setdefault(target, []).append(("relation", window, occ.document, occ.sentence, occ.text))
-                removed.setdefault(target, set()).add((window, occ.document, left))
-    for name, index in sorted(deleted_sentences):
-        extraction = by_name.get(name)
-        if extraction is None:
-            continue
-        raw = extraction.sentence_text(index)
-        sentence = raw.strip()
-        if sentence:
-            target = _document_file(extraction)
-            start = extraction.sentences[index].start + len(raw) - len(raw.lstrip())
-            needles.setdefault(target, []).append(("sentence", sentence, name, index, ""))
-            removed.setdefault(target, set()).add((sentence, name, start))
-    originals: dict[str, list[str]] = {}
-    for extraction in release.extraction.documents:
-        originals.setdefault(_document_file(extraction), []).append(extraction.document.text)
-
-    leaks: list[Leak] = []
-    all_needles = [n for group in needles.values() for n in group]
-    for file, data in files.items():
-        text = _output_texts(file, data)
-        if MARKER in text:
-            leaks.append(Leak(file, "audit", "", 0, ""))
-        if file in originals:
-            source = "\n".join(originals[file])
-            checks = needles.get(file, [])
-            gone = Counter(needle for needle, _, _ in removed.get(file, ()))
-            allowed = {n[1]: _count(source, n[1]) - gone[n[1]] for n in checks}
-        else:
-            checks, allowed = all_needles, {}
-        reported: set[str] = set()
-        for kind, needle, document, sentence, span in sorted(checks, key=lambda n: n[0] != "sentence"):
-            if needle in reported:
-                continue
-            if _count(text, needle) > allowed.get(needle, 0):
-                reported.add(needle)
-                leaks.append(Leak(file, kind, document, sentence, span))
-    return leaks
+#: Per relation group, by its public key: (its index in the outcome table, the sampled predicate or None).
+Drawn = Mapping[tuple[str, str, str, str], tuple[int, str | None]]
 
 
-def _shown_outcomes(release: Release) -> dict[tuple[str, int, int, int], Outcome]:
-    """For every occurrence, the outcome whose words fill its span in the output.
+def drawn_of(release: Release) -> dict[tuple[str, str, str, str], tuple[int, str | None]]:
+    return {o.group.key: (index, o.predicate) for index, o in enumerate(release.outcomes)}
+
+
+def _shown(doc: DocumentExtraction, drawn: Drawn) -> dict[tuple[int, int, int], tuple[int, str | None]]:
+    """For every occurrence of ``doc``, the outcome whose words fill its span in the output.
 
     Overlapping spans of one sentence become one slot ("X studied at Y and Z": one span, two groups), filled
-    with the outcome of the slot's first group (:func:`relguard.reconstruct.mask`). What a reader sees at such
+    with the outcome of the slot's first group (:func:`relguard.rewrite.mask.mask`). What a reader sees at such
     a span is that outcome, so it is the one whose public wordings may excuse the original words there. This
     is re-derived here from the outcomes, not read from reconstruction, so a bug there cannot hide itself.
     """
-    by_sentence: dict[tuple[str, int], list[tuple[int, int, int]]] = {}
-    for index, outcome in enumerate(release.outcomes):
-        for occ in outcome.group.occurrences:
-            by_sentence.setdefault((occ.document, occ.sentence), []).append((occ.start, occ.end, index))
-    shown: dict[tuple[str, int, int, int], Outcome] = {}
-    for (document, sentence), spans in by_sentence.items():
+    by_sentence: dict[int, list[tuple[int, int, int]]] = {}
+    for triple in doc.triples:
+        index = drawn[triple.pair_key][0]
+        for occ in triple.occurrences:
+            by_sentence.setdefault(occ.sentence, []).append((occ.start, occ.end, index))
+    order = {index: value for index, value in drawn.values()}
+    shown: dict[tuple[int, int, int], tuple[int, str | None]] = {}
+    for sentence, spans in by_sentence.items():
         clusters: list[list[tuple[int, int, int]]] = []
         for span in sorted(spans):
             if clusters and span[0] < max(end for _, end, _ in clusters[-1]):
@@ -227,10 +144,126 @@ def _shown_outcomes(release: Release) -> dict[tuple[str, int, int, int], Outcome
             else:
                 clusters.append([span])
         for cluster in clusters:
-            first = release.outcomes[min(index for _, _, index in cluster)]
+            first = min(index for _, _, index in cluster)
             for start, end, _ in cluster:
-                shown[(document, sentence, start, end)] = first
+                shown[(sentence, start, end)] = (first, order[first])
     return shown
+
+
+def document_needles(
+    doc: DocumentExtraction, drawn: Drawn, *, forms: Forms, withheld: Iterable[int] = ()
+) -> tuple[list[tuple[str, str, int, str]], Counter]:
+    """What must not survive in ``doc``'s output, and how many copies of each its original keeps elsewhere.
+
+    Needles are (kind, text, sentence, span): the window of every substituted or deleted relation and every
+    sentence that must go (a null outcome, or withheld); a needle the original holds outside the rewritten
+    places may survive that many times.
+    """
+    deleted = {o.sentence for t in doc.triples if drawn[t.pair_key][1] is None for o in t.occurrences}
+    deleted |= set(withheld)
+    shown = _shown(doc, drawn)
+    spans: dict[int, set[tuple[int, int]]] = {}
+    for triple in doc.triples:
+        for occ in triple.occurrences:
+            spans.setdefault(occ.sentence, set()).add((occ.start, occ.end))
+    needles: list[tuple[str, str, int, str]] = []
+    removed: list[tuple[str, int]] = []
+    for triple in doc.triples:
+        for occ in triple.occurrences:
+            _, predicate = shown[(occ.sentence, occ.start, occ.end)]
+            if predicate == triple.predicate:
+                continue
+            if occ.sentence not in deleted and _normalize(occ.text) in _wordings(predicate, triple.type_pair, forms):
+                continue
+            others = [(a, b) for a, b in spans[occ.sentence] if b <= occ.start or a >= occ.end]
+            left, window = _window(doc, occ.sentence, occ.start, occ.end, others)
+            needles.append(("relation", window, occ.sentence, occ.text))
+            removed.append((window, left))
+    for index in sorted(deleted):
+        raw = doc.sentence_text(index)
+        sentence = raw.strip()
+        if sentence:
+            needles.append(("sentence", sentence, index, ""))
+            removed.append((sentence, doc.sentences[index].start + len(raw) - len(raw.lstrip())))
+    gone = Counter(needle for needle, _ in set(removed))
+    original = reader_text(doc.document)
+    allowed = Counter({n[1]: _count(original, n[1]) - gone[n[1]] for n in needles})
+    return needles, allowed
+
+
+def reader_text(document: Document) -> str:
+    """What a reader of the original sees for ``document``: its text, and for a ``.jsonl`` record every other
+    value too, joined as :func:`_record_texts` joins the output's, so a word the record's other fields repeat
+    (a title in ``id``) is counted where it is allowed to stay."""
+    if document.line is None:
+        return document.text
+    values = [str(json.loads(value)) for _, value in document.fields]
+    return "\n".join([*values, document.text])
+
+
+def scan_document(
+    doc: DocumentExtraction,
+    output: str,
+    drawn: Drawn,
+    *,
+    forms: Forms,
+    withheld: Iterable[int] = (),
+    file: str | None = None,
+) -> list[Leak]:
+    """Every leak of one document's output text (for ``.jsonl``, all values of its record)."""
+    needles, allowed = document_needles(doc, drawn, forms=forms, withheld=withheld)
+    name = file or _document_file(doc)
+    leaks: list[Leak] = []
+    reported: set[str] = set()
+    for kind, needle, sentence, span in sorted(needles, key=lambda n: n[0] != "sentence"):
+        if needle not in reported and _count(output, needle) > allowed[needle]:
+            reported.add(needle)
+            leaks.append(Leak(name, kind, doc.document.name, sentence, span))
+    return leaks
+
+
+def _record_texts(data: bytes) -> list[str]:
+    """The text a reader sees in each record of a ``.jsonl`` file (decoded, so escapes cannot hide a hit)."""
+    texts = []
+    for line in data.decode("utf-8", errors="replace").splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            texts.append(line)
+            continue
+        texts.append("\n".join(str(v) for v in record.values()) if isinstance(record, dict) else line)
+    return texts
+
+
+def scan(release: Release, files: Mapping[str, bytes], *, forms: Forms | None = None) -> list[Leak]:
+    """Every leak in ``files`` (public file name → bytes) for ``release``; empty when the export is clean.
+
+    Each document's part of its public file is scanned against that document (:func:`scan_document`); every
+    other public file (the report) against every needle. ``forms`` gives the public wordings of a predicate
+    (the candidate backend's ``forms``); by default the inventory's when the release used it.
+    """
+    forms = forms or forms_for(release) or default_forms
+    drawn = drawn_of(release)
+    withheld = {d.name: d.withheld_sentences for d in release.documents}
+    by_file: dict[str, list[DocumentExtraction]] = {}
+    for doc in release.extraction.documents:
+        by_file.setdefault(_document_file(doc), []).append(doc)
+    leaks: list[Leak] = []
+    for file, data in files.items():
+        text = data.decode("utf-8", errors="replace")
+        if MARKER in text:
+            leaks.append(Leak(file, "audit", "", 0, ""))
+        docs = by_file.get(file)
+        if docs is None:
+            for doc in release.extraction.documents:
+                needles, _ = document_needles(doc, drawn, forms=forms, withheld=withheld.get(doc.document.name, ()))
+                leaks += [Leak(file, k, doc.document.name, n, span) for k, needle, n, span in needles if needle in text]
+            continue
+        outputs = _record_texts(data) if file.endswith(".jsonl") and docs[0].document.line is not None else [text]
+        for doc, output in zip(docs, outputs, strict=False):
+            got = withheld.get(doc.document.name, ())
+            leaks += scan_document(doc, output, drawn, forms=forms, withheld=got, file=file)
+    return leaks
 
 
 def check_public_files(release: Release, files: Mapping[str, bytes], *, forms: Forms | None = None) -> None:

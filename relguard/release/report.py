@@ -1,4 +1,4 @@
-"""The public release report (DESIGN "The public release report"): report.json and its Markdown rendering.
+"""The public release report (DESIGN "The public release report"): what report.json holds.
 
 The report says what was promised and how it was computed, so a privacy
 officer can check a release without rerunning it: the guarantee and its unit,
@@ -18,14 +18,14 @@ to sampled relations, go to the confidential mapping
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import dataclass
 
-from relguard.textable import markdown_cell, markdown_table
-from relguard.types import Release
+from relguard.extract.unprotected import documents_without_slots, unprotected_sentences
+from relguard.types import CandidatePool, Guarantee, Release
 
-REPORT_VERSION = 2
+REPORT_VERSION = 3
 LIMITS = (
     "Only relations the extractor found are protected: a relation it missed is left in the text as written.",
     "Entity identities are not hidden: names stay in the text; what is protected is which relation links them.",
@@ -45,6 +45,11 @@ PUBLIC_COUNTS = (
     "slots",
     "groups",
     "groups_deleted",
+)
+#: How output files are named, said in every report so a reader can find each input's sanitized version.
+NAMING = (
+    "documents/<input name>: .txt/.md and .jsonl inputs keep their name; text read from x.pdf, x.docx or x.html is "
+    "written as x.pdf.txt (etc.); the rows of x.csv are written as JSON lines to x.csv.jsonl, other columns kept"
 )
 COUNT_LABELS = {
     "documents": "documents",
@@ -74,13 +79,43 @@ def release_counts(release: Release) -> dict[str, int]:
     }
 
 
-def build_report(release: Release, *, output_hashes: Mapping[str, str] | None = None) -> dict:
-    """The public report as a JSON-ready dict: outcomes and public information only (DESIGN invariant 12)."""
-    g = release.guarantee
-    p = release.provenance
+@dataclass(frozen=True)
+class ReleaseSummary:
+    """Everything the public report reads of a release: the guarantee, provenance, pools and public tallies.
+
+    An in-memory :class:`~relguard.types.Release` gives one through :func:`summarize`; the batch engines build
+    the same tallies while documents stream past, so both write the same report from the same fields.
+    """
+
+    guarantee: Guarantee
+    provenance: Mapping
+    pools: tuple[CandidatePool, ...]
+    counts: Mapping[str, int]
+    slots_per_document: Mapping[str, int]
+    max_groups_in_one_document: int
+    coverage: Mapping[str, int]
+
+
+def summarize(release: Release) -> ReleaseSummary:
     per_doc = Counter(occ.document for o in release.outcomes for occ in o.group.occurrences)
     groups_per_doc = Counter(name for o in release.outcomes for name in o.group.documents)
-    worst_m = max(groups_per_doc.values(), default=0)
+    return ReleaseSummary(
+        guarantee=release.guarantee,
+        provenance=release.provenance,
+        pools=release.pools,
+        counts=release_counts(release),
+        slots_per_document=dict(sorted(per_doc.items())),
+        max_groups_in_one_document=max(groups_per_doc.values(), default=0),
+        coverage=coverage(release),
+    )
+
+
+def build_report(release: Release | ReleaseSummary, *, output_hashes: Mapping[str, str] | None = None) -> dict:
+    """The public report as a JSON-ready dict: outcomes and public information only (DESIGN invariant 12)."""
+    summary = release if isinstance(release, ReleaseSummary) else summarize(release)
+    g = summary.guarantee
+    p = summary.provenance
+    worst_m = summary.max_groups_in_one_document
     return {
         "relguard_report_version": REPORT_VERSION,
         "private_release": g.private_release,
@@ -114,104 +149,28 @@ def build_report(release: Release, *, output_hashes: Mapping[str, str] | None = 
             "source": p.get("pool_source"),
             "sha256": p.get("pool_hash"),
             "inventory_sha256": p.get("inventory_hash"),
-            "pools": {f"{a}|{b}": list(pool.predicates) for pool in release.pools for a, b in [pool.type_pair]},
+            "pools": {f"{a}|{b}": list(pool.predicates) for pool in summary.pools for a, b in [pool.type_pair]},
         },
         "backends": p.get("backends", {}),
         "versions": {"relguard": p.get("relguard_version"), "python": p.get("python")},
         "created": p.get("created"),
-        "counts": release_counts(release),
-        "slots_per_document": dict(sorted(per_doc.items())),
-        "files": {"outputs": dict(output_hashes or {})},
+        "counts": dict(summary.counts),
+        "coverage": dict(summary.coverage),
+        "slots_per_document": dict(summary.slots_per_document),
+        "files": {"outputs": dict(output_hashes or {}), "naming": NAMING},
         "limits": list(LIMITS),
+        **({"review_edits": p["review_edits"]} if p.get("review_edits") else {}),
+        **({"attack": p["attack"]} if p.get("attack") else {}),
+        **({"sign_off": p["sign_off"]} if p.get("sign_off") else {}),
         **({"self_audit": p["self_audit"]} if p.get("self_audit") else {}),
     }
 
 
-def render_markdown(report: dict) -> str:
-    """A human-readable rendering of :func:`build_report`."""
-    params = report["parameters"]
-    counts = report["counts"]
-    guarantee = report["guarantee"]
-    lines = ["# RelGuard release report", ""]
-    if report["notice"]:
-        lines += [f"> **{report['notice']}**", ""]
-    lines += [
-        "## Guarantee",
-        "",
-        f"- **Definition:** {guarantee['definition']}.",
-        f"- **Unit of privacy:** {report['unit_of_privacy']}.",
-        f"- **Distance:** {guarantee['distance']}.",
-        f"- **Document level:** {guarantee['document_level']}.",
-        f"- **Parameters:** ε = {params['epsilon']:g}, λ = {params['lambda']:g}, K = {params['k']}.",
-        f"- **Worst case per relation:** e^ε = {guarantee['worst_case_per_relation_bound']:.4g} (d_R ≤ 1).",
-        f"- **Worst case per document:** up to {guarantee['max_groups_in_one_document']} relation groups in one "
-        f"document, e^(ε·m) = {guarantee['worst_case_per_document_bound']:.4g}"
-        if isinstance(guarantee["worst_case_per_document_bound"], float)
-        else "- **Worst case per document:** unbounded in practice (too many triples at this ε).",
-        f"- **Grouping:** {guarantee['grouping']}.",
-        f"- **Randomness:** {report['rng']}.",
-        "",
-        "## How it was computed",
-        "",
-        f"- Mechanism: {report['mechanism']}.",
-        f"- Extractor: `{report['extractor']}`",
-        f"- Encoder: `{report['encoder']}`",
-        f"- Candidate pools: {report['candidates']['backend']} ({report['candidates']['source']}), "
-        f"sha256 `{report['candidates']['sha256']}`"
-        + (
-            f" (whole inventory: `{report['candidates']['inventory_sha256']}`)"
-            if report["candidates"].get("inventory_sha256")
-            else ""
-        ),
-        f"- RelGuard {report['versions']['relguard']}, Python {report['versions']['python']}, "
-        f"created {report['created']}",
-        *backend_lines(report.get("backends") or {}),
-        "",
-        "## Counts",
-        "",
-    ]
-    labels = [(COUNT_LABELS.get(key, key.replace("_", " ")), value) for key, value in counts.items()]
-    lines += markdown_table(("what", "number"), labels, align="lr")
-    lines += ["", "## Candidate pools used (public)", ""]
-    for pair, predicates in report["candidates"]["pools"].items():
-        lines.append(f"- **{pair.replace('|', ' → ')}:** {', '.join(predicates)}")
-    lines += ["", "## Output files (SHA-256)", ""]
-    outputs = report["files"]["outputs"].items()
-    lines += markdown_table(("file", "sha256"), [(_md_code(name), f"`{digest}`") for name, digest in outputs])
-    if report.get("self_audit"):
-        lines += _self_audit_lines(report["self_audit"])
-    lines += ["", "## Limits", ""] + [f"- {text}" for text in report["limits"]]
-    return "\n".join(lines) + "\n"
-
-
-def _md_code(text: str) -> str:
-    """User text (a file name) as a Markdown code span inside a table: no backtick, pipe or newline breaks out."""
-    text = " ".join(str(text).split()).replace("|", "\\|")
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    return f"{fence} {text} {fence}" if longest else f"`{text}`"
-
-
-def _self_audit_lines(audit: dict) -> list[str]:
-    """The ``relguard audit`` pass/fail table (relguard/verify) as a Markdown section."""
-    verdict = "PASS" if audit.get("passed") else "FAIL"
-    rows = [
-        (
-            markdown_cell(check.get("name", "")),
-            {True: "PASS", False: "FAIL", None: "skipped"}[check.get("passed")],
-            markdown_cell(check.get("detail", "")),
-        )
-        for check in audit.get("checks", [])
-    ]
-    return ["", f"## Self-audit of the guarantee: {verdict}", "", *markdown_table(("check", "result", "detail"), rows)]
-
-
-def backend_lines(backends: dict) -> list[str]:
-    """Report lines for backends that describe themselves: model and prompt versions (never their usage)."""
-    lines = []
-    for role, info in backends.items():
-        if not isinstance(info, dict) or "model" not in info:
-            continue
-        versions = ", ".join(f"{k} {v}" for k, v in info.get("prompt_versions", {}).items())
-        lines.append(f"- {role.capitalize()} LLM: model `{info['model']}`, prompts {versions}")
-    return lines
+def coverage(release: Release) -> dict[str, int]:
+    """What was not protected, from public structure alone: sentences naming two entities with no slot."""
+    unprotected = unprotected_sentences(release.extraction)
+    return {
+        "sentences_with_two_entities_and_no_slot": len(unprotected),
+        "documents_with_unprotected_sentences": len({s.document for s in unprotected}),
+        "documents_without_slots": len(documents_without_slots(release.extraction)),
+    }

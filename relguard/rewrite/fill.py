@@ -108,3 +108,35 @@ def _fill_range(text, start, end, slots, outcomes, verbalize) -> tuple[str, int]
         count += 1
     pieces.append(text[cursor:end])
     return "".join(pieces), count
+
+
+def filled_sentences(
+    masked: MaskedDocument, outcomes: Mapping[int, Sampled], verbalize: Verbalizer
+) -> dict[int, tuple[str, tuple[tuple[int, int], ...]]]:
+    """Each kept sentence that holds a slot, as it reads in the output, with where its fills are.
+
+    The same fill as :func:`fill`, sentence by sentence, so a reviewer can read a filled sentence on its own;
+    the ranges are character offsets of the fills inside the returned sentence text.
+    """
+    deleted = {s.sentence for s in masked.slots if any(outcomes[i].predicate is None for i in s.groups)}
+    out: dict[int, tuple[str, tuple[tuple[int, int], ...]]] = {}
+    for number, (start, end) in enumerate(masked.sentences):
+        slots = [s for s in masked.slots if s.sentence == number and start <= s.start and s.end <= end]
+        if not slots or number in deleted:
+            continue
+        pieces, ranges, cursor, length = [], [], start, 0
+        for slot in slots:
+            pieces.append(masked.text[cursor : slot.start])
+            length += slot.start - cursor
+            sampled = outcomes[slot.groups[0]]
+            before, after = masked.text[max(0, slot.start - 80) : slot.start], masked.text[slot.end : slot.end + 80]
+            words = verbalize(
+                sampled.predicate or "", sampled.type_pair, before, after, inverted=slot.inverted, context=slot.context
+            )
+            pieces.append(words)
+            ranges.append((length, length + len(words)))
+            length += len(words)
+            cursor = slot.end
+        pieces.append(masked.text[cursor:end])
+        out[number] = ("".join(pieces), tuple(ranges))
+    return out

@@ -123,26 +123,37 @@ def _mention_ends(extraction: DocumentExtraction) -> dict[int, list[tuple[int, i
     return found
 
 
+_DETERMINER_BEFORE = re.compile(r"(?:^|\s)(?:an?|the|his|her|its|their|our|my|your)\s+$", re.IGNORECASE)
+
+
 def _context(text: str, position: int, mentions) -> str:
-    """What stands right before a slot: an entity ("entity"), an entity and a comma ("apposition"), or an
-    entity that itself sits between commas ("after_apposition": the slot is the main verb). Entity positions
-    are public and unchanged by masking, so this is a function of the masked text."""
+    """What stands right before a slot: an entity ("entity"), an entity after an article, so the slot ends a noun
+    phrase ("modifier": "an Acme Corp [REL]"), an entity and a comma ("apposition"), or an entity that itself
+    sits between commas ("after_apposition": the slot is the main verb). Entity positions are public and
+    unchanged by masking, so this is a function of the masked text."""
     before = [m for m in mentions if m[1] <= position]
     if not before:
         return ""
     start, end = max(before, key=lambda m: m[1])
     gap = text[end:position]
     if not gap.strip():
-        return "entity"
+        return "modifier" if _DETERMINER_BEFORE.search(text[max(0, start - 12) : start]) else "entity"
     if gap.strip() == ",":
         return "after_apposition" if re.search(r"[,(]\s*$", text[max(0, start - 3) : start]) else "apposition"
     return ""
 
 
 def _is_inverted(position: int, subject_starts, object_starts) -> bool:
-    """The nearest subject mention follows the span and the nearest object mention precedes it."""
+    """The slot reads from the object: the mention right before it is the object's, not the subject's.
+
+    Extractors put the subject first (the entity named first in the sentence), so a slot between the two reads
+    from the subject; a slot after both ("In Madrid, Sofia Jansen [REL] three concerts", "Bob Jones, an Acme
+    Corp [REL]") reads from the object, which stands next to it.
+    """
     if not subject_starts or not object_starts:
         return False
-    nearest_subject = min(subject_starts, key=lambda start: abs(start - position))
-    nearest_object = min(object_starts, key=lambda start: abs(start - position))
-    return nearest_subject > position > nearest_object
+    before_subject = [s for s in subject_starts if s < position]
+    before_object = [s for s in object_starts if s < position]
+    if not before_object:
+        return False
+    return not before_subject or max(before_object) > max(before_subject)

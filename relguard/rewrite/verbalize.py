@@ -18,6 +18,7 @@ __all__ = ["FormVerbalizer", "default_forms"]
 _WORD = re.compile(r"[A-Za-z']+")
 _COPULA = {"is", "was", "are", "were", "be", "been", "being"}
 _DETERMINERS = {"the", "a", "an"}
+_POSSESSIVES = {"his", "her", "their", "its", "my", "our", "your"}
 _CLAUSE_OPENERS = {
     "who", "which", "that", "whom", "he", "she", "it", "they", "we", "i", "you", "and", "or", "but", "also",
     "later", "then", "now", "still", "once", "soon", "first", "never", "often", "again", "already", "has",
@@ -30,8 +31,9 @@ class FormVerbalizer:
     """Turns a sampled predicate into words that fit the masked text around its slot.
 
     Forms come from the public inventory: ``clause`` ("SUBJECT is the capital of
-    OBJECT"), ``inverse`` ("OBJECT has as its capital SUBJECT") and the role
-    ``noun`` ("capital"). Which one fits is decided from the masked text before
+    OBJECT"), ``inverse`` ("OBJECT has as its capital SUBJECT"), the role
+    ``noun`` ("capital": the subject's role) and ``inverse_noun`` (the object's
+    role, for "Acme Corp's founder Alice Smith"). Which one fits is decided from the masked text before
     the slot and the slot's orientation only: after a possessive the role noun,
     after a determiner the noun phrase, after a copula the form without its
     copula, after a comma an apposition, after a common noun a reduced relative
@@ -48,14 +50,18 @@ class FormVerbalizer:
         clause = forms.get("clause") or predicate.replace("_", " ")
         noun = forms.get("noun")
         phrase = (forms.get("inverse") or _passive(clause)) if inverted else clause
-        if context in ("entity", "after_apposition"):
+        if context == "modifier" and noun:
+            return noun  # "Bob Jones, an Acme Corp [employee]": the subject's role, after the object's name
+        if context in ("entity", "after_apposition", "modifier"):
             return phrase
         tail = before[-40:]
         words = _WORD.findall(tail)
         last = words[-1] if words else ""
         spaced = tail.endswith(" ")
-        if re.search(r"['’]s\s*$", tail):
-            return noun or phrase
+        if re.search(r"['’]s\s*$", tail) or (last.lower() in _POSSESSIVES and spaced):
+            if inverted:
+                return noun or phrase  # "Alice Smith, Acme Corp's [founder]": the subject's role
+            return forms.get("inverse_noun") or noun or phrase  # "Acme Corp's [founder] Alice Smith"
         if last.lower() in _DETERMINERS and spaced:
             return f"{noun} of" if noun and not inverted else _LEADING_COPULA.sub("", phrase)
         if last.lower() in _COPULA and spaced:

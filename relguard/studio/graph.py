@@ -173,17 +173,53 @@ def vis_data(graph: Graph) -> dict:
     return {"nodes": nodes, "edges": edges}
 
 
-def graph_html(graph: Graph, *, height: int = 520) -> str:
-    """A self-contained HTML page drawing ``graph`` with vis-network (no network access needed)."""
+#: What each edge colour means, shown above every graph that has more than originals.
+STATUS_LEGEND = {
+    "original": "relation in the documents",
+    "kept": "kept: the draw gave the original relation",
+    "substituted": "substituted: original → drawn relation",
+    "deleted": "deleted: null outcome, sentence removed (dashed)",
+}
+
+
+def legend_html(graph: Graph, *, confidential: bool) -> str:
+    """Colour chips for the edge statuses present, and the confidential label when originals are shown."""
+    chips = "".join(
+        f'<span style="display:inline-block;margin-right:14px"><span style="display:inline-block;width:22px;'
+        f"height:0;border-top:3px {'dashed' if status == 'deleted' else 'solid'} {STATUS_COLOURS[status]};"
+        f'vertical-align:middle;margin-right:5px"></span>{STATUS_LEGEND[status]}</span>'
+        for status in STATUS_COLOURS
+        if any(e.status == status for e in graph.edges)
+    )
+    label = (
+        '<div style="color:#8a1c1c;font-weight:600;margin-bottom:4px">CONFIDENTIAL — this graph shows the original '
+        "relations; it is never part of an export.</div>"
+        if confidential
+        else ""
+    )
+    return f'<div id="legend" style="font-size:13px;padding:4px 0 8px">{label}{chips}</div>'
+
+
+def graph_html(graph: Graph, *, height: int = 520, confidential: bool = False) -> str:
+    """A self-contained HTML page drawing ``graph`` with vis-network (no network access needed).
+
+    The page is ``height`` pixels of graph plus its legend; give the frame :func:`frame_height` so nothing is cut.
+    """
     script, css = _vis_network()
     data = _script_json(vis_data(graph))
     return f"""<!DOCTYPE html><html><head><meta charset="utf-8"><style>{css}
-body{{margin:0;font-family:sans-serif}}#graph{{width:100%;height:{int(height)}px;border:1px solid #ddd}}</style>
-<script>{script}</script></head><body><div id="graph"></div><script>
+body{{margin:0;font-family:sans-serif}}#graph{{width:100%;height:{int(height)}px;border:1px solid #ddd;
+box-sizing:border-box}}</style>
+<script>{script}</script></head><body>{legend_html(graph, confidential=confidential)}<div id="graph"></div><script>
 const data = {data};
 const network = new vis.Network(document.getElementById("graph"),
   {{nodes: new vis.DataSet(data.nodes), edges: new vis.DataSet(data.edges)}},
-  {{physics: {{stabilization: {{iterations: 200}}}}, interaction: {{hover: true}},
-    edges: {{font: {{size: 11, align: "middle"}}, smooth: {{type: "dynamic"}}}},
-    nodes: {{shape: "dot", size: 14, font: {{size: 14}}}}}});
+  {{physics: {{stabilization: {{iterations: 200}}, barnesHut: {{springLength: 180}}}}, interaction: {{hover: true}},
+    edges: {{font: {{size: 13, align: "middle", strokeWidth: 4, strokeColor: "#ffffff"}}, smooth: {{type: "dynamic"}}}},
+    nodes: {{shape: "dot", size: 14, font: {{size: 15, strokeWidth: 3, strokeColor: "#ffffff"}}}}}});
 </script></body></html>"""
+
+
+def frame_height(height: int = 520, *, confidential: bool = False) -> int:
+    """The frame height that shows the whole of :func:`graph_html` at ``height``: graph, legend and label."""
+    return height + (70 if confidential else 44)

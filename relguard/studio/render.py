@@ -12,10 +12,13 @@ import html
 import re
 from collections.abc import Sequence
 
+from relguard.extract.unprotected import unprotected_in
 from relguard.studio.graph import STATUS_COLOURS, TYPE_COLOURS
 from relguard.types import DocumentExtraction, Outcome, SanitizedDocument
 
 _BOX = "white-space:pre-wrap;line-height:1.9;font-size:0.95rem"
+_UNPROTECTED = "background:#fff3cd;outline:1px dashed #b58900;border-radius:3px"
+_UNPROTECTED_TITLE = "names two entities but has no relation slot: not protected"
 
 
 def _esc(text: str) -> str:
@@ -50,7 +53,21 @@ def highlight_html(extraction: DocumentExtraction) -> str:
                 style = "border-bottom:3px double #333;font-style:italic"
                 title = f"{triple.subject} —{triple.predicate}→ {triple.object}"
                 spans.append((occ.start, occ.end, style, title))
-    return f'<div class="relguard-doc" style="{_BOX}">{_spans_html(extraction.document.text, spans)}</div>'
+    unprotected = {s.sentence for s in unprotected_in(extraction)}
+    text = extraction.document.text
+    pieces: list[str] = []
+    cursor = 0
+    for sentence in extraction.sentences:
+        inner = [(s - sentence.start, e - sentence.start, st, t) for s, e, st, t in spans
+                 if sentence.start <= s and e <= sentence.end]  # fmt: skip
+        pieces.append(_esc(text[cursor : sentence.start]))
+        body = _spans_html(text[sentence.start : sentence.end], inner)
+        if sentence.index in unprotected:
+            body = f'<mark style="{_UNPROTECTED}" title="{_UNPROTECTED_TITLE}">{body}</mark>'
+        pieces.append(body)
+        cursor = sentence.end
+    pieces.append(_esc(text[cursor:]))
+    return f'<div class="relguard-doc" style="{_BOX}">{"".join(pieces)}</div>'
 
 
 def legend_html() -> str:
@@ -60,7 +77,10 @@ def legend_html() -> str:
         for t, c in TYPE_COLOURS.items()
     )
     relation = '<i style="border-bottom:3px double #333">relation</i>'
-    return f'<div style="font-size:0.8rem;line-height:2">{chips}{relation}</div>'
+    unprotected = (
+        f' <mark style="{_UNPROTECTED}">sentence with two entities and no relation slot (not protected)</mark>'
+    )
+    return f'<div style="font-size:0.8rem;line-height:2">{chips}{relation}{unprotected}</div>'
 
 
 def original_diff_html(extraction: DocumentExtraction, outcomes: Sequence[Outcome], removed: Sequence[int]) -> str:

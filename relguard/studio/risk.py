@@ -31,6 +31,22 @@ class AttackResult:
     def epsilon(self) -> float:
         return self.release.guarantee.epsilon
 
+    def public_summary(self) -> dict:
+        """The connection-level scores only: they compare entity pairs (public structure) with the released text.
+
+        Relation-level scores compare recovered predicates with the originals, so they stay confidential.
+        """
+        s = self.measured.leakage
+        return {
+            "attacker": self.attacker,
+            "epsilon": self.epsilon,
+            "targets": s.targets,
+            "conn_precision": s.conn_precision,
+            "conn_recall": s.conn_recall,
+            "conn_f1": s.conn_f1,
+            "baseline_conn_f1": self.baseline.leakage.conn_f1,
+        }
+
 
 def run_attack(prepared: Prepared, release: Release, *, attacker: TargetedAttacker, matcher) -> AttackResult:
     """The targeted attack on the original corpus and on ``release``, with the same attacker and matcher."""

@@ -9,6 +9,7 @@ drawn at, and the ledger of exports that compose.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 from collections import OrderedDict
@@ -17,9 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from relguard import llm
+from relguard.extract.review import Edit, Review
 from relguard.io import read_documents
 from relguard.io.formats import UploadResult
 from relguard.pipeline import Backends, Prepared, prepare
+from relguard.privacy.closeness import default_threshold
 from relguard.privacy.expected import OutcomeModel
 from relguard.protocols import Encoder, Extractor, PoolGenerator
 from relguard.release.bundle import composed_epsilon
@@ -55,6 +58,9 @@ DEFAULTS: dict[str, object] = {
     "llm_base_url": None,  # None: filled from OPENAI_BASE_URL when the session starts
     "llm_model": None,  # None: filled from RELGUARD_LLM_MODEL when the session starts
     "usage": None,  # calls and tokens of the LLM backends for the current prepared corpus (confidential view)
+    "review": Review(),  # the analyst's edits of the extraction, applied before the draw
+    "release_key": None,  # what the drawn release was drawn from: documents, K, backends, review, ε, λ
+    "sign_off": {},  # reviewer, date, decision, notes: filled on Export, printed in report.md
 }
 
 
@@ -127,9 +133,16 @@ class Studio:
         self.state["release"] = None
 
     def add_uploads(self, result: UploadResult) -> None:
-        """Documents of one upload batch; its errors stay listed until the next batch replaces them."""
+        """Documents of one upload batch; its errors join the list, which stays until the analyst dismisses it.
+
+        A rejected file must not vanish from view because another file was uploaded after it.
+        """
         self.add(result.documents, result.hashes)
-        self.state["upload_errors"] = list(result.errors)
+        listed = self.state["upload_errors"]
+        listed += [error for error in result.errors if error not in listed]
+
+    def dismiss_errors(self) -> None:
+        self.state["upload_errors"] = []
 
     def load_sample(self, folder: Path) -> None:
         documents, hashes = read_documents([folder])
@@ -164,9 +177,8 @@ class Studio:
         documents = self.documents
         if not documents:
             return None
-        names = self.backend_choice()
-        endpoint = (self.state["llm_base_url"], self.state["llm_model"]) if "llm" in names else None
-        key = (content_key(documents), self.state["k"], names, endpoint)
+        key = self._corpus_key()
+        names = key[2]
         if self.state["prepared_key"] == key:
             return self.state["prepared"]
         backends = self._backends(resources, names)
@@ -179,13 +191,22 @@ class Studio:
             progress=progress,
             cache=None if names[0] == "llm" else resources.cache,
             key=document_key,
+            review=self.state["review"],
         )
-        self.state["model"] = OutcomeModel.from_prepared(result)
+        self.state["model"] = OutcomeModel.from_prepared(
+            result, close_threshold=default_threshold(resources.encoder.name)
+        )
         self.state["prepared"], self.state["prepared_key"] = result, key
         self.state["usage"] = llm.run_usage(backends.extractor, backends.candidates) if uses_llm else None
         if self.state["selected"] >= len(result.groups):
             self.state["selected"] = 0
         return result
+
+    def _corpus_key(self) -> tuple:
+        """Everything the prepared corpus depends on: documents, K, backends, and the review edits."""
+        names = self.backend_choice()
+        endpoint = (self.state["llm_base_url"], self.state["llm_model"]) if "llm" in names else None
+        return (content_key(self.documents), self.state["k"], names, endpoint, self.state["review"].to_json())
 
     def _backends(self, resources: Resources, names: tuple[str, str]) -> Backends:
         """The offline backends from the process-wide resources, LLM ones fresh per run (so usage is this run's)."""
@@ -210,14 +231,68 @@ class Studio:
         seed = self.state["seed"] if self.state["teaching_seed"] else None
         release = prepared.draw(epsilon=self.state["epsilon"], lam=self.state["lam"], seed=seed)
         self.state["release"], self.state["release_seed"] = release, seed
+        self.state["release_key"] = self._release_key()
+        self.state["sign_off"] = {}
         return release
 
-    def current_release(self, prepared: Prepared | None) -> Release | None:
-        """The drawn release when it belongs to the corpus as it is now prepared, else None."""
-        release = self.state["release"]
-        if release is None or prepared is None or release.extraction is not prepared.extraction:
+    def _release_key(self) -> dict:
+        return {"corpus": self._corpus_key(), "epsilon": self.state["epsilon"], "lam": self.state["lam"]}
+
+    def current_release(self, prepared: Prepared | None = None) -> Release | None:
+        """The drawn release, stale or not (:meth:`stale_reason` says whether it still matches the settings)."""
+        return self.state["release"]
+
+    def stale_reason(self) -> str | None:
+        """Why the drawn release no longer matches what the pages show, or None when it does.
+
+        A release drawn at ε = 1 stays the ε = 1 release when the slider moves; pages say so and Export refuses
+        it until it is drawn again, so what is exported is always what the page showed.
+        """
+        release, then = self.state["release"], self.state["release_key"]
+        if release is None or then is None:
             return None
-        return release
+        g, now = release.guarantee, self._release_key()
+        changes = []
+        if now["epsilon"] != then["epsilon"]:
+            changes.append(f"ε moved from {g.epsilon:g} to {self.state['epsilon']:g}")
+        if now["lam"] != then["lam"]:
+            changes.append(f"λ moved from {g.lam:g} to {self.state['lam']:g}")
+        old, new = then["corpus"], now["corpus"]
+        labels = ("the documents changed", f"K moved from {g.k} to {self.state['k']}", "the backends changed",
+                  "the LLM endpoint changed", "the review edits changed")  # fmt: skip
+        changes += [label for label, a, b in zip(labels, old, new, strict=True) if a != b]
+        return "; ".join(changes) or None
+
+    # -- the review
+
+    @property
+    def review(self) -> Review:
+        return self.state["review"]
+
+    def edit(self, change: Edit) -> None:
+        """Record an analyst's edit; the corpus is prepared again and a drawn release becomes stale."""
+        self.state["review"] = self.state["review"].add(change)
+
+    def undo(self, index: int) -> None:
+        self.state["review"] = self.state["review"].without(index)
+
+    # -- what an export publishes
+
+    def public_release(self) -> Release:
+        """The drawn release with what the analyst adds to its public report: the sign-off and the attack.
+
+        Only public-safe parts go in: the sign-off is the analyst's own words, and the attack's connection-level
+        scores compare entity pairs (public structure) with what the released text shows.
+        """
+        release = self.state["release"]
+        provenance = dict(release.provenance)
+        signed = {k: v for k, v in self.state["sign_off"].items() if v}
+        if signed:
+            provenance["sign_off"] = signed
+        attack = self.state["risk"]
+        if attack is not None and attack.release is release:
+            provenance["attack"] = attack.public_summary()
+        return dataclasses.replace(release, provenance=provenance)
 
     # -- exports
 

@@ -9,15 +9,23 @@ from __future__ import annotations
 
 import numpy as np
 
+from relguard.extract.unprotected import unprotected_in
 from relguard.pipeline import Prepared
 from relguard.settings import check_lam
-from relguard.types import Extraction, TypePair
+from relguard.types import Extraction, Release, TypePair
 
 
 def document_rows(extraction: Extraction) -> list[dict]:
-    """One row per document: name, size, sentences, entities, relations found."""
+    """One row per document: name, size, sentences, entities, slots, and what was left unprotected."""
     rows = []
     for d in extraction.documents:
+        unprotected = len(unprotected_in(d))
+        if not d.triples:
+            status = "⚠ no relation slot: released word for word"
+        elif unprotected:
+            status = f"⚠ {unprotected} sentence(s) with two entities and no slot"
+        else:
+            status = "every sentence with two entities has a slot"
         rows.append(
             {
                 "document": d.document.name,
@@ -25,7 +33,8 @@ def document_rows(extraction: Extraction) -> list[dict]:
                 "sentences": len(d.sentences),
                 "entities": len(d.entities),
                 "relation slots": sum(len(t.occurrences) for t in d.triples),
-                "status": "extracted" if d.triples else "no relations found",
+                "unprotected sentences": unprotected,
+                "status": status,
             }
         )
     return rows
@@ -41,10 +50,16 @@ def triple_rows(prepared: Prepared) -> list[dict]:
             "object": t.object,
             "object type": t.object_type,
             "occurrences": len(t.occurrences),
+            "sentence": _sentence_of(prepared, t.occurrences[0]) if t.occurrences else "",
             "documents": ", ".join(sorted({o.document for o in t.occurrences})),
         }
         for t in prepared.triples
     ]
+
+
+def _sentence_of(prepared: Prepared, occurrence) -> str:
+    doc = next(d for d in prepared.extraction.documents if d.document.name == occurrence.document)
+    return doc.sentence_text(occurrence.sentence)
 
 
 def group_label(prepared: Prepared, index: int) -> str:
@@ -95,3 +110,55 @@ def groups_per_document(prepared: Prepared) -> dict[str, int]:
         for name in group.documents:
             counts[name] = counts.get(name, 0) + 1
     return counts
+
+
+def relation_review_rows(prepared: Prepared, release: Release, *, close_threshold: float) -> list[dict]:
+    """The confidential per-relation view: each original relation, what was drawn for it, where it stands.
+
+    The outcome class uses the one calibrated "close" cut-off (:mod:`relguard.privacy.closeness`), the same the
+    expected outcomes on Tune and the evaluation use.
+    """
+    rows = []
+    by_name = {d.document.name: d for d in release.extraction.documents}
+    for group_index, outcome in enumerate(release.outcomes):
+        pool = prepared.pools[outcome.group.type_pair].predicates
+        for triple in outcome.group.triples:
+            row_index = prepared.triples.index(triple)
+            if outcome.deleted:
+                kind, distance = "deleted", None
+            else:
+                distance = float(prepared.triple_distances[row_index, pool.index(outcome.predicate)])
+                kind = "kept" if outcome.kept(triple) else "close" if distance <= close_threshold else "distant"
+            for occ in triple.occurrences:
+                rows.append(
+                    {
+                        "document": occ.document,
+                        "sentence": by_name[occ.document].sentence_text(occ.sentence),
+                        "subject": triple.subject,
+                        "original": triple.predicate,
+                        "object": triple.object,
+                        "drawn": outcome.predicate or "(deleted)",
+                        "outcome": kind,
+                        "d_R": distance,
+                        "group": group_index,
+                    }
+                )
+    return rows
+
+
+def close_summary(probabilities: np.ndarray, *, epsilon: float) -> str | None:
+    """A plain sentence when the draw among candidates is close to uniform, else None.
+
+    At small ε every candidate is about as likely as every other: the table would suggest a choice that the
+    mechanism barely makes, so the page says it in words.
+    """
+    candidates = probabilities[:-1]
+    if not len(candidates) or candidates.min() <= 0:
+        return None
+    ratio = float(candidates.max() / candidates.min())
+    if ratio >= 1.5:
+        return None
+    return (
+        f"At ε = {epsilon:g} the choice among the candidates is close to uniform: the likeliest is only "
+        f"{ratio:.2f}× as likely as the least likely, so the drawn relation says little about the original."
+    )

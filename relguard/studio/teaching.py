@@ -87,3 +87,14 @@ def pool_pairs(pool: Sequence[str], distances: np.ndarray, *, count: int = 4) ->
         picks = sorted({round(x) for x in np.linspace(0, len(pairs) - 1, count)})
         chosen = [pairs[i] for i in picks]
     return [(a, b, d) for d, a, b in chosen]
+
+
+def worked_example(*, epsilon: float, d_r: float) -> str:
+    """Definition 3 in one sentence a newcomer can follow, with the numbers filled in."""
+    factor = float(np.exp(check_epsilon(epsilon) * d_r))
+    return (
+        f"At ε = {epsilon:g}, two relations at distance d_R = {d_r:.2f} can be told apart only so far: whatever an "
+        f"observer sees in the release, they can be at most **{factor:.2f}× more confident** that the document said "
+        f"one rather than the other (e^(ε·d_R) = e^({epsilon:g}·{d_r:.2f})). Closer relations are harder to tell "
+        "apart; at ε = 0 they cannot be told apart at all."
+    )

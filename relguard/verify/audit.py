@@ -52,7 +52,7 @@ from relguard.io.write import atomic_write
 from relguard.privacy.mechanism import log_probabilities
 from relguard.privacy.sampling import sample_outcomes
 from relguard.release.bundle import public_files
-from relguard.release.report import render_markdown
+from relguard.release.markdown import render_markdown
 from relguard.settings import DEFAULT_ENCODER, check_epsilon, check_lam
 from relguard.types import CandidatePool, TypePair
 from relguard.verify.bound import TOLERANCE, GroupDistances, LogProbabilities, audit_groups, audit_pools

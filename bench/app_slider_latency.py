@@ -1,0 +1,113 @@
+"""Browser-measured time from an ε-slider move on Tune to the updated probability table, in Chromium.
+
+Starts RelGuard Studio (``streamlit run app.py``) on a free port, opens it in Debian's chromium through
+Playwright, loads the sample corpus and opens Tune. Each trial presses the arrow key on the ε slider (one stop
+on the log grid) and measures, inside the page with ``performance.now()``, from the key event to the moment
+Streamlit's script state returns to ``notRunning`` after the rerun it triggered and the next animation frame
+has painted: what the analyst waits for (Streamlit's own websocket round trip included, the harness's not: the
+clock runs in the page). Ten trials alternate right and left so ε stays near 1. Goal: median ≤ 300 ms::
+
+    .venv/bin/python bench/app_slider_latency.py
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+TRIALS = 10
+WAIT = 60_000
+
+WATCH = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  window.__lat = {start: null, ran: false, done: null};
+  document.addEventListener('keydown', () => { window.__lat.start = performance.now(); }, {capture: true});
+  new MutationObserver(() => {
+    const state = app.getAttribute('data-test-script-state');
+    const lat = window.__lat;
+    if (lat.start === null) return;
+    if (state === 'running') lat.ran = true;
+    if (state === 'notRunning' && lat.ran && lat.done === null) {
+      requestAnimationFrame(() => { lat.done = performance.now(); });
+    }
+  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+}"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_app(port: int) -> subprocess.Popen:
+    env = {k: v for k, v in os.environ.items() if k != "RELGUARD_LOAD_SAMPLE"} | {"TOKENIZERS_PARALLELISM": "false"}
+    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port",
+               str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]  # fmt: skip
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2):
+                return process
+        except OSError:
+            time.sleep(0.5)
+    process.kill()
+    raise SystemExit("streamlit did not start within 90 s")
+
+
+def settle(page) -> None:
+    page.wait_for_timeout(300)
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=WAIT)
+
+
+def trial(page, slider, key: str) -> float:
+    page.evaluate("() => { window.__lat.start = null; window.__lat.ran = false; window.__lat.done = null; }")
+    slider.press(key)
+    page.wait_for_function("() => window.__lat.done !== null", timeout=WAIT)
+    latency = page.evaluate("() => window.__lat.done - window.__lat.start")
+    settle(page)
+    return latency
+
+
+def main() -> None:
+    port = free_port()
+    server = start_app(port)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            page = browser.new_page(viewport={"width": 1400, "height": 1100})
+            page.goto(f"http://127.0.0.1:{port}")
+            page.get_by_role("button", name="Load the sample corpus").click()
+            expect(page.get_by_text("6 documents ·", exact=False).first).to_be_visible(timeout=WAIT)
+            settle(page)
+            page.get_by_test_id("stSidebarNav").get_by_text("Tune", exact=True).click()
+            expect(page.get_by_role("heading", name="Tune", exact=True).first).to_be_visible(timeout=WAIT)
+            settle(page)
+            page.evaluate(WATCH)
+            slider = page.get_by_role("slider").first
+            slider.focus()
+            trial(page, slider, "ArrowRight")  # warm-up: first rerun of the page fills caches
+            trial(page, slider, "ArrowLeft")
+            times = [trial(page, slider, "ArrowRight" if i % 2 == 0 else "ArrowLeft") for i in range(TRIALS)]
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    print(f"slider → updated table, {TRIALS} trials (ms): {', '.join(f'{t:.0f}' for t in times)}")
+    print(f"median {statistics.median(times):.0f} ms, max {max(times):.0f} ms  (goal: median <= 300 ms)")
+
+
+if __name__ == "__main__":
+    main()

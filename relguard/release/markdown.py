@@ -1,0 +1,192 @@
+"""report.md: the public report as a privacy officer reads and signs it.
+
+It opens in plain words — what was protected, what was not, with numbers — then the sign-off block, then the
+guarantee with its bounds said in words, and the technical detail after. Everything rendered comes from the
+public report dict (:func:`relguard.release.report.build_report`), so the Markdown can say nothing the JSON
+does not.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from relguard.release.report import COUNT_LABELS
+from relguard.textable import markdown_cell, markdown_table
+
+SIGN_OFF_FIELDS = ("reviewer", "date", "decision", "notes")
+
+
+def in_words(factor: float | str) -> str:
+    """A bound e^x as a reader says it: "7.4 times", "about 60,000 times", "beyond any practical meaning"."""
+    if not isinstance(factor, int | float) or not math.isfinite(factor) or factor > 1e12:
+        return "beyond any practical meaning (more than a trillion times)"
+    if factor < 10:
+        return f"{factor:.2f} times"
+    if factor < 1000:
+        return f"{factor:.0f} times"
+    magnitude = 10 ** (int(math.log10(factor)) - 1)
+    return f"about {round(factor / magnitude) * magnitude:,.0f} times"
+
+
+def summary_lines(report: dict) -> list[str]:
+    """The opening paragraph: what this release protected and what it did not, in plain words with numbers."""
+    counts, params, cover = report["counts"], report["parameters"], report.get("coverage") or {}
+    bound = report["guarantee"]["worst_case_per_relation_bound"]
+    lines = [
+        "## Summary",
+        "",
+        f"This release rewrote **{counts['documents']} documents**. RelGuard found **{counts['slots']} relation "
+        f"spans** between named entities, on **{counts['groups']} entity pairs**. Each pair's relation was replaced "
+        f"by one of {params['k']} public candidate relations, or its sentence deleted, drawn at random with "
+        f"ε = {params['epsilon']:g}: whatever a reader knows, the release makes them at most **{in_words(bound)}** "
+        "more confident about which of two relations links the same two entities (less for relations close in "
+        f"meaning). {counts['groups_deleted']} pairs were deleted, removing **{counts['sentences_removed']} of "
+        f"{counts['sentences']} sentences**.",
+        "",
+        "**Not protected:** relations RelGuard did not find stay in the text as written. "
+        f"**{cover.get('sentences_with_two_entities_and_no_slot', 0)} sentences** name two or more entities but "
+        f"hold no relation slot (in {cover.get('documents_with_unprotected_sentences', 0)} documents), and "
+        f"**{cover.get('documents_without_slots', 0)} documents** had no relation at all and are released word for "
+        "word. Entity names are not hidden.",
+    ]
+    if counts.get("sentences_withheld"):
+        lines += [
+            "",
+            f"**{counts['sentences_withheld']} sentences were withheld** by the leak scan (an original relation was "
+            "still visible there); they are not in the release.",
+        ]
+    if not report.get("private_release", True):
+        lines += ["", "**This is a teaching draw with a fixed seed, not a private release.**"]
+    return [*lines, ""]
+
+
+def sign_off_lines(report: dict) -> list[str]:
+    """The sign-off block: filled in when the release was signed on Export, blank lines to fill in otherwise."""
+    signed = report.get("sign_off") or {}
+    rows = [(name, markdown_cell(signed.get(name) or "")) for name in SIGN_OFF_FIELDS]
+    return ["## Sign-off", "", *markdown_table(("field", "entry"), rows), ""]
+
+
+def attack_lines(report: dict) -> list[str]:
+    attack = report.get("attack")
+    if not attack:
+        return []
+    return [
+        "## Measured attack (connections)",
+        "",
+        f"A targeted attacker (`{attack.get('attacker', '')}`) re-extracted the released corpus and looked for the "
+        f"entity pairs RelGuard had found, around {attack.get('targets', 0)} target entities (paper App. E). It "
+        f"recovered **{attack['conn_recall']:.0%}** of the connections (precision {attack['conn_precision']:.0%}, "
+        f"F1 {attack['conn_f1']:.0%}; {attack.get('baseline_conn_f1', 1.0):.0%} F1 without any defence). Whether a "
+        "recovered relation *means* the original can only be scored against the originals, so that part of the "
+        "measurement is in the confidential mapping.",
+        "",
+    ]
+
+
+def review_lines(report: dict) -> list[str]:
+    edits = report.get("review_edits") or {}
+    if not any(edits.values()):
+        return []
+    said = ", ".join(f"{count} {kind.replace('_', ' ')}" for kind, count in edits.items() if count)
+    return [
+        "## Analyst's review",
+        "",
+        f"Before the draw an analyst edited the extraction: {said}. These decide where slots are, never which outcome "
+        "a slot gets; the edits themselves are in the confidential mapping.",
+        "",
+    ]
+
+
+def render_markdown(report: dict) -> str:
+    """A human-readable rendering of :func:`~relguard.release.report.build_report`."""
+    params = report["parameters"]
+    guarantee = report["guarantee"]
+    lines = ["# RelGuard release report", ""]
+    if report["notice"]:
+        lines += [f"> **{report['notice']}**", ""]
+    lines += summary_lines(report) + sign_off_lines(report) + attack_lines(report) + review_lines(report)
+    per_document = guarantee["worst_case_per_document_bound"]
+    lines += [
+        "## Guarantee",
+        "",
+        f"- **Definition:** {guarantee['definition']}.",
+        f"- **Unit of privacy:** {report['unit_of_privacy']}.",
+        f"- **Distance:** {guarantee['distance']}.",
+        f"- **Document level:** {guarantee['document_level']}.",
+        f"- **Parameters:** ε = {params['epsilon']:g}, λ = {params['lambda']:g}, K = {params['k']}.",
+        f"- **Worst case per relation:** e^ε = {guarantee['worst_case_per_relation_bound']:.4g}: a reader is at most "
+        f"{in_words(guarantee['worst_case_per_relation_bound'])} more confident about one relation than another "
+        "(d_R ≤ 1).",
+        f"- **Worst case per document:** up to {guarantee['max_groups_in_one_document']} relation groups in one "
+        f"document, whose bounds multiply: e^(ε·m) = "
+        + (f"{per_document:.4g}" if isinstance(per_document, float) else "∞")
+        + f", {in_words(per_document)} when every relation of that document changes at once.",
+        f"- **Grouping:** {guarantee['grouping']}.",
+        f"- **Randomness:** {report['rng']}.",
+        "",
+        "## How it was computed",
+        "",
+        f"- Mechanism: {report['mechanism']}.",
+        f"- Extractor: `{report['extractor']}`",
+        f"- Encoder: `{report['encoder']}`",
+        f"- Candidate pools: {report['candidates']['backend']} ({report['candidates']['source']}), "
+        f"sha256 `{report['candidates']['sha256']}`"
+        + (
+            f" (whole inventory: `{report['candidates']['inventory_sha256']}`)"
+            if report["candidates"].get("inventory_sha256")
+            else ""
+        ),
+        f"- RelGuard {report['versions']['relguard']}, Python {report['versions']['python']}, "
+        f"created {report['created']}",
+        *backend_lines(report.get("backends") or {}),
+        "",
+        "## Counts",
+        "",
+    ]
+    labels = [(COUNT_LABELS.get(key, key.replace("_", " ")), value) for key, value in report["counts"].items()]
+    lines += markdown_table(("what", "number"), labels, align="lr")
+    lines += ["", "## Candidate pools used (public)", ""]
+    for pair, predicates in report["candidates"]["pools"].items():
+        lines.append(f"- **{pair.replace('|', ' → ')}:** {', '.join(predicates)}")
+    lines += ["", "## Output files (SHA-256)", "", f"Names: {report['files'].get('naming', '')}.", ""]
+    outputs = report["files"]["outputs"].items()
+    lines += markdown_table(("file", "sha256"), [(_md_code(name), f"`{digest}`") for name, digest in outputs])
+    if report.get("self_audit"):
+        lines += _self_audit_lines(report["self_audit"])
+    lines += ["", "## Limits", ""] + [f"- {text}" for text in report["limits"]]
+    return "\n".join(lines) + "\n"
+
+
+def _md_code(text: str) -> str:
+    """User text (a file name) as a Markdown code span inside a table: no backtick, pipe or newline breaks out."""
+    text = " ".join(str(text).split()).replace("|", "\\|")
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    return f"{fence} {text} {fence}" if longest else f"`{text}`"
+
+
+def _self_audit_lines(audit: dict) -> list[str]:
+    """The ``relguard audit`` pass/fail table (relguard/verify) as a Markdown section."""
+    verdict = "PASS" if audit.get("passed") else "FAIL"
+    rows = [
+        (
+            markdown_cell(check.get("name", "")),
+            {True: "PASS", False: "FAIL", None: "skipped"}[check.get("passed")],
+            markdown_cell(check.get("detail", "")),
+        )
+        for check in audit.get("checks", [])
+    ]
+    return ["", f"## Self-audit of the guarantee: {verdict}", "", *markdown_table(("check", "result", "detail"), rows)]
+
+
+def backend_lines(backends: dict) -> list[str]:
+    """Report lines for backends that describe themselves: model and prompt versions (never their usage)."""
+    lines = []
+    for role, info in backends.items():
+        if not isinstance(info, dict) or "model" not in info:
+            continue
+        versions = ", ".join(f"{k} {v}" for k, v in info.get("prompt_versions", {}).items())
+        lines.append(f"- {role.capitalize()} LLM: model `{info['model']}`, prompts {versions}")
+    return lines

@@ -1,0 +1,126 @@
+"""The analyst's review queue: what is unprotected, which entity types look wrong, which sentences need a look.
+
+All of it is for the analyst's eyes on the confidential side of the app (it shows the originals); nothing here
+goes into a public file. The queues are built from public structure and the drawn outcomes, plus a re-parse of
+the filled sentences with the extractor's own spaCy pipeline.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from relguard.extract.spacy import lexicon as lex
+from relguard.extract.unprotected import unprotected_sentences
+from relguard.pipeline import Prepared
+from relguard.rewrite import FormVerbalizer, Sampled, mask
+from relguard.rewrite.fill import filled_sentences
+from relguard.types import Extraction, Release
+
+#: Sentence openers that lean on the sentence before: a reader is lost when that one was deleted.
+LEANING = re.compile(r"^(?:he|she|it|they|his|her|its|their|this|these|those|there|then|the (?:company|firm|band|"
+                     r"group|team|club|city|town|country|school|university|film|album|festival))\b", re.I)  # fmt: skip
+_NATIONALITY = re.compile(r"^[A-Z][a-z]+(?:ish|ese|ian|an|ic|i)$")
+_FINITE_WORDS = frozenset({"is", "was", "are", "were", "has", "had", "have"})
+_OBJECTS = frozenset({"her", "him", "them", "me", "us"})
+#: Words that begin a compound role ("chief executive"): left before a fill, the relation was cut in two.
+_ROLE_PREFIXES = frozenset({"chief", "vice", "deputy", "co", "senior", "junior", "late", "former", "executive"})
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One item of a review queue: where it is, what is wrong, and the text to look at."""
+
+    document: str
+    sentence: int | None
+    problem: str
+    text: str
+
+
+def unprotected_queue(extraction: Extraction) -> list[Flag]:
+    """Sentences that name two or more entities and hold no slot: where a missed relation is released as written."""
+    by_name = {d.document.name: d for d in extraction.documents}
+    flags = []
+    for item in unprotected_sentences(extraction):
+        problem = f"names {', '.join(item.entities)} but has no relation slot"
+        flags.append(Flag(item.document, item.sentence, problem, by_name[item.document].sentence_text(item.sentence)))
+    return flags
+
+
+def suspicious_types(extraction: Extraction) -> list[Flag]:
+    """Entities whose type looks wrong by their name: their pool, and so their protection, may be the wrong one."""
+    flags: list[Flag] = []
+    seen: set[tuple[str, str]] = set()
+    for doc in extraction.documents:
+        for entity in doc.entities:
+            if (entity.name, entity.type) in seen:
+                continue
+            seen.add((entity.name, entity.type))
+            reason = _type_problem(entity.name, entity.type)
+            if reason:
+                first = entity.mentions[0].sentence if entity.mentions else None
+                flags.append(
+                    Flag(doc.document.name, first, f"{entity.name} typed {entity.type}: {reason}", entity.name)
+                )
+    return flags
+
+
+def _type_problem(name: str, kind: str) -> str | None:
+    words = name.split()
+    last = words[-1].lower().strip(".,") if words else ""
+    if kind == "PERSON" and (last in lex.ORG_HEADS or last in lex.ORG_SUFFIXES):
+        return f"'{words[-1]}' names an organization"
+    if kind != "NORP" and len(words) == 1 and _NATIONALITY.match(name) and kind in ("ORG", "PERSON", "GPE"):
+        return "reads like a nationality or group (NORP)"
+    if last in ("of", "in", "at", "for", "and", "the"):
+        return f"ends in '{words[-1]}': the name is cut off"
+    if name[:1].islower():
+        return "starts in lower case: probably not a name"
+    if any(c.isdigit() for c in name) and kind in ("PERSON", "GPE", "NORP"):
+        return "holds digits"
+    return None
+
+
+def needs_a_look(prepared: Prepared, release: Release, *, nlp=None) -> list[Flag]:
+    """Sanitized sentences a reader would stumble on.
+
+    A kept sentence that opens with a pronoun or "the company" right after a deleted sentence has lost its
+    antecedent; a fill whose words do not fit the words before it (a verb after a preposition, "that" after a
+    noun that may be a leftover of the relation) or that doubles a word does not read as a clause. ``nlp`` is
+    the spaCy pipeline that re-reads the filled sentences (the extractor's own).
+    """
+    index = {o.group.key: i for i, o in enumerate(release.outcomes)}
+    sampled = {i: Sampled(o.group.type_pair, o.predicate) for i, o in enumerate(release.outcomes)}
+    verbalize = FormVerbalizer(prepared.generator.forms)
+    flags: list[Flag] = []
+    for doc, out in zip(release.extraction.documents, release.documents, strict=True):
+        removed = set(out.removed_sentences) | set(out.withheld_sentences)
+        for number in range(1, len(doc.sentences)):
+            if number not in removed and number - 1 in removed and LEANING.match(doc.sentence_text(number)):
+                flags.append(Flag(doc.document.name, number, "opens by pointing back to a deleted sentence",
+                                  doc.sentence_text(number)))  # fmt: skip
+        if nlp is None:
+            continue
+        for number, (text, fills) in filled_sentences(mask(doc, index), sampled, verbalize).items():
+            problem = _clause_problem(nlp(text), text, fills)
+            if problem:
+                flags.append(Flag(doc.document.name, number, problem, text))
+    return flags
+
+
+def _clause_problem(parsed, text: str, fills) -> str | None:
+    """Why a filled sentence reads wrong at a fill, judged from the words around it, or None."""
+    for start, end in fills:
+        inside = re.findall(r"\w+", text[start:end])
+        before = [t for t in parsed if t.idx + len(t) <= start and not t.is_punct and not t.is_space][-1:]
+        after = re.findall(r"\w+", text[end:])[:1]
+        if not inside:
+            continue
+        if (before and before[0].lower_ == inside[0].lower()) or (after and after[0] == inside[-1]):
+            return "a word is doubled where the relation was filled"
+        first = inside[0].lower()
+        if before and first in _FINITE_WORDS and (before[0].pos_ == "ADP" or before[0].lower_ in _OBJECTS):
+            return f"the filled words ({text[start:end]!r}) do not read after {before[0].text!r}"
+        if before and first == "that" and (before[0].pos_ == "ADJ" or before[0].lower_ in _ROLE_PREFIXES):
+            return f"{before[0].text!r} before the fill may be a leftover of the original relation"
+    return None
