@@ -118,7 +118,8 @@ def test_llm_garbage_on_the_second_document_stops_cleanly_and_resumes(tmp_path):
     """The first document is extracted and cached; the second gets non-JSON twice (one repair try): the run
     stops with one error line and writes nothing; a rerun against a healthy server asks only for the rest."""
     pytest.importorskip("openai")
-    from tests.llm_server import ScriptedLLM, system_prompt, user_text
+    from tests.llm_replies import is_extraction
+    from tests.llm_server import ScriptedLLM, user_text
     from tests.test_llm_cli import DOCS, respond
 
     corpus = tmp_path / "in"
@@ -127,7 +128,7 @@ def test_llm_garbage_on_the_second_document_stops_cleanly_and_resumes(tmp_path):
         (corpus / name).write_text(text)
 
     def garbage_for_bob(body: dict) -> str:
-        if system_prompt(body).startswith("You are a knowledge graph extraction") and "Bob Jones" in user_text(body):
+        if is_extraction(body) and "Bob Jones" in user_text(body):
             return "<html>502 Bad Gateway</html>"
         return respond(body)
 
@@ -145,9 +146,7 @@ def test_llm_garbage_on_the_second_document_stops_cleanly_and_resumes(tmp_path):
 
     with ScriptedLLM(responder=respond) as healthy:
         done = subprocess.run([*command, "--base-url", healthy.base_url], capture_output=True, text=True, env=env)
-        extraction_calls = [
-            b for b in healthy.requests if system_prompt(b).startswith("You are a knowledge graph extraction")
-        ]
+        extraction_calls = [b for b in healthy.requests if is_extraction(b)]
     assert done.returncode == 0, done.stderr
     assert [("Bob Jones" in user_text(b)) for b in extraction_calls] == [True]  # Alice's document came from cache
     report = json.loads((out / "report.json").read_text())

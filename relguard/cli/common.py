@@ -19,7 +19,7 @@ privacy parameters:
   --lam      the distance of deleting a relation; smaller deletes more (paper default 1)
   --k        how many public candidate predicates each relation is drawn from (paper default 10)
 """
-INPUTS_HELP = "files or folders (.txt, .md, .jsonl, .csv, .pdf, .docx, .html)"
+INPUTS_HELP = "files or folders (.txt, .md, .jsonl, .csv, .parquet, .pdf, .docx, .html)"
 
 
 def add_settings_flags(parser: argparse.ArgumentParser, *, privacy: bool = True) -> None:
@@ -57,3 +57,37 @@ def progress_bar(enabled: bool) -> tuple[Callable[[int, int], None] | None, Call
         bar.refresh()
 
     return update, bar.close
+
+
+#: What each stage of a batch run is called on the progress bar.
+STAGES = {"extracting": "extracting", "drawing": "drawing outcomes", "rewriting": "rewriting"}
+
+
+def stage_bar(enabled: bool) -> tuple[Callable[[str, int, int], None] | None, Callable[[], None]]:
+    """A tqdm bar on stderr for each stage of a batch run, with its rate and time left, and a closer."""
+    if not enabled:
+        return None, lambda: None
+    from tqdm import tqdm
+
+    current: dict[str, object] = {}
+
+    def update(stage: str, done: int, total: int) -> None:
+        bar = current.get(stage)
+        if bar is None:
+            for old in current.values():
+                old.close()  # type: ignore[attr-defined]
+            current.clear()
+            counted = {} if total else {"bar_format": "{desc} {elapsed}"}
+            bar = current[stage] = tqdm(
+                total=total or None, unit="doc", desc=STAGES.get(stage, stage), file=sys.stderr, leave=False,
+                dynamic_ncols=True, **counted,
+            )  # fmt: skip
+        bar.total = total or None  # type: ignore[attr-defined]
+        bar.n = done  # type: ignore[attr-defined]
+        bar.refresh()  # type: ignore[attr-defined]
+
+    def close() -> None:
+        for bar in current.values():
+            bar.close()  # type: ignore[attr-defined]
+
+    return update, close

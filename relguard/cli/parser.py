@@ -14,8 +14,18 @@ from relguard.cli.common import EXAMPLES
 from relguard.version import __version__
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Usage errors as one line that names the flag and points at ``--help``, not argparse's usage block.
+
+    Sub-command parsers inherit the class (``add_subparsers`` makes them with ``type(parser)``).
+    """
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="relguard",
         description="Sanitize documents with relation differential privacy before a GraphRAG system indexes "
         "them: each relation between two named entities is replaced by a public candidate or deleted.",

@@ -7,8 +7,8 @@ file never stops the good ones in an upload: :func:`load_uploads` returns the do
 message per file it could not.
 
 Output names: text extracted from ``x.pdf``/``x.docx``/``x.html`` is written as
-``x.pdf.txt`` etc.; rows of ``x.csv`` come back as JSON lines in ``x.csv.jsonl``
-with the other columns kept as fields.
+``x.pdf.txt`` etc.; rows of ``x.csv`` (and of ``x.parquet``, :mod:`relguard.io.parquet`) come back as JSON lines
+in ``x.csv.jsonl`` with the other columns kept as fields.
 """
 
 from __future__ import annotations
@@ -23,11 +23,12 @@ from pathlib import Path
 
 from relguard.errors import InputError
 from relguard.io.digest import sha256_bytes
+from relguard.io.parquet import parquet_documents
 from relguard.io.text import decode_text, documents_from_bytes
 from relguard.settings import DEFAULT_MAX_BYTES
 from relguard.types import Document
 
-UPLOAD_SUFFIXES = (".txt", ".md", ".jsonl", ".csv", ".pdf", ".docx", ".html", ".htm")
+UPLOAD_SUFFIXES = (".txt", ".md", ".jsonl", ".csv", ".parquet", ".pdf", ".docx", ".html", ".htm")
 CSV_TEXT_COLUMNS = ("text", "body", "content", "document")
 #: Most files one upload may hold; each is parsed in memory, so the count bounds an upload's work and memory
 #: together with ``server.maxUploadSize`` in ``.streamlit/config.toml``.
@@ -194,6 +195,8 @@ def documents_from_upload(
         raise InputError(f"{name}: the file is empty; remove it or add text")
     if suffix == ".csv":
         return _csv_documents(name, data, text_column=text_column)
+    if suffix == ".parquet":
+        return parquet_documents(name, data, text_column=text_column)
     if suffix == ".pdf":
         return _text_document(name, _pdf_text(name, data))
     if suffix == ".docx":

@@ -8,7 +8,7 @@ uses, so a file reads the same whichever face it came through.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from relguard.errors import InputError
@@ -52,11 +52,52 @@ def read_documents(
     paths: Sequence[str | os.PathLike], *, max_bytes: int = DEFAULT_MAX_BYTES, text_field: str = "text"
 ) -> tuple[list[Document], dict[str, str]]:
     """Read files and folders into documents; returns them and the SHA-256 of every input file."""
-    if not paths:
-        raise InputError(f"no input given; name files or folders of documents ({', '.join(SUPPORTED_SUFFIXES)})")
     documents: list[Document] = []
     hashes: dict[str, str] = {}
-    for path, name in _expand(paths):
+    for name, digest, found in iter_files(paths, max_bytes=max_bytes, text_field=text_field):
+        documents.extend(found)
+        hashes[name] = digest
+    return documents, hashes
+
+
+def iter_files(
+    paths: Sequence[str | os.PathLike], *, max_bytes: int = DEFAULT_MAX_BYTES, text_field: str = "text"
+) -> Iterator[tuple[str, str, list[Document]]]:
+    """Each input file in turn as (output name, SHA-256, its documents): one file in memory at a time.
+
+    The batch engine reads a corpus of many files this way, so memory holds one file's documents, never all.
+    """
+    if not paths:
+        raise InputError(f"no input given; name files or folders of documents ({', '.join(SUPPORTED_SUFFIXES)})")
+    return _read_each(_expand(paths), max_bytes=max_bytes, text_field=text_field)
+
+
+def input_files(paths: Sequence[str | os.PathLike]) -> list[tuple[Path, str]]:
+    """Every input file with the name it keeps in outputs; a missing path or a bad type fails here."""
+    if not paths:
+        raise InputError(f"no input given; name files or folders of documents ({', '.join(SUPPORTED_SUFFIXES)})")
+    return _expand(paths)
+
+
+def input_bytes(paths: Sequence[str | os.PathLike]) -> int:
+    """The size on disk of every input file (a missing path fails here, before any work)."""
+    return sum(path.stat().st_size for path, _ in _expand(paths))
+
+
+def count_documents(
+    paths: Sequence[str | os.PathLike], *, max_bytes: int = DEFAULT_MAX_BYTES, text_field: str = "text"
+) -> int:
+    """Read and parse every input once, keeping nothing, and count its documents.
+
+    The batch engine calls this before it starts so that a bad file fails in seconds with its name, not hours
+    into a run, and so that its progress bar knows the total. Parsing is a small fraction of extraction.
+    """
+    return sum(len(found) for _, _, found in iter_files(paths, max_bytes=max_bytes, text_field=text_field))
+
+
+def _read_each(found: list[tuple[Path, str]], *, max_bytes: int, text_field: str):
+    """The files already listed (so a missing path fails before any work), read one at a time."""
+    for path, name in found:
         try:
             size = path.stat().st_size
             if size > max_bytes:
@@ -68,8 +109,7 @@ def read_documents(
         except OSError as exc:
             raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from exc
         try:
-            documents.extend(documents_from_upload(name, data, max_bytes=max_bytes, text_field=text_field))
+            found = documents_from_upload(name, data, max_bytes=max_bytes, text_field=text_field)
         except InputError as exc:
             raise InputError(str(exc).replace(name, str(path), 1)) from exc
-        hashes[name] = sha256_bytes(data)
-    return documents, hashes
+        yield name, sha256_bytes(data), found

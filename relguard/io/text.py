@@ -37,7 +37,7 @@ def decode_text(data: bytes, *, where: str) -> str:
     if b"\x00" in data[:8192]:
         raise InputError(
             f"{where}: looks like a binary file (NUL bytes), not text; "
-            "give a .txt, .md, .jsonl, .csv, .pdf, .docx or .html file"
+            "give a .txt, .md, .jsonl, .csv, .parquet, .pdf, .docx or .html file"
         )
     try:
         return data.decode("utf-8")

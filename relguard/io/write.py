@@ -15,6 +15,19 @@ from pathlib import Path
 from relguard.errors import OutputError
 from relguard.types import Document
 
+#: The mapping file's name (kept here so the writers can tell it from the public files).
+CONFIDENTIAL_PREFIX = "CONFIDENTIAL-"
+
+
+def file_mode(path: Path) -> int:
+    """The permissions a finished file gets: a public file what the umask allows (it is meant to be shared);
+    a ``CONFIDENTIAL-`` file its owner's alone (0600), as the temporary file was made."""
+    if path.name.startswith(CONFIDENTIAL_PREFIX):
+        return 0o600
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
 
 def atomic_write(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and an atomic rename."""
@@ -25,6 +38,7 @@ def atomic_write(path: Path, data: bytes) -> None:
         try:
             with os.fdopen(handle, "wb") as stream:
                 stream.write(data)
+            os.chmod(temp, file_mode(path))
             os.replace(temp, path)
         except BaseException:
             Path(temp).unlink(missing_ok=True)
@@ -50,6 +64,7 @@ def atomic_write_all(files: Iterable[tuple[Path, bytes]]) -> list[Path]:
             staged.append((temp, current))
             with os.fdopen(handle, "wb") as stream:
                 stream.write(data)
+            os.chmod(temp, file_mode(current))
         for temp, path in staged:
             current = path
             os.replace(temp, path)

@@ -12,7 +12,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from relguard.errors import RelGuardError
 from relguard.extract.corpus import group_relations
+from relguard.io.parquet import parquet_rows
 from relguard.release.confidential import MAPPING_FILE
 from relguard.release.report import PUBLIC_COUNTS
 from relguard.types import CandidatePool, DocumentExtraction, Triple, TypePair
@@ -33,7 +35,8 @@ def public_file_problems(files: Mapping[str, bytes], *, input_digests: Sequence[
     * every 64-hex digest must be one the report explains: an output file's, the pool hash, the encoder
       weights' (an input's digest would let a reader confirm a guess of the original text);
     * no key of :data:`FORBIDDEN_KEYS` anywhere in report.json, and only public counts under ``counts``;
-    * no confidential file among them.
+    * no confidential file among them;
+    * a Parquet copy of the documents (``--parquet``) holds exactly the texts of ``documents/``, nothing else.
     """
 
     problems: list[str] = []
@@ -54,6 +57,9 @@ def public_file_problems(files: Mapping[str, bytes], *, input_digests: Sequence[
     for name in names:
         if name.startswith("documents/"):
             continue
+        if name.endswith(".parquet"):
+            problems += parquet_copy_problems(name, files[name], files)
+            continue
         text = files[name].decode("utf-8", errors="replace")
         for digest in set(_DIGEST.findall(text)):
             if digest in leaked:
@@ -67,6 +73,41 @@ def public_file_problems(files: Mapping[str, bytes], *, input_digests: Sequence[
     if extra:
         problems.append(f"report.json counts {', '.join(sorted(extra))} need the confidential mapping")
     return problems
+
+
+def parquet_copy_problems(name: str, data: bytes, files: Mapping[str, bytes]) -> list[str]:
+    """The Parquet copy must repeat ``documents/`` file by file, row by row: then the leak scan of those files
+    covers it (the copy's compressed bytes could not be scanned themselves)."""
+    try:
+        rows = parquet_rows(data)
+    except RelGuardError as exc:
+        return [f"{name}: {exc}"]
+    copied: dict[str, list[str]] = {}
+    for row in rows:
+        copied.setdefault(str(row.get("file")), []).append(str(row.get("text")))
+    expected = _document_texts(files)
+    if copied != expected:
+        differ = sorted(set(copied) ^ set(expected)) or sorted(f for f in copied if copied[f] != expected[f])
+        return [f"{name} does not repeat documents/ exactly (first difference: {differ[0]})"]
+    return []
+
+
+def _document_texts(files: Mapping[str, bytes]) -> dict[str, list[str]]:
+    """Per file of ``documents/``, the text of each document in it (a ``.jsonl`` file line by line)."""
+    texts: dict[str, list[str]] = {}
+    for name in sorted(n for n in files if n.startswith("documents/")):
+        file = name.removeprefix("documents/")
+        text = files[name].decode("utf-8", errors="replace")
+        if not file.endswith(".jsonl"):
+            texts[file] = [text]
+            continue
+        for line in text.splitlines():
+            try:
+                value = json.loads(line).get("text", "")
+            except (ValueError, AttributeError):
+                value = line
+            texts.setdefault(file, []).append(str(value))
+    return texts
 
 
 def _keys(value: Any, path: str = "") -> list[tuple[str, str]]:

@@ -1,0 +1,322 @@
+"""The Ray engine: the same release as the local engine, with extraction and rewriting spread over a cluster.
+
+On Ray Data: the input files are read by tasks (the same parser as every other face) and materialized, so a bad
+file fails before any extraction; extraction runs as ``map_batches`` over actors that load spaCy once each, and
+its results stay in Ray's object store (spilled to disk as it fills) — the cluster's version of the local spill
+file. Each actor also returns its part of the entity-alignment table; the driver merges them. The grouping of
+slots by their public key is a ``groupby``; the draw runs on the driver through the same sampler and the same
+encoder batch as every engine (its input is the corpus's distinct predicates, thousands, not the documents).
+Rewriting runs on actors that load the candidate forms once each and write every document's bytes into a
+staging folder inside ``--out``; the driver then assembles the final files in input order, hashing them, and
+renames them into place only when all are complete. With the same teaching seed the public files equal the
+local engine's byte for byte (``tests/test_engines.py``).
+
+On a cluster ``--out`` and the inputs must be on a filesystem every node sees (NFS, a FUSE-mounted bucket), and
+every node needs RelGuard installed (docs/scaling.md).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import pickle
+import re
+import shutil
+import uuid
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from relguard import errors, registry
+from relguard.engine.draw import draw_outcomes
+from relguard.engine.finish import BackendLoader, Relations, write_reports
+from relguard.engine.local import Progress, RunResult, check_review
+from relguard.engine.rewrite import rewrite_document
+from relguard.engine.tally import GroupTable, Tally
+from relguard.engine.writer import ParquetCopy, ReleaseWriter
+from relguard.errors import ConfigError, InputError, RelGuardError
+from relguard.extract.parallel import BATCH, default_workers
+from relguard.extract.review import Review, review_document
+from relguard.extract.slots import EntityAlignment
+from relguard.io.digest import sha256_bytes
+from relguard.io.formats import documents_from_upload
+from relguard.io.read import input_files
+from relguard.pipeline import provenance
+from relguard.settings import Settings
+
+STAGING = ".relguard-staging-"
+
+
+def run_ray(
+    inputs: Sequence[str],
+    settings: Settings,
+    *,
+    out: str | Path,
+    workers: int | None = None,
+    address: str | None = None,
+    mapping: bool = False,
+    parquet: bool = False,
+    progress: Progress | None = None,
+) -> RunResult:
+    """Sanitize ``inputs`` into ``out`` on Ray (a local instance of ``workers`` CPUs, or the cluster at
+    ``address``); see the module docstring."""
+    if settings.backends.uses_llm:
+        raise ConfigError(
+            "--engine ray runs the offline backends (spaCy, the inventory); an LLM backend counts its calls in "
+            "one process: use --engine local with --extractor llm / --candidates llm"
+        )
+    ray, data = _import_ray()
+    tell = progress or (lambda stage, done, total: None)
+    files = input_files(inputs)
+    review = Review.read(settings.inputs.review) if settings.inputs.review else Review()
+    started = _connect(ray, address, workers)
+    staging = Path(out) / f"{STAGING}{uuid.uuid4().hex}"
+    try:
+        with _unwrapped(ray), warnings.catch_warnings():
+            warnings.filterwarnings("ignore", category=UserWarning, module=r"ray(\.|$)")
+            return _run(ray, data, files, settings, review, out, staging, mapping, parquet, tell)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        if started:
+            ray.shutdown()
+
+
+def _run(ray, data, files, settings, review, out, staging, mapping, parquet, tell) -> RunResult:
+    from ray.data.expressions import col
+
+    loader = BackendLoader(settings)
+    actors = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    reading = {"max_bytes": settings.inputs.max_bytes, "text_field": settings.inputs.text_field}
+    items = [{"file": i, "path": str(path), "name": name} for i, (path, name) in enumerate(files)]
+    documents = (
+        data.from_items(items, override_num_blocks=min(len(items), 4 * actors))
+        .flat_map(_read_file, fn_kwargs=reading)
+        .materialize()
+    )
+    total = documents.count()
+    hashes = {r["name"]: r["digest"] for r in documents.filter(expr=col("digest") != "").take_all()}
+    tell("extracting", 0, total)
+    extracted = documents.map_batches(
+        _Extract, fn_constructor_kwargs={"name": settings.backends.extractor}, batch_size=BATCH,
+        concurrency=actors, batch_format="pandas",
+    ).materialize()  # fmt: skip
+    alignment = EntityAlignment()
+    for row in extracted.filter(expr=col("partial") == 1).select_columns(["alignment"]).iter_rows():
+        alignment.merge(pickle.loads(row["alignment"]))
+    tell("extracting", total, total)
+    context = ray.put({"alignment": alignment, "review": review})
+    groups = (
+        extracted.flat_map(_slot_rows, fn_kwargs={"context": context})
+        .groupby("key")
+        .map_groups(_group_predicates, batch_format="pandas")
+        .take_all()
+    )
+    table = GroupTable({tuple(json.loads(g["key"])): set(json.loads(g["predicates"])) for g in groups})
+    tell("drawing", 0, 0)
+    chosen = loader.get()
+    outcomes = draw_outcomes(table, privacy=settings.privacy, generator=chosen.candidates, encoder=chosen.encoder)
+    model = extracted.take(1)[0]["model"]
+    public, confidential = provenance(
+        extractor_id=model, encoder_id=chosen.encoder.model_id, generator=chosen.candidates,
+        pools=outcomes.pools, backends=(("extractor", None), ("candidates", chosen.candidates)),
+        review=review, input_hashes=hashes,
+    )  # fmt: skip
+    staging.mkdir(parents=True)
+    rewriting = {"context": context, "outcomes": ray.put(outcomes), "candidates": settings.backends.candidates,
+                 "pool_file": settings.backends.pool_file, "staging": str(staging), "mapping": mapping,
+                 "texts": parquet}  # fmt: skip
+    written = extracted.map_batches(
+        _Rewrite, fn_constructor_kwargs=rewriting, batch_size=BATCH, concurrency=actors, batch_format="pandas"
+    )
+    tally, relations, withheld, seen = Tally(), Relations() if mapping else None, [], set()
+    with ReleaseWriter(out) as writer:
+        copy = ParquetCopy(writer) if parquet else None
+        for number, row in enumerate(written.iter_rows(), start=1):
+            piece = staging / row["piece"]
+            writer.append(f"documents/{row['file']}", piece.read_bytes())
+            piece.unlink()
+            if copy is not None:
+                copy.add(row["document"], row["file"], row["text"])
+            tally.merge(pickle.loads(row["tally"]))
+            withheld += json.loads(row["withheld"])
+            if relations is not None:
+                relations.merge(pickle.loads(row["relations"]))
+            seen.add(row["document"])
+            tell("rewriting", number, total)
+        if copy is not None:
+            copy.close()
+        check_review(review, seen)
+        if withheld:
+            confidential["withheld"] = withheld
+        rows = relations.rows(outcomes) if relations is not None else None
+        report = write_reports(
+            writer, settings=settings, public=public, confidential=confidential, outcomes=outcomes, tally=tally,
+            rows=rows,
+        )  # fmt: skip
+        paths = writer.commit()
+    return RunResult(report, paths, confidential, rows or [])
+
+
+def _read_file(item: dict, *, max_bytes: int, text_field: str) -> list[dict]:
+    """One input file → one row per document (the first row carries the file's digest, for the mapping)."""
+    path = Path(item["path"])
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise InputError(
+                f"{path}: {size:,} bytes is over the limit of {max_bytes:,}; split the file or raise the limit "
+                "(--max-bytes)"
+            )
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from exc
+    try:
+        found = documents_from_upload(item["name"], raw, max_bytes=max_bytes, text_field=text_field)
+    except InputError as exc:
+        raise InputError(str(exc).replace(item["name"], str(path), 1)) from exc
+    digest = sha256_bytes(raw)
+    return [
+        {"file": item["file"], "number": n, "name": item["name"], "digest": digest if n == 0 else "",
+         "document": pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL)}
+        for n, doc in enumerate(found)
+    ]  # fmt: skip
+
+
+class _Extract:
+    """An actor holding one extractor; each batch returns its extractions and its part of the alignment table."""
+
+    def __init__(self, name: str) -> None:
+        self.extractor = registry.create("extractor", name)
+
+    def __call__(self, batch):
+        documents = [pickle.loads(raw) for raw in batch["document"]]
+        extractions = list(self.extractor.extract_many(documents))
+        partial = EntityAlignment()
+        for doc in extractions:
+            partial.add(doc)
+        batch = batch.drop(columns=["document", "digest"])
+        batch["extraction"] = [pickle.dumps(d, protocol=pickle.HIGHEST_PROTOCOL) for d in extractions]
+        batch["alignment"] = [pickle.dumps(partial)] + [b""] * (len(extractions) - 1)
+        batch["partial"] = [1] + [0] * (len(extractions) - 1)
+        batch["model"] = self.extractor.model_id
+        return batch
+
+
+def _context(reference) -> dict:
+    """The driver's alignment table and review, fetched once per worker process."""
+    import ray
+
+    key = reference.hex()
+    if key not in _CONTEXT:
+        _CONTEXT.clear()
+        _CONTEXT[key] = ray.get(reference)
+    return _CONTEXT[key]
+
+
+_CONTEXT: dict[str, dict] = {}
+
+
+def _aligned(raw: bytes, context: dict):
+    doc = context["alignment"].apply(pickle.loads(raw))
+    return review_document(doc, context["review"]) if context["review"] else doc
+
+
+def _slot_rows(row: dict, *, context) -> list[dict]:
+    doc = _aligned(row["extraction"], _context(context))
+    return [{"key": json.dumps(t.pair_key), "predicate": t.predicate} for t in doc.triples]
+
+
+def _group_predicates(group):
+    import pandas
+
+    return pandas.DataFrame(
+        {"key": [group["key"].iloc[0]], "predicates": [json.dumps(sorted(set(group["predicate"])))]}
+    )
+
+
+class _Rewrite:
+    """An actor holding the candidate forms; each document is rewritten, scanned and its bytes staged."""
+
+    def __init__(self, *, context, outcomes, candidates, pool_file, staging, mapping, texts) -> None:
+        import ray
+
+        self.context = _context(context)
+        self.outcomes = ray.get(outcomes)
+        options = {"path": pool_file} if candidates == "pool-file" else {}
+        self.forms = registry.create("candidates", candidates, **options).forms
+        self.index, self.sampled, self.drawn = self.outcomes.index, self.outcomes.sampled, self.outcomes.drawn
+        self.staging, self.mapping, self.texts = Path(staging), mapping, texts
+
+    def __call__(self, batch):
+        rows = {name: [] for name in ("piece", "file", "document", "text", "tally", "withheld", "relations")}
+        for file, number, raw in zip(batch["file"], batch["number"], batch["extraction"], strict=True):
+            doc = _aligned(raw, self.context)
+            piece = rewrite_document(doc, index=self.index, sampled=self.sampled, drawn=self.drawn, forms=self.forms)
+            name = f"{int(file):09d}-{int(number):09d}.part"
+            (self.staging / name).write_bytes(piece.data)
+            tally = Tally()
+            tally.extracted(doc)
+            tally.rewritten(piece.sanitized)
+            relations = Relations()
+            if self.mapping:
+                relations.add(doc, self.index)
+            rows["piece"].append(name)
+            rows["file"].append(piece.file)
+            rows["document"].append(doc.document.name)
+            rows["text"].append(piece.sanitized.text if self.texts else "")
+            rows["tally"].append(pickle.dumps(tally))
+            rows["withheld"].append(json.dumps(list(piece.withheld)))
+            rows["relations"].append(pickle.dumps(relations))
+        import pandas
+
+        return pandas.DataFrame(rows)
+
+
+def _import_ray():
+    try:
+        import ray
+        import ray.data
+    except ImportError as exc:
+        raise ConfigError("--engine ray needs the ray package: pip install 'relguard[ray]'") from exc
+    for name in ("ray", "ray.data", "ray.train", "ray.tune"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)  # a failed task is reported by RelGuard, in one line
+    return ray, ray.data
+
+
+def _connect(ray, address: str | None, workers: int | None) -> bool:
+    """Join the cluster at ``address``, or start a local instance; True when this call started it."""
+    started = not ray.is_initialized()
+    if started:
+        options = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
+        try:
+            if address:
+                ray.init(address=address, **options)
+            else:
+                ray.init(num_cpus=workers or default_workers(), **options)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+            raise ConfigError(f"could not start or join {where} ({exc}); check --ray-address and `ray status`") from exc
+    context = ray.data.DataContext.get_current()
+    context.execution_options.preserve_order = True  # the draw is order-free; the output files are not
+    context.enable_progress_bars = False
+    return started
+
+
+@contextmanager
+def _unwrapped(ray) -> Iterator[None]:
+    """A RelGuard error raised inside a Ray task reaches the CLI as itself: one readable line, not a trace.
+
+    Ray Data wraps a task's exception in its own and keeps the original only as text, so it is read back from
+    there (``relguard.errors.InputError: <message>``) and raised again with its class and message."""
+    try:
+        yield
+    except ray.exceptions.RayError as exc:
+        found = _RAISED.search(str(exc))
+        kind = getattr(errors, found.group(1), None) if found else None
+        if isinstance(kind, type) and issubclass(kind, RelGuardError):
+            raise kind(found.group(2).strip()) from None
+        raise
+
+
+_RAISED = re.compile(r"relguard\.errors\.(\w+): ([^\n\x1b]+)")

@@ -1,0 +1,121 @@
+"""Extraction on every core: worker processes that each load the extractor once and take batches in turn.
+
+Used by the batch engine (:mod:`relguard.engine.local`) and, through :class:`ParallelExtractor`, by anything
+that takes an extractor (``relguard evaluate``). Worker processes start with "spawn": a script that calls this
+must guard its entry point with ``if __name__ == "__main__":`` (the ``relguard`` command does).
+
+Batches are handed out a few at a time (never the whole corpus), results come back in input order, and each
+worker is a separate process started fresh ("spawn"), so nothing of the parent — the encoder, torch — is copied
+into it. One worker, or a small input, runs in this process and skips the start-up.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from itertools import islice
+
+from relguard import registry
+from relguard.protocols import Extractor
+from relguard.types import Document, DocumentExtraction
+
+#: Documents per batch sent to a worker: large enough to keep spaCy's pipe busy, small enough to bound memory.
+BATCH = 64
+#: Below this many characters of input, worker start-up costs more than it saves.
+PARALLEL_FROM_CHARS = 200_000
+
+_extractor: Extractor | None = None
+
+
+def default_workers() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+
+
+def _start(name: str) -> None:
+    """Load the extractor once per worker; Ctrl-C is the parent's to handle (it stops the pool, then reports)."""
+    global _extractor
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    _extractor = registry.create("extractor", name)
+
+
+def _extract(batch: list[Document]) -> list[DocumentExtraction]:
+    assert _extractor is not None, "worker was not started"
+    return list(_extractor.extract_many(batch))
+
+
+def _model_id() -> str:
+    assert _extractor is not None, "worker was not started"
+    return _extractor.model_id
+
+
+class ExtractorId:
+    """The model id of the extractor that ran, filled in by whichever ran it (a worker or this process)."""
+
+    value: str = ""
+
+
+def extract_stream(
+    documents: Iterable[Document],
+    *,
+    extractor: str,
+    workers: int,
+    in_process: Extractor | None = None,
+    model: ExtractorId | None = None,
+) -> Iterator[DocumentExtraction]:
+    """Every document's extraction, in input order, with ``workers`` processes (1: in this process).
+
+    ``extractor`` names a registry backend the workers build for themselves; ``in_process`` is the object to use
+    when running here (so an already loaded pipeline is not loaded twice); ``model`` receives its model id.
+    """
+    model = model or ExtractorId()
+    if workers <= 1:
+        backend = in_process or registry.create("extractor", extractor)
+        model.value = backend.model_id
+        yield from backend.extract_many(documents)
+        return
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_start, initargs=(extractor,)
+    ) as pool:
+        identity = pool.submit(_model_id)
+        pending: deque[Future] = deque()
+        iterator = iter(documents)
+        for batch in iter(lambda: list(islice(iterator, BATCH)), []):
+            pending.append(pool.submit(_extract, batch))
+            if len(pending) >= 2 * workers:
+                yield from pending.popleft().result()
+        while pending:
+            yield from pending.popleft().result()
+        model.value = identity.result()
+
+
+class ParallelExtractor:
+    """An :class:`~relguard.protocols.Extractor` that spreads ``extract_many`` over ``workers`` processes.
+
+    Every worker builds the registry backend ``name`` itself; the results are those of one such backend, in
+    input order, so a caller cannot tell it from the backend apart from the time it takes.
+    """
+
+    def __init__(self, name: str, *, workers: int) -> None:
+        self.name = name
+        self.workers = workers
+        self._local = registry.create("extractor", name)
+        self.model_id = self._local.model_id
+
+    def extract_many(self, documents: Iterable[Document]) -> Iterator[DocumentExtraction]:
+        documents = list(documents)
+        parallel = self.workers > 1 and sum(len(d.text) for d in documents) >= PARALLEL_FROM_CHARS
+        yield from extract_stream(
+            documents, extractor=self.name, workers=self.workers if parallel else 1, in_process=self._local
+        )
+
+    def extract(self, document: Document) -> DocumentExtraction:
+        return next(iter(self._local.extract_many([document])))
+
+    def provenance(self) -> dict:
+        return self._local.provenance()
