@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ from relguard.cli.parser import build_parser
 from relguard.engine import run_local, run_ray
 from relguard.engine.tally import Tally
 from relguard.evaluation.datasets import default_data_dir, load_dataset
-from relguard.extract.parallel import extract_stream
+from relguard.extract.parallel import PARALLEL_FROM_CHARS, extract_stream
 from relguard.io import read_documents
 from relguard.pipeline import sanitize
 from relguard.release import write_release
@@ -175,3 +176,36 @@ def test_cli_engine_flags_give_one_line_on_misuse(tmp_path):
         )
         assert done.returncode != 0 and message in done.stderr, (extra, done.stderr)
         assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) <= 2
+
+
+def test_a_killed_batch_job_leaves_no_worker_behind(corpus, tmp_path):
+    """SIGKILL on `relguard sanitize` (no chance to clean up): its extraction workers end with it."""
+    psutil = pytest.importorskip("psutil")
+    big = tmp_path / "big.jsonl"
+    line = (corpus / "hotpot.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    record = json.loads(line)
+    copies = PARALLEL_FROM_CHARS // len(record["text"]) + 20  # over PARALLEL_FROM_CHARS: two workers start
+    big.write_text(
+        "".join(json.dumps({"id": f"{record['id']}#{i}", "text": record["text"]}) + "\n" for i in range(copies)),
+        encoding="utf-8",
+    )
+    job = subprocess.Popen(
+        [sys.executable, "-m", "relguard.cli", "sanitize", str(big), "--out", str(tmp_path / "o"), "--workers", "2",
+         "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    parent = psutil.Process(job.pid)
+    workers: list = []
+    for _ in range(600):  # up to 60 s for the pool to start
+        workers = [p for p in parent.children() if "spawn_main" in " ".join(p.cmdline())]
+        if len(workers) == 2:
+            break
+        job.poll()
+        assert job.returncode is None, "the job ended before its workers started"
+        time.sleep(0.1)
+    assert len(workers) == 2, "the pool never started two workers"
+    job.kill()
+    job.wait()
+    _, alive = psutil.wait_procs(workers, timeout=20)
+    for process in alive:
+        process.kill()
+    assert not alive, f"{len(alive)} worker(s) outlived the killed job"

@@ -91,3 +91,14 @@ def stage_bar(enabled: bool) -> tuple[Callable[[str, int, int], None] | None, Ca
             bar.close()  # type: ignore[attr-defined]
 
     return update, close
+
+
+def workers_count(value: str) -> int:
+    """``--workers``: a whole number of processes, at least 1 (argparse type)."""
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"--workers must be a whole number of processes, at least 1 (got {value!r})")
+    return number

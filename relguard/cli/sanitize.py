@@ -15,6 +15,7 @@ from relguard.cli.common import (
     progress_bar,
     settings_of,
     stage_bar,
+    workers_count,
 )
 from relguard.engine import run_local, run_ray
 from relguard.errors import ConfigError
@@ -63,7 +64,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     engine = run.add_argument_group("engine (how the run is spread; the release is the same bytes either way)")
     engine.add_argument(
         "--workers",
-        type=_workers,
+        type=workers_count,
         default=None,
         help="extraction processes (default: every core, or 1 for an input under 200 kB)",
     )
@@ -145,16 +146,6 @@ def _audited(args: argparse.Namespace, settings) -> int:
         backends.candidates.export(settings.backends.pool_file)
     private = confidential_counts(release) if args.mapping else None
     return _summary(build_report(release), private, args, privacy)
-
-
-def _workers(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        number = 0
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"--workers must be a whole number of processes, at least 1 (got {value!r})")
-    return number
 
 
 def _summary(report: dict, private: dict | None, args: argparse.Namespace, privacy) -> int:

@@ -35,12 +35,29 @@ def default_workers() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
-def _start(name: str) -> None:
-    """Load the extractor once per worker; Ctrl-C is the parent's to handle (it stops the pool, then reports)."""
+def _start(name: str, parent: int) -> None:
+    """Load the extractor once per worker; Ctrl-C is the parent's to handle (it stops the pool, then reports).
+
+    A worker also ends when its parent does: a batch job killed outright (SIGTERM, SIGKILL) must not leave
+    workers holding a spaCy pipeline each.
+    """
     global _extractor
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with(parent)
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     _extractor = registry.create("extractor", name)
+
+
+def _die_with(parent: int) -> None:
+    """Linux: ask for SIGTERM when the parent process dies (prctl PR_SET_PDEATHSIG); elsewhere a no-op."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
 
 
 def _extract(batch: list[Document]) -> list[DocumentExtraction]:
@@ -80,7 +97,7 @@ def extract_stream(
         return
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=_start, initargs=(extractor,)
+        max_workers=workers, mp_context=context, initializer=_start, initargs=(extractor, os.getpid())
     ) as pool:
         identity = pool.submit(_model_id)
         pending: deque[Future] = deque()
