@@ -24,6 +24,8 @@ _NATIONALITY = re.compile(r"^[A-Z][a-z]+(?:ish|ese|ian|an|ic|i)$")
 _FINITE_WORDS = frozenset({"is", "was", "are", "were", "has", "had", "have"})
 _OBJECTS = frozenset({"her", "him", "them", "me", "us"})
 #: Words that begin a compound role ("chief executive"): left before a fill, the relation was cut in two.
+_PLACE_PREPOSITIONS = frozenset({"in", "near", "from", "outside", "around"})
+_LAST_WORD = re.compile(r"(\w+)\s+$")
 _ROLE_PREFIXES = frozenset({"chief", "vice", "deputy", "co", "senior", "junior", "late", "former", "executive"})
 
 
@@ -56,13 +58,25 @@ def suspicious_types(extraction: Extraction) -> list[Flag]:
             if (entity.name, entity.type) in seen:
                 continue
             seen.add((entity.name, entity.type))
-            reason = _type_problem(entity.name, entity.type)
+            reason = _type_problem(entity.name, entity.type) or _place_problem(entity, doc.document.text)
             if reason:
                 first = entity.mentions[0].sentence if entity.mentions else None
                 flags.append(
                     Flag(doc.document.name, first, f"{entity.name} typed {entity.type}: {reason}", entity.name)
                 )
     return flags
+
+
+def _place_problem(entity, text: str) -> str | None:
+    """A PERSON or ORG named right after a place preposition ("born in Kiel", "near Sylt") is probably a place."""
+    words = entity.name.split()
+    if not ((entity.type == "PERSON" and len(words) <= 2) or (entity.type == "ORG" and len(words) == 1)):
+        return None
+    for mention in entity.mentions:
+        before = _LAST_WORD.search(text[max(0, mention.start - 12) : mention.start])
+        if before and before.group(1).lower() in _PLACE_PREPOSITIONS:
+            return f"named after '{before.group(1)}' like a place (GPE or LOC?)"
+    return None
 
 
 def _type_problem(name: str, kind: str) -> str | None:
