@@ -4,7 +4,6 @@ import streamlit as st
 
 from pages._shared import CANDIDATES, EXTRACTORS, SAMPLE_DIR, lasting, prepared, studio
 from relguard import llm
-from relguard.errors import ConfigError
 from relguard.io.formats import UPLOAD_SUFFIXES, load_uploads, too_many_files
 from relguard.studio.tables import document_rows
 
@@ -43,29 +42,16 @@ with middle.popover("Paste text"):
 
 
 def _use_local_server() -> None:
-    """Fill the base URL and model from a model server running on this machine (runs before the widgets)."""
-    try:
-        found = llm.find_local_server()
-    except ConfigError as exc:
-        st.session_state.local_llm_found = str(exc)
-        return
-    if found is None:
-        st.session_state.local_llm_found = "No model server answers on 127.0.0.1; start one: bash scripts/local-llm.sh"
-        return
-    st.session_state.local_llm_found = f"Using {found.label}."
-    for name, value in found.environment().items():
-        state = "llm_base_url" if name == llm.BASE_URL_ENV else "llm_model"
-        st.session_state[state] = st.session_state[f"w_{state}"] = value
+    """Fill in a model server running on this machine (an on_click callback: it runs before the widgets)."""
+    st.session_state.local_llm_found, env = llm.local_server_settings()
+    for state, name in (("llm_base_url", llm.BASE_URL_ENV), ("llm_model", llm.MODEL_ENV)):
+        if name in env:
+            st.session_state[state] = st.session_state[f"w_{state}"] = env[name]
 
 
 with st.expander("Extraction backends", expanded=st.session_state.extractor_name == "llm"):
-    st.button(
-        "Find a local model server",
-        key="find_local_llm",
-        on_click=_use_local_server,
-        help="Asks 127.0.0.1 for an OpenAI-compatible server (bash scripts/local-llm.sh, llama.cpp, Ollama, vLLM) "
-        "and fills in its URL and model. Only the list of models is asked; no document is sent.",
-    )
+    help_ = "Asks 127.0.0.1 for an OpenAI-compatible server's model list (nothing else is sent) and fills it in."
+    st.button("Find a local model server", key="find_local_llm", on_click=_use_local_server, help=help_)
     if found := st.session_state.get("local_llm_found"):
         st.caption(found)
     left, right = st.columns(2)
@@ -125,7 +111,8 @@ else:
         )
     if usage := st.session_state.usage:
         st.caption(
-            f"LLM this run: **{usage['calls']}** calls, {usage['prompt_tokens']} prompt + "
-            f"{usage['completion_tokens']} completion tokens (cached documents and pools cost no calls)."
+            f"Confidential — LLM this run: **{usage['calls']}** calls, {usage['prompt_tokens']} prompt + "
+            f"{usage['completion_tokens']} completion tokens (they depend on the original text, so they stay out "
+            "of the public report; cached documents and pools cost no calls)."
         )
     st.caption("Next: look at the extracted **Triples**, then **Tune** ε, λ and K.")

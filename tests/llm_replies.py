@@ -1,7 +1,8 @@
 """Scripted replies of a well-behaved model for end-to-end runs (CLI and app) against :mod:`tests.llm_server`.
 
-Fig. 4 extraction for two known documents, typing from names, and Fig. 5 pools drawn from a public list
-(honouring rejections on a retry, and containing near-synonyms the backend must reject).
+Both prompt sets are answered: compact extraction (flat triples over the entity list) and Fig. 4 for two known
+documents, typing from names, and pools drawn from a public list (compact one-shot or Fig. 5, honouring
+rejections on a retry, and containing near-synonyms the backend must reject).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 
+from relguard.llm import compact
 from tests.llm_server import system_prompt, user_text
 
 DOCS = {
@@ -31,6 +33,13 @@ EXTRACTIONS = {
                      "occurrences": [{"sentence": 1, "predicate": "works for"}]}],
     },
 }  # fmt: skip
+COMPACT = {
+    "Alice Smith founded": [
+        ["Alice Smith", "founded", "Acme Corporation"],
+        ["Acme Corporation", "is based in", "Berlin"],
+    ],
+    "Bob Jones works": [["Bob Jones", "works for", "Acme Corporation"]],
+}
 TYPES = {"Alice Smith": "PERSON", "Bob Jones": "PERSON", "Acme Corporation": "ORG", "Berlin": "GPE"}
 PUBLIC = {  # what a model might propose; near-synonyms among them are rejected by the backend
     "PERSON|ORG": ["works_for", "employed_by", "founded", "invests_in", "sued", "advises", "owns", "left", "chairs"],
@@ -38,18 +47,43 @@ PUBLIC = {  # what a model might propose; near-synonyms among them are rejected 
 }  # fmt: skip
 
 
+def is_extraction(body: dict) -> bool:
+    """Whether a request is an extraction call of either prompt set."""
+    system = system_prompt(body)
+    return system.startswith(("You are a knowledge graph extraction assistant", compact.EXTRACT_SYSTEM[:40]))
+
+
+def last_user(body: dict) -> str:
+    return next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
+
+
+def typing_names(body: dict) -> list[str]:
+    return json.loads(user_text(body).split("\n", 1)[1])
+
+
+def types_reply(names: list[str], types: dict[str, str] | None = None) -> str:
+    return json.dumps({"types": {n: (types or TYPES).get(n, "NONE") for n in names}})
+
+
 def respond(body: dict) -> str:
     system, user = system_prompt(body), user_text(body)
     if system.startswith("You are a knowledge graph extraction assistant"):
         return json.dumps(next(reply for key, reply in EXTRACTIONS.items() if key in user))
+    if system.startswith(compact.EXTRACT_SYSTEM[:40]):
+        passage = last_user(body)
+        return json.dumps({"triples": next((r for key, r in COMPACT.items() if key in passage), [])})
     if system.startswith("You are an entity typing assistant"):
-        names = json.loads(user.split("\n", 1)[1])
-        return json.dumps({"types": [{"name": n, "type": TYPES.get(n, "NONE")} for n in names]})
-    if system.startswith("You are a semantic relation calibration assistant"):
-        subject = re.search(r"Subject Type: (\w+)", user).group(1)
-        obj = re.search(r"Object Type: (\w+)", user).group(1)
-        k = int(re.search(r"Candidate Count: (\d+)", user).group(1))
-        accepted = json.loads(m.group(1)) if (m := re.search(r"already accepted: (\[.*?\])", user)) else []
-        rest = [p for p in PUBLIC[f"{subject}|{obj}"] if p not in accepted and p not in user]
+        return types_reply(typing_names(body))
+    if system.startswith(("You are a semantic relation calibration assistant", "You list relation predicates")):
+        request = last_user(body) if "Accepted so far" not in last_user(body) else body["messages"][-2]["content"]
+        if m := re.search(r"Subject Type: (\w+)\nObject Type: (\w+)\nCandidate Count: (\d+)", user):
+            subject, obj, k = m.group(1), m.group(2), int(m.group(3))
+        else:
+            m = re.search(r"Type pair: \((\w+), (\w+)\)\nK: (\d+)", request)
+            subject, obj, k = m.group(1), m.group(2), int(m.group(3))
+        found = re.search(r"(?:already accepted|Accepted so far): (\[.*?\])", user)
+        accepted = json.loads(found.group(1)) if found else []
+        retry = last_user(body) if found else ""
+        rest = [p for p in PUBLIC[f"{subject}|{obj}"] if p not in accepted and p not in retry]
         return json.dumps({"relation_pool": (accepted + rest)[:k]})
     return json.dumps({"clause": "relates", "noun": None})

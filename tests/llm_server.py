@@ -1,9 +1,11 @@
 """A tiny OpenAI-compatible chat-completions server for tests: real HTTP on 127.0.0.1, scripted replies.
 
 Each request to ``POST /v1/chat/completions`` takes the next entry of the script (or asks ``responder``
-when the script is empty). An entry is a reply text, or a dict: ``{"content": str}``, ``{"status": 429,
-"headers": {...}}`` for an error, ``{"delay": s, ...}`` to answer late (client timeouts). Every request body
-is kept in ``requests`` so tests can assert what the backend sent.
+when the script is empty); ``GET /v1/models`` lists ``models`` (what :mod:`relguard.llm.discover` asks).
+An entry is a reply text, or a dict: ``{"content": str}``, ``{"status": 429, "headers": {...}}`` for an
+error, ``{"delay": s, ...}`` to answer late (client timeouts), ``{"finish_reason": "length", ...}`` for a
+reply cut off at ``max_tokens``. Every request body is kept in ``requests`` so tests can assert what the
+backend sent.
 """
 
 from __future__ import annotations
@@ -20,8 +22,14 @@ Entry = str | dict[str, Any]
 
 
 class ScriptedLLM:
-    def __init__(self, script: list[Entry] | None = None, responder: Callable[[dict], Entry] | None = None):
+    def __init__(
+        self,
+        script: list[Entry] | None = None,
+        responder: Callable[[dict], Entry] | None = None,
+        models: tuple[str, ...] = ("test-model",),
+    ):
         self.script: deque[Entry] = deque(script or [])
+        self.models = models
         self.responder = responder
         self.requests: list[dict] = []
         self.in_flight = 0
@@ -64,6 +72,11 @@ class ScriptedLLM:
             def log_message(self, *args) -> None:
                 pass
 
+            def do_GET(self) -> None:
+                if self.path.rstrip("/") != "/v1/models":
+                    return self._send(404, {"error": {"message": f"no route {self.path}"}})
+                self._send(200, {"object": "list", "data": [{"id": m, "object": "model"} for m in llm.models]})
+
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
@@ -96,7 +109,11 @@ class ScriptedLLM:
                     "created": int(time.time()),
                     "model": body.get("model", "test"),
                     "choices": [
-                        {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
+                        {
+                            "index": 0,
+                            "message": {"role": "assistant", "content": content},
+                            "finish_reason": entry.get("finish_reason", "stop"),
+                        }
                     ],
                     "usage": {
                         "prompt_tokens": prompt // 4,

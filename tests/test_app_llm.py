@@ -75,12 +75,13 @@ def test_llm_backends_from_the_app_reach_the_report(no_endpoint):
         goto(at, "export")
         shown = [c.value for c in at.caption]
         assert any(line.startswith("Extractor LLM: model `test-model`") for line in shown)
-        assert any(line.startswith("Candidates LLM: model `test-model`, prompts candidates fig5-v1") for line in shown)
+        pools = "Candidates LLM: model `test-model`, prompts candidates compact-pool-v2"
+        assert any(line.startswith(pools) for line in shown)
 
     report = build_report(release)
     extractor, candidates = report["backends"]["extractor"], report["backends"]["candidates"]
     assert extractor["model"] == candidates["model"] == "test-model"
-    assert extractor["prompt_versions"] == {"extraction": "fig4-v1", "typing": "typing-v1"}
+    assert extractor["prompt_versions"] == {"extraction": "compact-extract-v2", "typing": "typing-v2"}
     assert "calls" not in extractor and "prompt_tokens" not in candidates  # invariant 12: confidential
     usage = release.confidential["backend_usage"]
     assert usage["extractor"]["calls"] == 4 and usage["extractor"]["calls"] + usage["candidates"]["calls"] == calls
@@ -102,3 +103,34 @@ def test_a_failing_endpoint_shows_a_message_not_a_traceback(no_endpoint):
         assert not at.exception
         assert any("refused the API key" in e.value for e in at.error), [e.value for e in at.error]
         assert "a.txt" in at.session_state.documents  # the upload is kept for a retry with another endpoint
+
+
+def test_the_backend_panel_finds_a_local_server_and_fills_it_in(no_endpoint, monkeypatch):
+    with ScriptedLLM(models=("local-model", "other")) as server:
+        port = int(server.base_url.rsplit(":", 1)[1].split("/")[0])
+        monkeypatch.setenv("RELGUARD_LLM_PORTS", str(port))
+        at = start()
+        assert at.radio(key="w_extractor").disabled
+        at.button(key="find_local_llm").click().run()
+        assert not at.exception
+        assert at.text_input(key="w_llm_base_url").value == server.base_url
+        assert at.text_input(key="w_llm_model").value == "local-model"  # the first model it lists
+        assert any(f"Using OpenAI-compatible server at {server.base_url} (2 models)" in c.value for c in at.caption)
+        assert any("LLM backends available: model 'local-model'" in c.value for c in at.caption)
+        assert not at.radio(key="w_extractor").disabled
+        assert server.requests == []  # only GET /v1/models: no completion, no document
+
+
+def test_the_backend_panel_says_when_no_local_server_answers(no_endpoint, monkeypatch):
+    with ScriptedLLM() as closed:
+        dead = int(closed.base_url.rsplit(":", 1)[1].split("/")[0])
+    monkeypatch.setenv("RELGUARD_LLM_PORTS", str(dead))
+    at = start()
+    at.button(key="find_local_llm").click().run()
+    assert not at.exception
+    assert any("No model server answers on 127.0.0.1" in c.value for c in at.caption)
+    assert at.text_input(key="w_llm_base_url").value == "" and at.radio(key="w_extractor").disabled
+    monkeypatch.setenv("RELGUARD_LLM_PORTS", "eighty")
+    at.button(key="find_local_llm").click().run()
+    assert not at.exception
+    assert any("RELGUARD_LLM_PORTS='eighty'" in c.value for c in at.caption)

@@ -45,14 +45,12 @@ def extraction(*triples: tuple, entities=("Alice Smith", "Acme Corporation", "Be
 
 FOUNDED = ("Alice Smith", "founded", "Acme Corporation", [(1, "founded")])
 BASED = ("Acme Corporation", "based in", "Berlin", [(2, "is based in")])
-TYPES = json.dumps(
-    {"types": [{"name": "Acme Corporation", "type": "ORG"}, {"name": "Alice Smith", "type": "Person"},
-               {"name": "Berlin", "type": "GPE"}]}
-)  # fmt: skip
+TYPES = json.dumps({"types": {"Acme Corporation": "ORG", "Alice Smith": "Person", "Berlin": "GPE"}})
 
 
 def config(server: ScriptedLLM, **options) -> LLMConfig:
-    defaults = {"backoff": 0.01, "max_concurrency": 1, "timeout": 5.0}
+    """The Fig. 4 / Fig. 5 prompt set unless a test asks for another (the compact set: test_llm_compact.py)."""
+    defaults = {"backoff": 0.01, "max_concurrency": 1, "timeout": 5.0, "prompt_set": "paper"}
     return LLMConfig(model="test-model", base_url=server.base_url, **(defaults | options))
 
 
@@ -85,7 +83,12 @@ def test_well_formed_reply_gives_checked_triples_and_counts_usage(server, tmp_pa
     )
     typing = json.dumps(server.requests[1]["messages"])
     assert "Alice Smith" in typing and "founded" not in typing and "based in" not in typing
-    assert server.requests[0]["response_format"] == {"type": "json_object"}
+    # A server on this machine is asked to enforce the reply's schema while decoding (llama.cpp's dialect).
+    assert server.requests[0]["response_format"]["type"] == "json_object"
+    assert (
+        "occurrences" in server.requests[0]["response_format"]["schema"]["properties"]["triples"]["items"]["required"]
+    )
+    assert server.requests[0]["max_tokens"] <= 2048 and server.requests[0]["temperature"] == 0
     info = extractor.provenance()
     assert info["calls"] == 2 and info["usage"]["extract"]["calls"] == 1 and info["usage"]["typing"]["calls"] == 1
     assert info["prompt_tokens"] > 100 and info["completion_tokens"] > 10
@@ -104,9 +107,9 @@ def test_malformed_json_is_sent_back_once_then_accepted(server, tmp_path):
 
 
 def test_malformed_json_twice_fails_clearly(server, tmp_path):
-    server.add("no json here", '{"triples": "not a list"}')
+    server.add("no json here", '{"facts": []}')
     extractor = LLMExtractor(config(server), cache_root=tmp_path)
-    with pytest.raises(LLMError, match=r"no usable extract reply after 2 tries .*triples"):
+    with pytest.raises(LLMError, match=r"no usable extract reply after 2 tries .*no 'triples' array"):
         extractor.extract(DOC)
     assert len(server.requests) == 2
 
@@ -145,9 +148,8 @@ def test_entity_outside_inventory_and_unlisted_endpoint_are_dropped(server, tmp_
     ghost = ("Bob Jones", "works for", "Acme Corporation", [(1, "founded")])
     server.add(
         extraction(FOUNDED, year, ghost, entities=("Alice Smith", "Acme Corporation", "1990")),
-        json.dumps({"types": [{"name": "1990", "type": "DATE"}, {"name": "Acme Corporation", "type": "ORG"},
-                              {"name": "Alice Smith", "type": "PERSON"}]}),
-    )  # fmt: skip
+        json.dumps({"types": {"1990": "DATE", "Acme Corporation": "ORG", "Alice Smith": "PERSON"}}),
+    )
     extractor = LLMExtractor(config(server), cache_root=tmp_path)
     result = extractor.extract(DOC)
     assert [t.key for t in result.triples] == [("Alice Smith", "PERSON", "founded", "Acme Corporation", "ORG")]
@@ -199,9 +201,8 @@ def test_windows_keep_numbering_and_canonical_names(server, tmp_path):
         extraction(("acme  corporation", "hired", "Bob Jones", [(3, "hired")]),
                    ("ALICE SMITH", "praised", "Bob Jones", [(4, "praised")]),
                    entities=("Acme Corporation", "Bob Jones", "alice smith")),
-        json.dumps({"types": [{"name": n, "type": t} for n, t in
-                              [("Acme Corporation", "ORG"), ("Alice Smith", "PERSON"), ("Berlin", "GPE"),
-                               ("Bob Jones", "PERSON")]]}),
+        json.dumps({"types": {"Acme Corporation": "ORG", "Alice Smith": "PERSON", "Berlin": "GPE",
+                              "Bob Jones": "PERSON"}}),
     )  # fmt: skip
     extractor = LLMExtractor(config(server), window_sentences=2, cache_root=tmp_path)
     result = extractor.extract(Document("w.txt", text))
@@ -224,7 +225,7 @@ def test_failed_run_resumes_from_cache(tmp_path):
             return extraction((f"Person{i} Smith", "founded", f"Acme{i} Corporation", [(1, "founded")]),
                               entities=(f"Person{i} Smith", f"Acme{i} Corporation"))  # fmt: skip
         names = json.loads(user_text(body).split("\n", 1)[1])
-        return json.dumps({"types": [{"name": n, "type": "ORG" if "Acme" in n else "PERSON"} for n in names]})
+        return json.dumps({"types": {n: "ORG" if "Acme" in n else "PERSON" for n in names}})
 
     def broken(body):
         return {"status": 500} if "Person2" in user_text(body) else healthy(body)
@@ -304,7 +305,7 @@ def test_pool_cache_export_and_import_reproduce_without_the_llm(server, tmp_path
     server.add(pool("works_for", "founded", "sued"))
     first = LLMCandidates(config(server), cache_root=tmp_path)
     made = first.generate(("PERSON", "ORG"), 3)
-    assert made.source == "llm:test-model@fig5-v1"
+    assert made.source == "llm:test-model@fig5-v2"
     second = LLMCandidates(config(server), cache_root=tmp_path)
     assert second.generate(("PERSON", "ORG"), 3) == made
     assert len(server.requests) == 1 and second.usage.snapshot()["candidates"]["cache_hits"] == 1
@@ -330,7 +331,7 @@ def test_verbalization_sees_only_the_sampled_predicate(server, tmp_path):
     assert sent == "Predicate: sued\nSubject type: PERSON\nObject type: ORG"
     assert generator.forms("sued") == {"clause": "took to court", "noun": None}
     assert len(server.requests) == 2
-    assert generator.provenance()["prompt_versions"]["verbalization"] == "forms-v1"
+    assert generator.provenance()["prompt_versions"] == {"candidates": "fig5-v2", "verbalization": "forms-v1"}
 
 
 # ---------------------------------------------------------------- configuration

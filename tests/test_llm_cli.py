@@ -1,8 +1,9 @@
 """`relguard sanitize --extractor llm --candidates llm` end to end against the local scripted server.
 
-The server answers like a well-behaved model: Fig. 4 extraction for two known documents, typing from
-names, and Fig. 5 pools drawn from the public inventory (honouring rejections on a retry). The release
-report must name the model, the prompt versions, the calls and the tokens.
+The server answers like a well-behaved model (tests/llm_replies.py): compact extraction over the spaCy entity
+list for two known documents, typing from names, and compact pools drawn from a public list (honouring
+rejections on a retry). The release report must name the model and the prompt versions; calls and tokens go
+to the confidential file only.
 """
 
 from __future__ import annotations
@@ -57,8 +58,8 @@ def test_cli_llm_run_reports_model_prompts_calls_and_tokens(corpus, tmp_path, ca
     report = json.loads((out / "report.json").read_text())
     extractor, candidates = report["backends"]["extractor"], report["backends"]["candidates"]
     assert extractor["model"] == candidates["model"] == "test-model"
-    assert extractor["prompt_versions"] == {"extraction": "fig4-v1", "typing": "typing-v1"}
-    assert candidates["prompt_versions"] == {"candidates": "fig5-v1"}
+    assert extractor["prompt_versions"] == {"extraction": "compact-extract-v2", "typing": "typing-v2"}
+    assert candidates["prompt_versions"] == {"candidates": "compact-pool-v2"}
     # calls and tokens are functions of the original text (invariant 12): confidential, never in the report
     assert not {"calls", "prompt_tokens", "completion_tokens", "usage"} & (set(extractor) | set(candidates))
     usage = json.loads((out / MAPPING_FILE).read_text())["backend_usage"]
@@ -66,13 +67,13 @@ def test_cli_llm_run_reports_model_prompts_calls_and_tokens(corpus, tmp_path, ca
     assert usage["candidates"]["calls"] >= 3  # type pairs PERSON|ORG, ORG|GPE, (no others)
     assert usage["extractor"]["calls"] + usage["candidates"]["calls"] == calls
     assert usage["extractor"]["prompt_tokens"] > 0 and usage["candidates"]["completion_tokens"] > 0
-    assert report["extractor"] == "llm:test-model@fig4-v1+typing-v1"
+    assert report["extractor"] == "llm:test-model@compact-extract-v2+typing-v2"
     assert report["counts"]["groups"] == 3
     assert set(report["candidates"]["pools"]) == {"PERSON|ORG", "ORG|GPE"}
     markdown = (out / "report.md").read_text()
-    assert "Extractor LLM: model `test-model`, prompts extraction fig4-v1, typing typing-v1\n" in markdown
+    assert "Extractor LLM: model `test-model`, prompts extraction compact-extract-v2, typing typing-v2\n" in markdown
     assert "calls" not in markdown and "tokens" not in markdown
-    assert "Candidates LLM: model `test-model`, prompts candidates fig5-v1" in markdown
+    assert "Candidates LLM: model `test-model`, prompts candidates compact-pool-v2" in markdown
 
     # The exported public pool file reproduces the pools with no LLM at all.
     exported = json.loads(pools.read_text())

@@ -1,11 +1,15 @@
-"""The ``llm`` candidate backend: the paper's candidate prompt (Fig. 5) with every reply checked.
+"""The ``llm`` candidate backend: a type-conditioned pool prompt (Fig. 5, or its compact form) with every reply checked.
 
 :meth:`LLMCandidates.generate` receives only the ordered type pair and K, and the prompt holds only those
 (and, when it asks again, predicates the model itself proposed), so every pool is public (DESIGN
-invariant 1). A reply is accepted candidate by candidate: lower-case snake_case, not on the banned vague
-list, not already accepted, and not a near-synonym of an accepted one (d_R under the release's encoder
-below ``synonym_threshold``). Until exactly K are accepted the model is asked again, listing what was
-accepted and rejected, at most ``max_attempts`` calls; then a :class:`PoolError` says what went wrong.
+invariant 1). The prompt set follows ``LLMConfig.prompt_set``: ``paper`` sends Fig. 5 verbatim, ``compact`` a
+one-shot that small models follow; both ask for exactly K items, which a local server enforces while decoding
+(a small model otherwise returned 9 of 10 in most replies). A reply is accepted candidate by candidate:
+lower-case snake_case, not on the banned vague list (also with a leading ``is_``/``has_``, which a small model
+adds to get past it: ``is_part_of``), not already accepted, and not a near-synonym of an accepted one (d_R under
+the release's encoder below ``synonym_threshold``). Until exactly K are accepted the model is asked again,
+listing what was accepted and rejected, at most ``max_attempts`` calls; then a :class:`PoolError` says what went
+wrong.
 
 Pools are cached on disk by (model, type pair, K, prompt version) and can be exported to a public pool file
 (:meth:`LLMCandidates.export`); :class:`~relguard.candidates.pool_file.PoolFileCandidates` (backend
@@ -22,10 +26,11 @@ from typing import Any
 from relguard.candidates.inventory import BANNED, SNAKE_CASE, checked_k, checked_type_pair, pair_key
 from relguard.candidates.pool_file import inventory_forms, read_pool_file, write_pool_file
 from relguard.errors import PoolError
-from relguard.llm import prompts
+from relguard.llm import formats, prompts
 from relguard.llm.cache import JsonCache, key_of
 from relguard.llm.client import LLMClient, LLMConfig, LLMError, Usage, get_client
-from relguard.llm.schemas import FormsReply, InvalidReply, PoolReply, parse
+from relguard.llm.replies import read_pool
+from relguard.llm.schemas import FormsReply, InvalidReply, parse
 from relguard.settings import DEFAULT_ENCODER
 from relguard.types import CandidatePool, TypePair
 
@@ -71,7 +76,9 @@ class LLMCandidates:
         self._origin: dict[TypePair, str] = {}
         self._forms: dict[str, dict] = {}
         self._lock = threading.Lock()
-        self.source = f"llm:{self.config.model}@{prompts.CANDIDATES_VERSION}"
+        self.prompt_set = self.config.prompt_set
+        self.prompt_version = prompts.candidates_version(self.prompt_set)
+        self.source = f"llm:{self.config.model}@{self.prompt_version}"
 
     @property
     def client(self) -> LLMClient:
@@ -86,7 +93,7 @@ class LLMCandidates:
         return self._encoder
 
     def cache_key(self, type_pair: TypePair, k: int) -> str:
-        return key_of("pool", self.config.model, list(type_pair), k, prompts.CANDIDATES_VERSION)
+        return key_of("pool", self.config.model, list(type_pair), k, self.prompt_version)
 
     def is_cached(self, type_pair: TypePair, k: int) -> bool:
         return pair_key(type_pair) in self._file or self._cache.get(self.cache_key(type_pair, k)) is not None
@@ -108,7 +115,7 @@ class LLMCandidates:
                 "model": self.config.model,
                 "type_pair": list(type_pair),
                 "k": k,
-                "prompt_version": prompts.CANDIDATES_VERSION,
+                "prompt_version": self.prompt_version,
                 "predicates": list(predicates),
             },
         )
@@ -125,12 +132,19 @@ class LLMCandidates:
         accepted: list[str] = []
         rejected: list[str] = []
         for _ in range(self.max_attempts):
-            messages = prompts.candidate_messages(type_pair, k, accepted=accepted, rejected=rejected)
+            messages = prompts.candidate_messages(
+                type_pair, k, accepted=accepted, rejected=rejected, prompt_set=self.prompt_set
+            )
             reply = self.client.ask_json(
-                messages, lambda t: parse(t, PoolReply), purpose="candidates", usage=self.usage
+                messages,
+                read_pool,
+                purpose="candidates",
+                usage=self.usage,
+                schema=formats.pool_schema(k),
+                max_tokens=60 + 12 * k,
             )
             rejected = []
-            for raw in reply.relation_pool:
+            for raw in reply:
                 if len(accepted) == k:
                     break
                 reason = self._reject_reason(raw, accepted, type_pair)
@@ -157,7 +171,7 @@ class LLMCandidates:
             return ""
         if not SNAKE_CASE.match(predicate):
             return f"{predicate} (not lower-case snake_case)"
-        if predicate in BANNED:
+        if predicate in BANNED or re.sub(r"^(is|has|was|are)_", "", predicate) in BANNED:
             return f"{predicate} (too vague)"
         if accepted:
             distances = self.encoder.distances([predicate], accepted, type_pair)[0]
@@ -205,7 +219,7 @@ class LLMCandidates:
         """Write every pool this backend produced or read as a public pool file (no document data in it)."""
         merged = {**self._file, **self.pools()}
         return write_pool_file(
-            path, merged, source=self.source, model=self.config.model, prompt_version=prompts.CANDIDATES_VERSION
+            path, merged, source=self.source, model=self.config.model, prompt_version=self.prompt_version
         )
 
     def content_hash(self) -> str | None:
@@ -215,7 +229,7 @@ class LLMCandidates:
     def provenance(self) -> dict:
         with self._lock:
             origins = dict(sorted((pair_key(p), o) for p, o in self._origin.items()))
-        versions = {"candidates": prompts.CANDIDATES_VERSION}
+        versions = {"candidates": self.prompt_version}
         if self.verbalize:
             versions["verbalization"] = prompts.FORMS_VERSION
         return {

@@ -12,12 +12,26 @@ import os
 from collections.abc import Mapping
 
 from relguard.llm.client import BASE_URL_ENV, DEFAULT_KEY_ENV, MODEL_ENV, LLMClient, LLMConfig, LLMError, Usage
+from relguard.llm.discover import LocalServer, find_local_server, find_local_servers, local_server_settings
 
-__all__ = ["LLMClient", "LLMConfig", "LLMError", "Usage", "configured", "run_usage", "status"]
+__all__ = [
+    "LLMClient",
+    "LLMConfig",
+    "LLMError",
+    "LocalServer",
+    "Usage",
+    "configured",
+    "find_local_server",
+    "find_local_servers",
+    "local_server_settings",
+    "run_usage",
+    "status",
+]
 
 ENABLE_HINT = (
     f"To enable them, install `pip install 'relguard[llm]'`, set {BASE_URL_ENV} to an OpenAI-compatible server "
-    f"(Ollama http://localhost:11434/v1, vLLM http://localhost:8000/v1, llama.cpp http://localhost:8080/v1) "
+    "(`bash scripts/local-llm.sh --background` serves a small model offline at http://127.0.0.1:8765/v1; "
+    f"Ollama http://localhost:11434/v1, vLLM http://localhost:8000/v1, llama.cpp http://localhost:8080/v1) "
     f"or {DEFAULT_KEY_ENV} for OpenAI, and {MODEL_ENV} to the model name; then choose the llm extractor and "
     "candidates (CLI: --extractor llm --candidates llm)."
 )
@@ -56,7 +70,8 @@ def status(environ: Mapping[str, str] | None = None) -> str:
         return f"LLM endpoint {endpoint} is configured but the openai package is missing: pip install 'relguard[llm]'."
     return (
         f"LLM backends available: model {env[MODEL_ENV]!r} at {endpoint}, {key}. "
-        "Choose the llm extractor and candidates (CLI: --extractor llm --candidates llm) to use them."
+        "Choose the llm extractor and candidates (CLI: --extractor llm --candidates llm) to use them, or the union "
+        "extractor (--extractor union: spaCy's slots and the LLM's together)."
     )
 
 

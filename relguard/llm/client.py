@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import tenacity
 
 from relguard.errors import BackendError, ConfigError
-from relguard.llm import prompts
+from relguard.llm import formats, prompts
 from relguard.llm.schemas import InvalidReply
 
 T = TypeVar("T")
@@ -37,14 +37,36 @@ class LLMError(BackendError):
     """The LLM endpoint failed, or kept replying with something that cannot be used."""
 
 
+#: Environment variables :meth:`LLMConfig.from_env` reads for options not given (the CLI and the app pass only
+#: model, base URL and key variable, so these reach a run from the shell or the app's environment).
+OPTION_ENV = {
+    "prompt_set": ("RELGUARD_LLM_PROMPT_SET", str),
+    "structured": ("RELGUARD_LLM_STRUCTURED", str),
+    "max_tokens": ("RELGUARD_LLM_MAX_TOKENS", int),
+    "temperature": ("RELGUARD_LLM_TEMPERATURE", float),
+    "top_k": ("RELGUARD_LLM_TOP_K", int),
+    "gleaning": ("RELGUARD_LLM_GLEANING", int),
+    "max_concurrency": ("RELGUARD_LLM_CONCURRENCY", int),
+    "timeout": ("RELGUARD_LLM_TIMEOUT", float),
+}
+
+
 @dataclass(frozen=True)
 class LLMConfig:
-    """Where and how to call the model. ``base_url=None`` means the ``openai`` client's default (OpenAI)."""
+    """Where and how to call the model. ``base_url=None`` means the ``openai`` client's default (OpenAI).
+
+    ``prompt_set`` is ``compact`` (small local models follow it) or ``paper`` (Fig. 4 / Fig. 5 verbatim);
+    ``structured`` says how the reply's JSON schema is enforced while decoding (:mod:`relguard.llm.formats`);
+    ``max_tokens`` caps every reply (backends ask for less where a reply is short; without a cap a 1.5B model
+    once generated 7,490 tokens); ``top_k`` and ``seed`` are sent only when set (OpenAI rejects ``top_k``);
+    ``gleaning`` adds that many "what was missed?" rounds per extraction window (0: off, as it did not help the
+    1.5B model).
+    """
 
     model: str
     base_url: str | None = None
     api_key_env: str = DEFAULT_KEY_ENV
-    timeout: float = 120.0
+    timeout: float = 300.0
     max_retries: int = 4
     backoff: float = 1.0
     max_backoff: float = 30.0
@@ -52,22 +74,47 @@ class LLMConfig:
     json_mode: bool = True
     temperature: float = 0.0
     repair_attempts: int = 1
+    prompt_set: str = "compact"
+    structured: str = "auto"
+    max_tokens: int = 2048
+    top_k: int | None = None
+    seed: int | None = None
+    gleaning: int = 0
 
     def __post_init__(self) -> None:
         if not self.model:
             raise ConfigError(f"no LLM model given; pass --llm-model or set {MODEL_ENV}")
         if self.max_concurrency < 1:
             raise ConfigError(f"max_concurrency must be >= 1, got {self.max_concurrency}")
-        if self.max_retries < 0 or self.repair_attempts < 0:
-            raise ConfigError("max_retries and repair_attempts must be >= 0")
+        if self.max_retries < 0 or self.repair_attempts < 0 or self.gleaning < 0:
+            raise ConfigError("max_retries, repair_attempts and gleaning must be >= 0")
         if self.timeout <= 0:
             raise ConfigError(f"timeout must be > 0 seconds, got {self.timeout}")
+        if self.prompt_set not in prompts.PROMPT_SETS:
+            raise ConfigError(f"prompt_set must be one of {', '.join(prompts.PROMPT_SETS)}, got {self.prompt_set!r}")
+        if self.structured not in formats.STRUCTURED_MODES:
+            raise ConfigError(
+                f"structured must be one of {', '.join(formats.STRUCTURED_MODES)}, got {self.structured!r}"
+            )
+        if self.max_tokens < 16:
+            raise ConfigError(f"max_tokens must be >= 16, got {self.max_tokens}")
+        if self.top_k is not None and self.top_k < 1:
+            raise ConfigError(f"top_k must be >= 1 or unset, got {self.top_k}")
+        if not 0 <= self.temperature <= 2:
+            raise ConfigError(f"temperature must be in [0, 2], got {self.temperature}")
 
     @classmethod
     def from_env(
         cls, *, model: str | None = None, base_url: str | None = None, api_key_env: str | None = None, **options: Any
     ) -> LLMConfig:
-        """Fill what was not given from ``RELGUARD_LLM_MODEL`` and ``OPENAI_BASE_URL``, as the client does."""
+        """Fill what was not given from ``RELGUARD_LLM_MODEL``, ``OPENAI_BASE_URL`` and :data:`OPTION_ENV`."""
+        for option, (variable, kind) in OPTION_ENV.items():
+            value = os.environ.get(variable)
+            if option not in options and value not in (None, ""):
+                try:
+                    options[option] = kind(value)
+                except ValueError as exc:
+                    raise ConfigError(f"${variable} must be a {kind.__name__}, got {value!r}") from exc
         return cls(
             model=model or os.environ.get(MODEL_ENV, ""),
             base_url=base_url or os.environ.get(BASE_URL_ENV) or None,
@@ -79,11 +126,24 @@ class LLMConfig:
     def endpoint(self) -> str:
         return self.base_url or "https://api.openai.com/v1"
 
+    @property
+    def structured_mode(self) -> str:
+        """The concrete way schemas are sent (``auto`` resolved by where the server runs)."""
+        return formats.resolve_mode(self.structured if self.json_mode else "none", self.base_url)
+
 
 class Usage:
     """Thread-safe counts per purpose (extract, typing, candidates, verbalization) for one backend."""
 
-    FIELDS = ("calls", "prompt_tokens", "completion_tokens", "retries", "invalid_replies", "cache_hits")
+    FIELDS = (
+        "calls",
+        "prompt_tokens",
+        "completion_tokens",
+        "retries",
+        "invalid_replies",
+        "truncated_replies",
+        "cache_hits",
+    )
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -133,12 +193,36 @@ class LLMClient:
         self._retryable = (openai.RateLimitError, openai.InternalServerError, openai.APIConnectionError)
         self._status_error = openai.APIStatusError
 
-    def complete(self, messages: list[dict], *, purpose: str, usage: Usage) -> str:
-        """One chat completion; transient failures are retried with backoff and counted in ``usage``."""
+    def complete(
+        self,
+        messages: list[dict],
+        *,
+        purpose: str,
+        usage: Usage,
+        schema: dict[str, Any] | None = None,
+        max_tokens: int | None = None,
+    ) -> str:
+        """One chat completion; transient failures are retried with backoff and counted in ``usage``.
+
+        ``schema`` is sent the way this server understands (``LLMConfig.structured``); ``max_tokens`` is capped
+        by the configuration's. A reply cut off at ``max_tokens`` is returned as it is and counted as truncated:
+        the readers in :mod:`relguard.llm.replies` keep its complete items.
+        """
         cfg = self.config
-        options: dict[str, Any] = {"model": cfg.model, "messages": messages, "temperature": cfg.temperature}
-        if cfg.json_mode:
-            options["response_format"] = {"type": "json_object"}
+        limit = min(max_tokens or cfg.max_tokens, cfg.max_tokens)
+        options: dict[str, Any] = {
+            "model": cfg.model,
+            "messages": messages,
+            "temperature": cfg.temperature,
+            "max_tokens": limit,
+        }
+        response_format = formats.response_format(cfg.structured_mode, schema)
+        if response_format is not None:
+            options["response_format"] = response_format
+        if cfg.seed is not None:
+            options["seed"] = cfg.seed
+        if cfg.top_k is not None:
+            options["extra_body"] = {"top_k": cfg.top_k}
         attempts = 0
 
         def create():
@@ -168,15 +252,41 @@ class LLMClient:
         )
         if not response.choices:
             return ""
+        if response.choices[0].finish_reason == "length":
+            usage.add(purpose, truncated_replies=1)
         return response.choices[0].message.content or ""
 
-    def ask_json(self, messages: list[dict], parse: Callable[[str], T], *, purpose: str, usage: Usage) -> T:
+    def ask_json(
+        self,
+        messages: list[dict],
+        parse: Callable[[str], T],
+        *,
+        purpose: str,
+        usage: Usage,
+        schema: dict[str, Any] | None = None,
+        max_tokens: int | None = None,
+    ) -> T:
         """Call, parse with ``parse``; an :class:`InvalidReply` is shown to the model and asked again."""
+        return self.ask_json_text(messages, parse, purpose=purpose, usage=usage, schema=schema, max_tokens=max_tokens)[
+            0
+        ]
+
+    def ask_json_text(
+        self,
+        messages: list[dict],
+        parse: Callable[[str], T],
+        *,
+        purpose: str,
+        usage: Usage,
+        schema: dict[str, Any] | None = None,
+        max_tokens: int | None = None,
+    ) -> tuple[T, str]:
+        """As :meth:`ask_json`, also returning the reply's text (a gleaning round shows it to the model)."""
         conversation = list(messages)
         for attempt in range(self.config.repair_attempts + 1):
-            text = self.complete(conversation, purpose=purpose, usage=usage)
+            text = self.complete(conversation, purpose=purpose, usage=usage, schema=schema, max_tokens=max_tokens)
             try:
-                return parse(text)
+                return parse(text), text
             except InvalidReply as exc:
                 usage.add(purpose, invalid_replies=1)
                 if attempt == self.config.repair_attempts:

@@ -1,9 +1,10 @@
 """Dry run: how many LLM calls and roughly how many tokens a run will take, before any call is made.
 
-Extraction calls are exact (one per window of sentences of every document not already cached). Typing
-and candidate calls depend on what extraction finds, so they are given as upper bounds: one typing call
-per uncached document (per 50 names), and one candidate call per type pair not yet cached for this K
-(more only when replies are rejected). Tokens are estimated at four characters per token.
+Extraction calls are counted per window of sentences of every document not already cached, times one plus the
+gleaning rounds; with the compact prompt set a window whose entity list holds fewer than two names is not sent, so
+the count is an upper bound there. Typing and candidate calls depend on what extraction finds, so they are given
+as upper bounds: one typing call per uncached document (per 50 names), and one candidate call per type pair not
+yet cached for this K (more only when replies are rejected). Tokens are estimated at four characters per token.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ class WindowedExtractor(Protocol):
 
     window_sentences: int
     window_chars: int
+    prompt_set: str
 
     def is_cached(self, document: Document) -> bool: ...
 
@@ -71,15 +73,17 @@ def estimate(documents: Sequence[Document], *, extractor: object, candidates: ob
                 continue
             sentences = split_sentences(document.text)
             ranges = windows(document.text, sentences, size=extractor.window_sentences, chars=extractor.window_chars)
-            calls += len(ranges)
+            rounds = 1 + getattr(getattr(extractor, "config", None), "gleaning", 0)
+            calls += len(ranges) * rounds
             typing += 1
             sentences_sent += len(sentences)
-            prompt_chars += len(ranges) * len(prompts.EXTRACT_SYSTEM) + sum(s.end - s.start + 6 for s in sentences)
+            overhead = prompts.extraction_overhead(extractor.prompt_set)
+            prompt_chars += rounds * (len(ranges) * overhead + sum(s.end - s.start + 6 for s in sentences))
             prompt_chars += len(prompts.TYPING_SYSTEM) + 400
     pool_calls = 0
     if isinstance(candidates, CachedPools):
         pool_calls = sum(1 for a in ENTITY_TYPES for b in ENTITY_TYPES if not candidates.is_cached((a, b), k))
-        prompt_chars += pool_calls * (len(prompts.CANDIDATES_SYSTEM) + len(prompts.CANDIDATES_USER))
+        prompt_chars += pool_calls * prompts.candidates_overhead(getattr(candidates, "prompt_set", "paper"))
     completion = (
         calls * REPLY_TOKENS["extract"] + typing * REPLY_TOKENS["typing"] + pool_calls * REPLY_TOKENS["candidates"]
     )

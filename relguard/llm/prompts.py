@@ -1,10 +1,17 @@
 """The prompts the LLM backends send, each with a version that is cached on and named in the report.
 
-The extraction and candidate prompts are the paper's (App. B, Fig. 4 and 5) word for word, with the JSON
-shape they ask for. Entity typing is a separate call (paper §5.2) that sees only canonical names and the
-fixed inventory, never a sentence or a predicate, and the candidate prompt sees only the ordered type pair
-and K, so the pools stay public (DESIGN invariant 1). Change a prompt's text and you must bump its version:
-caches are keyed on it.
+Two prompt sets share the paper's rules and differ in shape (``LLMConfig.prompt_set``):
+
+* ``paper`` — the extraction and candidate prompts of the paper (App. B, Fig. 4 and 5) word for word, with the
+  JSON shape they ask for (this module);
+* ``compact`` (the default) — the same rules in a shape small local models follow: the offline NER's entity list,
+  flat one-line arrays, a dense one-shot example (:mod:`relguard.llm.compact`, which says what broke with Fig. 4
+  on a 1.5B model).
+
+Entity typing is a separate call (paper §5.2) that sees only canonical names and the fixed inventory, never a
+sentence or a predicate, and both candidate prompts see only the ordered type pair and K, so the pools stay public
+(DESIGN invariant 1). Change a prompt's text, or how its reply is asked for and read, and you must bump its
+version: caches are keyed on it. (The ``-v2`` versions read replies item by item and keep partial replies.)
 """
 
 from __future__ import annotations
@@ -12,11 +19,13 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from relguard.llm import compact
 from relguard.types import ENTITY_TYPES, TypePair
 
-EXTRACT_VERSION = "fig4-v1"
-TYPING_VERSION = "typing-v1"
-CANDIDATES_VERSION = "fig5-v1"
+PROMPT_SETS = ("compact", "paper")
+EXTRACT_VERSION = "fig4-v2"
+TYPING_VERSION = "typing-v2"
+CANDIDATES_VERSION = "fig5-v2"
 FORMS_VERSION = "forms-v1"
 
 INVENTORY = ", ".join(ENTITY_TYPES)
@@ -50,9 +59,10 @@ KNOWN_ENTITIES = (
 TYPING_SYSTEM = f"""You are an entity typing assistant.
 Assign each entity exactly one type from this fixed inventory: {INVENTORY}.
 You are given only canonical entity names: no documents, sentences or relations. Use the name alone. If a name fits none of the types (a date, quantity, title, profession, abstract concept or biological taxon), give the type NONE.
+Example: ["Marie Curie", "Warsaw", "University of Paris", "French", "World War I", "1895", "physicist"] -> {{"types": {{"Marie Curie": "PERSON", "Warsaw": "GPE", "University of Paris": "ORG", "French": "NORP", "World War I": "EVENT", "1895": "NONE", "physicist": "NONE"}}}}
 
-Return only JSON with every given name exactly as written:
-{{"types": [{{"name": "<entity_name>", "type": "<TYPE>"}}]}}"""  # noqa: E501
+Return only JSON, on one line, with every given name exactly as written:
+{{"types": {{"<entity_name>": "<TYPE>"}}}}"""  # noqa: E501
 
 CANDIDATES_SYSTEM = """You are a semantic relation calibration assistant.
 Given only an ordered entity-type pair and a candidate count K, generate relations from the subject type to the object type. Use no documents, entity identities, or private relation values.
@@ -102,15 +112,22 @@ def extraction_messages(sentences: Sequence[str], *, first: int = 1, known: Sequ
 
 
 def typing_messages(names: Sequence[str]) -> list[dict]:
-    """Entity typing from canonical names alone (paper §5.2)."""
+    """Entity typing from canonical names alone (paper §5.2), for both prompt sets."""
     user = "Entities:\n" + json.dumps(list(names), ensure_ascii=False)
     return [{"role": "system", "content": TYPING_SYSTEM}, {"role": "user", "content": user}]
 
 
 def candidate_messages(
-    type_pair: TypePair, k: int, *, accepted: Sequence[str] = (), rejected: Sequence[str] = ()
+    type_pair: TypePair,
+    k: int,
+    *,
+    accepted: Sequence[str] = (),
+    rejected: Sequence[str] = (),
+    prompt_set: str = "paper",
 ) -> list[dict]:
-    """Fig. 5: only the ordered type pair and K (and, on a retry, public predicates it proposed itself)."""
+    """Only the ordered type pair and K (and, on a retry, public predicates the model proposed itself)."""
+    if prompt_set == "compact":
+        return compact.pool_messages(type_pair, k, accepted=accepted, rejected=rejected)
     messages = [
         {"role": "system", "content": CANDIDATES_SYSTEM.format(K=k)},
         {"role": "user", "content": CANDIDATES_USER.format(subject_type=type_pair[0], object_type=type_pair[1], K=k)},
@@ -129,10 +146,32 @@ def forms_messages(predicate: str, type_pair: TypePair) -> list[dict]:
     return [{"role": "system", "content": FORMS_SYSTEM}, {"role": "user", "content": user}]
 
 
-def versions() -> dict[str, str]:
+def extraction_version(prompt_set: str) -> str:
+    return compact.EXTRACT_VERSION if prompt_set == "compact" else EXTRACT_VERSION
+
+
+def candidates_version(prompt_set: str) -> str:
+    return compact.CANDIDATES_VERSION if prompt_set == "compact" else CANDIDATES_VERSION
+
+
+def extraction_overhead(prompt_set: str) -> int:
+    """Characters a window's extraction prompt holds besides the passage (for the dry-run estimate)."""
+    if prompt_set == "compact":
+        example = compact.passage_user(compact.EXAMPLE_PASSAGE, compact.EXAMPLE_ENTITIES)
+        return len(compact.EXTRACT_SYSTEM) + len(example) + len(compact.triples_json(compact.EXAMPLE_TRIPLES)) + 200
+    return len(EXTRACT_SYSTEM)
+
+
+def candidates_overhead(prompt_set: str) -> int:
+    if prompt_set == "compact":
+        return sum(len(m["content"]) for m in compact.pool_messages(("ORG", "GPE"), 10))
+    return len(CANDIDATES_SYSTEM) + len(CANDIDATES_USER)
+
+
+def versions(prompt_set: str = "compact") -> dict[str, str]:
     return {
-        "extraction": EXTRACT_VERSION,
+        "extraction": extraction_version(prompt_set),
         "typing": TYPING_VERSION,
-        "candidates": CANDIDATES_VERSION,
+        "candidates": candidates_version(prompt_set),
         "verbalization": FORMS_VERSION,
     }

@@ -1,8 +1,9 @@
-"""JSON shapes the LLM must return, validated with pydantic before anything in them is used.
+"""Whole-reply validation with pydantic, and :class:`InvalidReply`, the reason a reply is sent back to the model.
 
 A reply that is not JSON, or not of the shape below, raises :class:`InvalidReply` with a short reason that
-is sent back to the model once (``prompts.JSON_REMINDER``) and counted. Content checks that need the
-document (does the span occur in its sentence?) happen in the backends, not here.
+is sent back to the model once (``prompts.JSON_REMINDER``) and counted. Replies made of many items (triples,
+types, pools) are read item by item instead (:mod:`relguard.llm.replies`), so one bad item costs only itself.
+Content checks that need the document (does the span occur in its sentence?) happen in the backends, not here.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import json
 import re
 from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -30,47 +31,6 @@ class _Lenient(BaseModel):
     """Extra keys are ignored (models add them); missing or mistyped required keys are errors."""
 
     model_config = ConfigDict(extra="ignore")
-
-
-class EntityItem(_Lenient):
-    name: str = Field(min_length=1)
-
-
-class OccurrenceItem(_Lenient):
-    sentence: StrictInt
-    predicate: str
-
-
-class TripleItem(_Lenient):
-    subject: str
-    relation: str
-    object: str
-    occurrences: list[OccurrenceItem] = Field(default_factory=list)
-
-
-class ExtractionReply(_Lenient):
-    entities: list[EntityItem] = Field(default_factory=list)
-    triples: list[TripleItem] = Field(default_factory=list)
-
-
-class TypedName(_Lenient):
-    name: str
-    type: str
-
-
-class TypingReply(_Lenient):
-    types: list[TypedName]
-
-
-class PoolReply(_Lenient):
-    relation_pool: list[str]
-
-    @field_validator("relation_pool")
-    @classmethod
-    def _not_empty(cls, value: list[str]) -> list[str]:
-        if not value:
-            raise ValueError("relation_pool is empty")
-        return value
 
 
 class FormsReply(_Lenient):
