@@ -137,11 +137,32 @@ class InventoryCandidates:
         form = (self._forms.get(f"{type_pair[0]}|{predicate}") if type_pair else None) or self._forms.get(predicate)
         if form:
             clause = form.get("clause") or predicate.replace("_", " ")
-            return {"clause": clause, "noun": form.get("noun"), "inverse": form.get("inverse")}
+            found = {"clause": clause, "noun": form.get("noun"), "inverse": form.get("inverse")}
+            if type_pair:
+                found["inverse_noun"] = self._inverse_noun(clause, form.get("inverse"), type_pair)
+            return found
         return default_forms(predicate, type_pair)
+
+    def _inverse_noun(self, clause: str, inverse: str | None, type_pair: TypePair) -> str | None:
+        """The object's role noun, from the predicate of the reverse pool that reads the same relation the other
+        way ("founded_by" under ORG→PERSON ↔ "founded" under PERSON→ORG, whose noun is "founder")."""
+        reverse = (type_pair[1], type_pair[0])
+        for other in self._pairs.get(pair_key(reverse), ()):
+            form = self._forms.get(f"{reverse[0]}|{other}") or self._forms.get(other) or {}
+            if not form.get("noun"):
+                continue
+            if (inverse and _same(form.get("clause"), inverse)) or _same(form.get("inverse"), clause):
+                return form["noun"]
+        return None
 
     def pairs(self) -> dict[str, tuple[str, ...]]:
         return {key: tuple(value) for key, value in self._pairs.items()}
+
+
+def _same(a: str | None, b: str | None) -> bool:
+    """Two wordings of one relation, copulas aside ("is led by" = "was led by")."""
+    strip = re.compile(r"^(is|was|are|were)\s+")
+    return bool(a and b) and strip.sub("", a.strip().lower()) == strip.sub("", b.strip().lower())
 
 
 def checked_type_pair(type_pair: TypePair) -> TypePair:
