@@ -16,8 +16,9 @@ from typing import Any
 
 from relguard.errors import BackendError
 
-KINDS = ("extractor", "candidates", "encoder")
+KINDS = ("extractor", "candidates", "encoder", "sanitizer")
 _LLM_HINT = "the openai client (pip install 'relguard[llm]')"
+_SEED_HINT = "spacy, en_core_web_sm, sentence-transformers and opendp (pip install relguard)"
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ _CATALOGUE: dict[str, dict[str, Entry | Callable[..., Any]]] = {
             "relguard.extract.spacy:SpacyExtractor", "spacy and en_core_web_sm (pip install relguard)", True
         ),
         "llm": Entry("relguard.extract.llm:LLMExtractor", _LLM_HINT),
+        "union": Entry("relguard.extract.union:UnionExtractor", f"{_LLM_HINT}, spacy and en_core_web_sm"),
     },
     "candidates": {
         "inventory": Entry("relguard.candidates.inventory:InventoryCandidates"),
@@ -43,6 +45,12 @@ _CATALOGUE: dict[str, dict[str, Entry | Callable[..., Any]]] = {
     },
     "encoder": {
         "sentence-transformers": Entry("relguard.embed:load_encoder", "sentence-transformers and torch"),
+    },
+    # The seed papers' sanitizers, for comparison only (relguard evaluate --baselines, the Risk page).
+    "sanitizer": {
+        "trip-rag": Entry("relguard.evaluation.comparators.trip_rag:TripRag", _SEED_HINT),
+        "pa-hdp": Entry("relguard.evaluation.comparators.pa_hdp:PaHdp", _SEED_HINT),
+        "promptgraph": Entry("relguard.evaluation.comparators.promptgraph:PromptGraph", _SEED_HINT),
     },
 }
 

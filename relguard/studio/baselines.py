@@ -23,7 +23,9 @@ from relguard.pipeline import Prepared
 from relguard.types import Release
 
 PERCENT_COLUMNS = ("Conn. F1", "Rel. F1", "co-occ. Conn. F1", "co-occ. Rel. F1", "doc. similarity")
-SECONDS_HINT = "PromptGraph ~15 s, TRIP-RAG ~2 min and PA-HDP ~5 min per 100 short documents on a laptop CPU"
+SECONDS_HINT = (
+    "per 100 short documents on two shared cores: PromptGraph under a minute, TRIP-RAG 1–4 min, PA-HDP 8–9 min"
+)
 
 
 @dataclass(frozen=True)
