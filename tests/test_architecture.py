@@ -24,7 +24,7 @@ FLOORS = (
     ("relguard.rewrite",),
     ("relguard.release",),
     ("relguard.pipeline",),
-    ("relguard.verify", "relguard.evaluation", "relguard.studio"),
+    ("relguard.verify", "relguard.evaluation", "relguard.studio", "relguard.engine"),
     ("relguard.cli",),
 )
 
