@@ -192,3 +192,21 @@ def test_a_record_field_that_repeats_a_deleted_sentence_is_not_a_leak(tmp_path):
         broken, {"documents/titled.jsonl": json.dumps({"id": sentence, "text": broken.documents[0].text}).encode()}
     )
     assert {leak.kind for leak in leaks} >= {"sentence"}
+
+
+def test_a_fill_that_ends_in_the_original_span_word_is_not_a_leak():
+    """Re-DocRED dev 115: the relation span is the bare 'by' of "an English novel by the Indian writer …"; a
+    sampled 'founded_by' is written "founded by", so the window around 'by' reappears, made by the sample's own
+    words. Every pool predicate, for every group of the sentence, must scan clean."""
+    text = "Across the Black Waters is an English novel by the Indian writer Mulk Raj Anand first published in 1939."
+    prepared = prepare([Document("rd115.txt", text)], k=10)
+    assert prepared.groups, "the extractor found no relation in the sentence"
+    base = _substitute_all(prepared)
+    checked = 0
+    for number, group in enumerate(prepared.groups):
+        for predicate in prepared.pools[group.type_pair].predicates:
+            outcomes = [*base[:number], Outcome(group, predicate), *base[number + 1 :]]
+            release = _release(prepared, outcomes)
+            assert scan(release, public_files(release)) == [], (group.key, predicate, release.documents[0].text)
+            checked += 1
+    assert checked == 10 * len(prepared.groups)

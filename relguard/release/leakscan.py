@@ -17,9 +17,9 @@ may legitimately appear elsewhere, so a bare span is never searched. A window
 left in place. A window (or deleted sentence) counts as a leak only when the
 output holds it *more often* than the original holds it outside the places
 that were rewritten — text the corpus repeats in untouched places is not a hit.
-One legitimate coincidence remains — the sampled predicate is worded exactly
-like the original span — and is excused when the span equals a public wording
-of the sampled predicate, because then the words are a function of the sample.
+One legitimate coincidence remains — the sampled predicate is worded like the
+original span, or a wording of it starts or ends with the span ("founded by" for
+a span "by") — and is excused, because then the words are a function of the sample.
 """
 
 from __future__ import annotations
@@ -80,6 +80,16 @@ def _wordings(predicate: str, type_pair: TypePair, forms: Forms) -> set[str]:
     for word in list(words):
         words.add(re.sub(r"^(is|was|are|were)\s+", "", word))
     return {_normalize(w) for w in words}
+
+
+def _explained(span: str, predicate: str | None, type_pair: TypePair, forms: Forms) -> bool:
+    """The span's words are a public wording of the shown predicate, or its first or last words ("by" of
+    "founded by"): a fill in that wording writes them itself, so their presence is a function of the sample."""
+    if predicate is None:
+        return False
+    return any(
+        w == span or w.startswith(span + " ") or w.endswith(" " + span) for w in _wordings(predicate, type_pair, forms)
+    )
 
 
 def _window(
@@ -173,7 +183,7 @@ def document_needles(
             _, predicate = shown[(occ.sentence, occ.start, occ.end)]
             if predicate == triple.predicate:
                 continue
-            if occ.sentence not in deleted and _normalize(occ.text) in _wordings(predicate, triple.type_pair, forms):
+            if occ.sentence not in deleted and _explained(_normalize(occ.text), predicate, triple.type_pair, forms):
                 continue
             others = [(a, b) for a, b in spans[occ.sentence] if b <= occ.start or a >= occ.end]
             left, window = _window(doc, occ.sentence, occ.start, occ.end, others)
