@@ -14,10 +14,11 @@ from relguard.evaluation import baselines, evaluate_release, expected_leakage, e
 from relguard.evaluation.attack import TargetedAttacker
 from relguard.evaluation.core import evaluate_documents
 from relguard.evaluation.datasets import Question, Support, load_2wiki, load_hotpotqa, load_redocred
-from relguard.evaluation.matching import CALIBRATION_PAIRS, EntityResolver, calibrate_threshold, default_matcher
+from relguard.evaluation.matching import EntityResolver, default_matcher
 from relguard.evaluation.metrics import Fact, contains_answer, score_leakage, token_f1
 from relguard.evaluation.utility import answer_survival, retrieval_recall
 from relguard.pipeline import prepare
+from relguard.privacy.closeness import CALIBRATION_PAIRS, calibrate_threshold
 from relguard.privacy.expected import equivalent_candidates
 from relguard.privacy.mechanism import outcome_probabilities
 from relguard.privacy.sampling import sample_outcomes
@@ -313,3 +314,35 @@ def test_default_matcher_accepts_synonyms_and_rejects_distinct_relations():
     pair = ("PERSON", "ORG")
     assert matcher(Fact("A", "works_for", "B", pair), Fact("A", "employed_by", "B", pair))
     assert not matcher(Fact("A", "works_for", "B", pair), Fact("A", "sued", "B", pair))
+
+
+def _docred_document(title: str, sentences: list[list[str]], entities: list[tuple[str, str, int, int, int]], labels):
+    vertices = [[{"name": n, "type": t, "pos": [a, b], "sent_id": s}] for n, t, s, a, b in entities]
+    return {"title": title, "sents": sentences, "vertexSet": vertices, "labels": labels}
+
+
+def test_cli_evaluate_redocred_reports_coverage_and_both_attackers(tmp_path: Path):
+    """Gold with one relation the extractor slots ("works for") and one it cannot ("Bob Jones, Paris": no word
+    relates them): coverage is 1/2; with no defence the spaCy attacker finds only the slotted pair (Conn. recall
+    1/2), while the co-occurrence reader, which takes every pair named in one sentence, finds both (recall 1)."""
+    record = _docred_document(
+        "X",
+        [["Alice", "Smith", "works", "for", "Acme", "Corp", "."], ["Bob", "Jones", ",", "Paris", "."]],
+        [("Alice Smith", "PER", 0, 0, 2), ("Acme Corp", "ORG", 0, 4, 6), ("Bob Jones", "PER", 1, 0, 2),
+         ("Paris", "LOC", 1, 3, 4)],
+        [{"h": 0, "t": 1, "r": "P108", "evidence": [0]}, {"h": 2, "t": 3, "r": "P551", "evidence": [1]}],
+    )  # fmt: skip
+    (tmp_path / "redocred_dev_revised.json").write_text(json.dumps([record]))
+    (tmp_path / "docred_rel_info.json").write_text(json.dumps({"P108": "employer", "P551": "residence"}))
+    out = tmp_path / "out"
+    args = ["evaluate", "--dataset", "redocred", "--data-dir", str(tmp_path), "--out", str(out)]
+    args += ["--epsilons", "1", "--no-null-epsilons", "1", "--trials", "1", "--no-presidio", "--quiet"]
+    assert main([*args, "--baselines", "none"]) == 0
+    import pandas as pd
+
+    summary = pd.read_csv(out / "summary.csv")
+    assert {"coverage", "conn_f1", "cooc_conn_f1", "cooc_rel_f1", "verbatim_evidence"} <= set(summary.columns)
+    none = summary[summary["method"] == "no defence"].iloc[0]
+    assert none["coverage"] == pytest.approx(0.5)
+    assert none["conn_r"] == pytest.approx(0.5)
+    assert none["cooc_conn_r"] == pytest.approx(1.0)

@@ -6,9 +6,9 @@ outcome distribution is uniform, so if every public file is a function of the ou
 information, the two releases are byte-identical (creation time aside). A difference means that some field,
 count, name, order or text reads the original relation.
 
-Rows marked ``xfail`` differ because of *extraction*: which pairs get a slot, their types, the slot's direction
-or how much of the expression the span covers still depend on the relation's words there. Those belong to the
-coverage issue (DESIGN invariant 11); ``strict=True`` makes each one report when it starts passing.
+Extraction is covered too (DESIGN invariant 11): which pairs get a slot, their types, the slot's direction and how
+much of the expression the span covers must not depend on the relation's words, so every row passes. A row that
+needs a known extraction gap names it as its reason and runs as a strict ``xfail``.
 """
 
 from __future__ import annotations
@@ -20,8 +20,6 @@ from pathlib import Path
 import pytest
 
 from relguard import cli
-
-EXTRACTION = "extraction decides it from the relation's words (invariant 11, coverage issue)"
 
 NEIGHBOURS = [
     # (name, corpus A, corpus B, why it still differs, or None)
@@ -39,15 +37,15 @@ NEIGHBOURS = [
     ("two documents on one pair", ["Alice Smith works for Acme Corp.", "Alice Smith works for Acme Corp."],
      ["Alice Smith works for Acme Corp.", "Alice Smith founded Acme Corp."], None),
     ("voice: passive with agent vs active", ["Acme Corp was founded by Alice Smith."],
-     ["Acme Corp employs Alice Smith."], f"direction and pool: {EXTRACTION}"),
+     ["Acme Corp employs Alice Smith."], None),
+    # the NER finds "Globex" only before a passive; proper-noun arguments labelled by name alone find it in both
     ("voice: same verb, both directions", ["Globex was acquired by Acme Corp."], ["Globex acquired Acme Corp."],
-     f"direction: {EXTRACTION}"),
+     None),
     ("appositive role with compound noun", ["Alice Smith, the founder of Acme Corp, spoke today."],
-     ["Alice Smith, the chief executive of Acme Corp, spoke today."], f"span leaves 'chief': {EXTRACTION}"),
-    ("negation", ["Alice Smith did not join Acme Corp."], ["Alice Smith joined Acme Corp."],
-     f"a negated clause gets no slot: {EXTRACTION}"),
+     ["Alice Smith, the chief executive of Acme Corp, spoke today."], None),
+    ("negation", ["Alice Smith did not join Acme Corp."], ["Alice Smith joined Acme Corp."], None),
     ("fronted place", ["In Madrid, Sofia Jansen played three concerts."],
-     ["In Madrid, Sofia Jansen recorded three concerts."], f"a fronted preposition gets no slot: {EXTRACTION}"),
+     ["In Madrid, Sofia Jansen recorded three concerts."], None),
 ]  # fmt: skip
 
 

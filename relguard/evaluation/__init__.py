@@ -23,9 +23,10 @@ from relguard.evaluation.core import (
 )
 from relguard.evaluation.datasets import EvalDataset, Question, load_dataset
 from relguard.evaluation.expected import expected_leakage, expected_leakage_curve
-from relguard.evaluation.matching import EncoderRelationMatcher, calibrate_threshold, default_matcher
+from relguard.evaluation.matching import EncoderRelationMatcher, default_matcher
 from relguard.evaluation.metrics import Fact, LeakageScore, score_leakage
 from relguard.evaluation.sweep import SweepResult, run_evaluation, write_outputs
+from relguard.privacy.closeness import calibrate_threshold
 from relguard.privacy.expected import ExpectedLeakage
 
 __all__ = [

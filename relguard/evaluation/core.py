@@ -7,10 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from relguard import registry
+from relguard.embed import predicate_text
 from relguard.evaluation.attack import TargetedAttacker
 from relguard.evaluation.baselines import no_defence
+from relguard.evaluation.cooccurrence import CooccurrenceAttacker, names_from_extraction
 from relguard.evaluation.datasets import EvalDataset, Question
-from relguard.evaluation.matching import EntityResolver, default_matcher, normalize_name, resolver_from_extraction
+from relguard.evaluation.gold import gold_coverage, gold_resolver, verbatim_evidence
+from relguard.evaluation.matching import EntityResolver, default_matcher, resolver_from_extraction
 from relguard.evaluation.metrics import Fact, LeakageScore, SameRelation, score_leakage
 from relguard.evaluation.utility import Utility, answer_survival, retrieval_recall
 from relguard.protocols import Extractor
@@ -24,7 +27,8 @@ class Truth:
     ``mode`` is ``"extraction"`` (the original documents' extraction, as in the
     paper; coverage is 1 by construction) or ``"gold"`` (annotated triples;
     coverage is the share of gold relations whose entity pair RelGuard extracted
-    a relation for — the rest it never saw and left untouched).
+    a relation for — the rest it never saw and left untouched; ``slots_off_gold`` is the share of slots on pairs
+    with no gold relation). ``names`` is the entity set the attackers know.
     """
 
     facts: tuple[Fact, ...]
@@ -32,6 +36,8 @@ class Truth:
     mode: str
     coverage: float = 1.0
     directed: bool = True
+    names: tuple[str, ...] = ()
+    slots_off_gold: float | None = None
 
 
 def truth_from_extraction(prepared) -> Truth:
@@ -42,30 +48,33 @@ def truth_from_extraction(prepared) -> Truth:
     """
     resolver = resolver_from_extraction(prepared.extraction)
     facts = resolver.resolve(Fact(t.subject, t.predicate, t.object, t.type_pair) for t in prepared.triples)
-    return Truth(tuple(facts), resolver, "extraction")
+    return Truth(tuple(facts), resolver, "extraction", names=tuple(names_from_extraction(prepared.extraction)))
 
 
 def truth_from_gold(dataset: EvalDataset, prepared) -> Truth:
     """Gold triples as truth; pairs compared undirected (Wikidata's direction often differs from the text's)."""
-    resolver = EntityResolver(dataset.aliases)
-    for name in {n for _, f in dataset.gold for n in f.pair}:
-        resolver.add(name, name)
-    seen: set[tuple[str, frozenset[str]]] = set()
-    for document in prepared.extraction.documents:
-        for triple in document.triples:
-            pair = frozenset((normalize_name(resolver(triple.subject)), normalize_name(resolver(triple.object))))
-            seen.add((document.document.name, pair))
-    covered = sum(
-        (doc, frozenset((normalize_name(f.subject), normalize_name(f.object)))) in seen for doc, f in dataset.gold
-    )
-    coverage = covered / len(dataset.gold) if dataset.gold else 0.0
+    resolver = gold_resolver(dataset)
+    covered = gold_coverage(dataset, prepared.extraction, resolver)
     facts = tuple(resolver.resolve(f for _, f in dataset.gold))
-    return Truth(facts, resolver, "gold", coverage=coverage, directed=False)
+    names = tuple(dict.fromkeys([*dataset.aliases, *(n for _, f in dataset.gold for n in f.pair)]))
+    return Truth(
+        facts,
+        resolver,
+        "gold",
+        coverage=covered.coverage,
+        directed=False,
+        names=names,
+        slots_off_gold=covered.slots_off_gold,
+    )
 
 
 @dataclass(frozen=True)
 class Evaluation:
-    """Leakage (App. E), coverage and utility of one sanitized corpus."""
+    """Leakage (App. E) under both attackers, coverage and utility of one sanitized corpus.
+
+    ``independent`` is the co-occurrence reader's score (:mod:`relguard.evaluation.cooccurrence`);
+    ``verbatim_evidence`` the share of gold evidence sentences released byte for byte (gold datasets only).
+    """
 
     method: str
     leakage: LeakageScore
@@ -74,12 +83,21 @@ class Evaluation:
     utility: Utility | None = None
     settings: Mapping[str, Any] = field(default_factory=dict)
     deleted_share: float = 0.0
+    independent: LeakageScore | None = None
+    verbatim_evidence: float | None = None
+    slots_off_gold: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
         row: dict[str, Any] = {"method": self.method, **self.settings}
         row.update(self.leakage.as_dict())
+        if self.independent is not None:
+            row.update({f"cooc_{key}": value for key, value in self.independent.as_dict().items()})
         row["coverage"] = self.coverage
         row["deleted_share"] = self.deleted_share
+        if self.verbatim_evidence is not None:
+            row["verbatim_evidence"] = self.verbatim_evidence
+        if self.slots_off_gold is not None:
+            row["slots_off_gold"] = self.slots_off_gold
         if self.utility is not None:
             row.update(self.utility.as_dict())
         return row
@@ -97,13 +115,26 @@ def evaluate_documents(
     ks: Sequence[int] = (2, 5),
     settings: Mapping[str, Any] | None = None,
     deleted_share: float = 0.0,
+    independent: CooccurrenceAttacker | None = None,
+    dataset: EvalDataset | None = None,
 ) -> Evaluation:
-    """Attack ``documents`` (a sanitized version of ``prepared.documents``) and measure what survives."""
+    """Attack ``documents`` (a sanitized version of ``prepared.documents``) and measure what survives.
+
+    ``independent`` adds the co-occurrence reader's score; ``dataset`` with evidence sentences adds the share
+    released verbatim.
+    """
     truth = truth or truth_from_extraction(prepared)
     attacker = attacker or TargetedAttacker(_extractor_of(prepared))
     matcher = matcher or default_matcher()
-    predicted = truth.resolver.resolve(attacker.facts([d.text for d in documents]))
+    texts = [d.text for d in documents]
+    predicted = truth.resolver.resolve(attacker.facts(texts))
     leakage = score_leakage(truth.facts, predicted, same_relation=matcher, directed=truth.directed)
+    cooc = None
+    if independent is not None:
+        read = truth.resolver.resolve(independent.facts(texts))
+        _prefetch(matcher, truth, read)
+        cooc = score_leakage(truth.facts, read, same_relation=matcher, directed=truth.directed)
+    verbatim = verbatim_evidence(dataset, {d.name: d.text for d in documents}) if dataset is not None else None
     utility = None
     if questions:
         originals = {d.name: d for d in prepared.documents}
@@ -112,7 +143,41 @@ def evaluate_documents(
         survival, kept, answerable = answer_survival(questions, originals, sanitized, extractions)
         recall = retrieval_recall(questions, {d.name: d.text for d in documents}, ks=ks)
         utility = Utility(survival, kept, answerable, recall)
-    return Evaluation(method, leakage, truth.coverage, truth.mode, utility, dict(settings or {}), deleted_share)
+    return Evaluation(
+        method,
+        leakage,
+        truth.coverage,
+        truth.mode,
+        utility,
+        dict(settings or {}),
+        deleted_share,
+        independent=cooc,
+        verbatim_evidence=verbatim,
+        slots_off_gold=truth.slots_off_gold,
+    )
+
+
+def _prefetch(matcher: SameRelation, truth: Truth, predicted: Sequence[Fact]) -> None:
+    """Embed, in one batch, every predicted relation the matcher will compare with a true one on the same pair.
+
+    The co-occurrence reader's relations are free text, thousands of distinct phrases per release; embedding
+    them one comparison at a time would dominate the evaluation's run time.
+    """
+    embed = getattr(getattr(matcher, "encoder", None), "embed_texts", None)
+    if embed is None:
+        return
+    by_pair: dict[frozenset[str], list[Fact]] = {}
+    for fact in truth.facts:
+        by_pair.setdefault(frozenset(fact.pair), []).append(fact)
+    texts = {
+        predicate_text(p.predicate, t.type_pair)
+        for p in predicted
+        if p.predicate is not None
+        for t in by_pair.get(frozenset(p.pair), ())
+        if t.predicate is not None
+    }
+    texts |= {predicate_text(t.predicate, t.type_pair) for t in truth.facts if t.predicate is not None}
+    embed(sorted(texts))
 
 
 def _extractor_of(prepared) -> Extractor:

@@ -57,7 +57,11 @@ class Question:
 
 @dataclass(frozen=True)
 class EvalDataset:
-    """Documents plus what each dataset offers: questions (utility) and/or gold facts (truth mode b)."""
+    """Documents plus what each dataset offers: questions (utility) and/or gold facts (truth mode b).
+
+    ``evidence`` are the sentences (character ranges) that state a gold relation between named entities and name
+    both of its entities: what a release must not leave word for word (:mod:`relguard.evaluation.gold`).
+    """
 
     name: str
     documents: tuple[Document, ...]
@@ -65,6 +69,7 @@ class EvalDataset:
     gold: tuple[tuple[str, Fact], ...] = ()
     aliases: dict[str, str] = field(default_factory=dict)
     note: str = ""
+    evidence: tuple[Support, ...] = ()
 
 
 def default_data_dir() -> Path | None:
@@ -172,11 +177,15 @@ def load_redocred(data_dir: Path, *, limit: int | None = None) -> EvalDataset:
     data_dir = Path(data_dir)
     records = _read_json(data_dir / REDOCRED)[:limit]
     names = _read_json(data_dir / REL_INFO)
-    documents, gold, aliases = [], [], {}
+    documents, gold, aliases, evidence = [], [], {}, {}
     for number, record in enumerate(records):
         name = f"{number:03d} {record['title']}"
-        text = " ".join(detokenize(s) for s in record["sents"])
+        sentences = [detokenize(s) for s in record["sents"]]
+        text = " ".join(sentences)
         documents.append(Document(name=name, text=text, source=REDOCRED))
+        starts = [0]
+        for sentence in sentences:
+            starts.append(starts[-1] + len(sentence) + 1)
         canonical = []
         for mentions in record["vertexSet"]:
             main = max((m["name"] for m in mentions), key=len)
@@ -190,8 +199,15 @@ def load_redocred(data_dir: Path, *, limit: int | None = None) -> EvalDataset:
             predicate = gold_phrase(names.get(label["r"], label["r"]))
             pair = (REDOCRED_TYPES[head_type], REDOCRED_TYPES[tail_type])
             gold.append((name, Fact(head, predicate, tail, pair)))
+            named = {m["sent_id"] for m in record["vertexSet"][label["h"]]}
+            named &= {m["sent_id"] for m in record["vertexSet"][label["t"]]}
+            for index in sorted(named & set(label.get("evidence") or ())):
+                span = Support(name, starts[index], starts[index] + len(sentences[index]))
+                evidence.setdefault(span, None)
     note = f"{len(records)} documents, {len(gold)} gold relations between named entities"
-    return EvalDataset("redocred", tuple(documents), gold=tuple(gold), aliases=aliases, note=note)
+    return EvalDataset(
+        "redocred", tuple(documents), gold=tuple(gold), aliases=aliases, note=note, evidence=tuple(evidence)
+    )
 
 
 LOADERS = {"hotpotqa": load_hotpotqa, "2wiki": load_2wiki, "redocred": load_redocred}

@@ -21,6 +21,9 @@ from relguard.candidates.pools import build_pools
 from relguard.embed import triple_distances
 from relguard.evaluation import baselines
 from relguard.evaluation.attack import TargetedAttacker
+from relguard.evaluation.comparators import compare as seed_compare
+from relguard.evaluation.comparators import report as seed_report
+from relguard.evaluation.cooccurrence import CooccurrenceAttacker
 from relguard.evaluation.core import Evaluation, evaluate_documents, truth_from_extraction, truth_from_gold
 from relguard.evaluation.datasets import EvalDataset
 from relguard.evaluation.matching import default_matcher
@@ -37,7 +40,15 @@ METRICS = (
     "conn_r",
     "rel_p",
     "rel_r",
+    "cooc_conn_f1",
+    "cooc_rel_f1",
+    "cooc_conn_p",
+    "cooc_conn_r",
+    "cooc_rel_p",
+    "cooc_rel_r",
     "coverage",
+    "slots_off_gold",
+    "verbatim_evidence",
     "deleted_share",
     "answer_survival",
     "support_kept",
@@ -98,12 +109,17 @@ def run_evaluation(
     ks: Sequence[int] = (),
     sweep_epsilon: float = 5.0,
     presidio: bool = True,
+    seed_sanitizers: Sequence[str] = (),
     extractor: str | Any = "spacy",
     candidates: str | Any = "inventory",
     encoder: str = DEFAULT_ENCODER,
     log: Callable[[str], None] = lambda message: None,
 ) -> SweepResult:
-    """Every method of the comparison on ``dataset``; λ and K sweeps at ``sweep_epsilon`` when given."""
+    """Every method of the comparison on ``dataset``; λ and K sweeps at ``sweep_epsilon`` when given.
+
+    ``seed_sanitizers`` (names of :data:`~relguard.evaluation.comparators.COMPARATORS`) adds the seed papers'
+    sanitizers at their defaults and matched to RelGuard's utility at ε = 5 (table ``seed``).
+    """
     result = SweepResult(dataset.name, dataset.note)
     extractor_obj = registry.create("extractor", extractor) if isinstance(extractor, str) else extractor
     encoder_obj = registry.create("encoder", "sentence-transformers", model=encoder)
@@ -115,16 +131,22 @@ def run_evaluation(
     attacker.seed([d.text for d in dataset.documents], prepared.extraction)
     matcher = default_matcher(encoder)
     truth = truth_from_gold(dataset, prepared) if dataset.gold else truth_from_extraction(prepared)
+    independent = CooccurrenceAttacker(truth.names)
     result.info.update(
         documents=len(dataset.documents),
         triples=len(prepared.triples),
+        slots=sum(len(g.occurrences) for g in prepared.groups),
+        groups=len(prepared.groups),
         truth=truth.mode,
         truth_facts=len(truth.facts),
         coverage=truth.coverage,
         threshold=matcher.threshold,
         attacker=attacker.name,
+        independent_attacker=independent.name,
         questions=len(dataset.questions),
     )
+    if truth.slots_off_gold is not None:
+        result.info.update(slots_off_gold=truth.slots_off_gold, evidence_sentences=len(dataset.evidence))
     started = time.perf_counter()
 
     def record(table: str, evaluation: Evaluation, extra: dict[str, Any]) -> None:
@@ -142,6 +164,8 @@ def run_evaluation(
             questions=dataset.questions,
             settings=settings,
             deleted_share=deleted,
+            independent=independent,
+            dataset=dataset,
         )
 
     def relguard(table: str, source: Prepared, *, epsilon: float, lam_: float, allow_null: bool = True) -> None:
@@ -188,6 +212,20 @@ def run_evaluation(
             result.rows += [{**r, "table": "k"} for r in shared]
         else:
             relguard("k", with_k(prepared, k=size, encoder=encoder_obj), epsilon=sweep_epsilon, lam_=lam)
+    if seed_sanitizers:
+        rows, seconds = seed_compare.run_seed_sanitizers(
+            seed_sanitizers,
+            dataset=dataset,
+            prepared=prepared,
+            measure=measure,
+            encoder=encoder_obj,
+            lam=lam,
+            trials=trials,
+            epsilons=epsilons,
+            log=log,
+        )
+        result.rows += rows
+        result.seconds.update(seconds)
     result.seconds["evaluate"] = time.perf_counter() - started
     result.info["texts_extracted_by_attacker"] = attacker.extracted
     return result
@@ -214,13 +252,27 @@ def _setting(item: dict[str, Any]) -> str:
 
 
 def summary_table(summary: Sequence[dict[str, Any]], table: str, *, utility: bool) -> str:
-    """A markdown table of one part of the summary (percentages, mean ± std over trials)."""
-    columns = ["conn_f1", "rel_f1", "coverage", "deleted_share", "expected_connection", "expected_relation"]
+    """A markdown table of one part of the summary (percentages, mean ± std over trials).
+
+    Columns a run did not measure (the verbatim-evidence share without gold, the co-occurrence reader in an old
+    summary) are left out rather than shown empty.
+    """
+    rows_here = [item for item in summary if item["table"] == table]
+    columns = ["conn_f1", "rel_f1", "cooc_conn_f1", "cooc_rel_f1", "coverage", "verbatim_evidence"]
+    columns += ["deleted_share", "expected_connection", "expected_relation"]
+    columns = [
+        c
+        for c in columns
+        if c not in ("cooc_conn_f1", "cooc_rel_f1", "verbatim_evidence") or any(c in item for item in rows_here)
+    ]
     if utility:
         columns += ["answer_survival", "recall@2", "recall@5"]
     heads = {
         "conn_f1": "Conn. F1 ↓",
         "rel_f1": "Rel. F1 ↓",
+        "cooc_conn_f1": "co-occ. Conn. F1 ↓",
+        "cooc_rel_f1": "co-occ. Rel. F1 ↓",
+        "verbatim_evidence": "evidence verbatim ↓",
         "coverage": "coverage",
         "deleted_share": "deleted",
         "expected_connection": "E[conn. kept]",
@@ -229,11 +281,7 @@ def summary_table(summary: Sequence[dict[str, Any]], table: str, *, utility: boo
         "recall@2": "BM25 R@2 ↑",
         "recall@5": "BM25 R@5 ↑",
     }
-    rows = [
-        (item["method"], _setting(item), *(_fmt(item, c) for c in columns))
-        for item in summary
-        if item["table"] == table
-    ]
+    rows = [(item["method"], _setting(item), *(_fmt(item, c) for c in columns)) for item in rows_here]
     return "\n".join(pipe_table(("method", "setting", *(heads[c] for c in columns)), rows))
 
 
@@ -256,10 +304,12 @@ def write_outputs(result: SweepResult, out: str | Path) -> list[Path]:
     for table, title in (("main", "Comparison"), ("lambda", "λ sweep"), ("k", "K sweep")):
         if any(item["table"] == table for item in summary):
             parts += ["", f"## {title}", "", summary_table(summary, table, utility=utility)]
+    parts += seed_report.seed_tables(result, summary)
     path = folder / "tables.md"
     path.write_text("\n".join(parts) + "\n", encoding="utf-8")
     written.append(path)
     written += plot(summary, folder, title=result.dataset, utility=utility)
+    written += seed_report.plot_frontier(result, summary, folder)
     return written
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 
+from relguard.extract.slots import align_corpus
 from relguard.protocols import Extractor
 from relguard.types import Document, DocumentExtraction, Extraction, Occurrence, RelationGroup, Triple
 
@@ -40,7 +41,9 @@ def extract_corpus(
 
     With ``cache`` (and ``key``, a function of a document's content), documents already extracted are taken
     from it and new results are put in it: the app keeps one cache per process, keyed by content, so a page
-    rerun or a second session with the same files extracts nothing again.
+    rerun or a second session with the same files extracts nothing again. The cache holds each document as its
+    extractor left it; names and types are then aligned across the corpus
+    (:func:`~relguard.extract.slots.align_corpus`), so one entity keys its relation groups alike everywhere.
     """
     results: dict[int, DocumentExtraction] = {}
     missing = list(range(len(documents)))
@@ -58,7 +61,7 @@ def extract_corpus(
         done += 1
         if progress:
             progress(done, len(documents))
-    ordered = tuple(results[i] for i in range(len(documents)))
+    ordered = align_corpus(tuple(results[i] for i in range(len(documents))))
     return Extraction(ordered, group_relations(ordered), extractor=extractor.model_id)
 
 

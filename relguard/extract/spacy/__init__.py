@@ -1,42 +1,33 @@
 """Offline triple extractor on a spaCy pipeline: the default ``spacy`` extractor backend.
 
-It follows the extraction prompt of the paper (App. B, Fig. 4) with rules instead
-of an LLM: entities come from the OntoNotes NER labels (exactly the paper's type
-inventory), aliases and unambiguous pronouns are mapped to one canonical entity,
-and relations are read from dependency patterns inside one sentence. Every
-relation occurrence is the shortest contiguous span that expresses it and never
-touches an entity mention, so the reconstruction step can mask it safely.
-Negated, modal, conditional and hedged clauses give no relation (the prompt's
-"no negation, hypotheticals, or speculation").
+It follows the extraction prompt of the paper (App. B, Fig. 4) with rules instead of an LLM, and with the slot
+rules of :mod:`relguard.extract.slots` (DESIGN invariant 11): entities come from the OntoNotes NER labels
+(exactly the paper's type inventory), aliases and unambiguous pronouns are mapped to one canonical entity, and
+every pair of entity mentions that a dependency path links through a relation-bearing word gets a slot
+(:mod:`.patterns`), negated and hedged clauses included — failing closed, since a sentence without a slot is
+released as written. Which pairs get a slot, their types and their direction are read from public structure:
 
-Predicate normal form (so that tense and voice variants merge):
+* direction: the entity named first in the sentence is the subject, and the predicate keeps the voice of the
+  text ("Acme Corp was founded by Alice Smith" -> (Acme Corp, ``founded_by``, Alice Smith), pool ORG -> PERSON,
+  like "Acme Corp employs Alice Smith");
+* types: the NER is run again on every sentence that holds a relation span, with each span replaced by a
+  neutral filler, and the canonical name votes inside a fixed template (:mod:`.retype`).
 
-* verbs: the past tense of the lemma, then particles and the preposition:
-  "founded"/"founds" -> ``founded``; "works at"/"worked at" -> ``worked_at``;
-  "grew up in" -> ``grew_up_in``; "wrote" -> ``wrote``.
-* passive with an agent flips the direction and uses the active form:
-  "Acme was founded by Alice" -> (Alice, ``founded``, Acme).
-* passive without an agent keeps the participle: "was born in" -> ``born_in``,
-  "is located in" -> ``located_in``.
-* relational nouns (copula, apposition, possessive, compound): the singular noun
-  with its compounds, then the preposition (``of`` when none):
-  "is the capital of" -> ``capital_of``; "CEO of" -> ``ceo_of``;
-  "Acme's founder Alice" -> (Alice, ``founder_of``, Acme); a place noun with
-  in/of ("a city in") -> ``located_in``.
-* finally :func:`normalize_predicate` makes it lower-case snake_case.
+Predicate normal form (so that tense variants merge): verbs in the past tense ("works at"/"worked at" ->
+``worked_at``), passive participles as written ("was born in" -> ``born_in``, "was founded by" ->
+``founded_by``), nouns singular with their compounds ("is the chief executive of" -> ``chief_executive_of``),
+negation and modals kept ("did not join" -> ``not_joined``), a role noun without a preposition oriented by who
+holds it ("Acme Corp's founder Alice Smith" -> ``with_founder``; "Bob, an Acme Corp employee" -> ``employee_of``),
+then :func:`normalize_predicate` makes it lower-case snake_case.
 
-Occurrence spans: the verb group from its first auxiliary (modals excluded,
-since those clauses are skipped) through the last particle or preposition
-("was founded by", "works at", "is the capital of"); for apposition,
-possessive and compound roles the noun phrase part ("CEO of", "founder").
-Words between the verb and its preposition are kept ("played football for");
-if an entity mention sits in between, or the span would exceed
-``MAX_SPAN_TOKENS`` tokens, the triple is skipped; leading words are clipped
-after the last mention before the verb.
+Occurrence spans: the whole relation expression — auxiliaries, particles, negation, compounds and articles of a
+role noun, coordinated verbs and nouns, hyphenated prefixes — cut into contiguous pieces wherever an entity
+mention lies inside it, so no span ever covers a name and masking can replace each one safely.
 
 The package's modules follow the steps: :mod:`.model` loads the pipeline and parses long texts in pieces,
 :mod:`.names` and :mod:`.entities` build canonical entities, :mod:`.coref` resolves pronouns, :mod:`.patterns`
-reads relations from the parse, :mod:`.inflect` normalizes predicates, :mod:`.document` ties them together.
+finds the slots, :mod:`.retype` types entities from masked text, :mod:`.inflect` normalizes predicates and
+:mod:`.document` ties them together.
 """
 
 from __future__ import annotations
@@ -49,6 +40,7 @@ from relguard.errors import ConfigTypeError
 from relguard.extract.spacy.document import DocumentState
 from relguard.extract.spacy.inflect import normalize_predicate
 from relguard.extract.spacy.model import join_docs, load_pipeline, split_text
+from relguard.extract.spacy.retype import final_types, masked_sentences, template_label, template_text
 from relguard.types import Document, DocumentExtraction
 
 if TYPE_CHECKING:
@@ -73,7 +65,11 @@ class SpacyExtractor:
         return next(self.extract_many([document]))
 
     def extract_many(self, documents: Iterable[Document], *, batch_size: int = 64) -> Iterator[DocumentExtraction]:
-        """Extract documents lazily, in input order, parsing all texts through one ``nlp.pipe``."""
+        """Extract documents lazily, in input order, parsing all texts through one ``nlp.pipe``.
+
+        Documents are finished ``batch_size`` at a time, so the masked sentences and names of a whole batch go
+        through the NER together (:meth:`finish_batch`).
+        """
         pending: deque[tuple[Document, int]] = deque()
 
         def texts() -> Iterator[str]:
@@ -84,6 +80,7 @@ class SpacyExtractor:
                 yield from pieces
 
         parts: list[Doc] = []
+        batch: list[DocumentState] = []
         for parsed in self.nlp.pipe(texts(), batch_size=batch_size):
             parts.append(parsed)
             document, count = pending[0]
@@ -92,14 +89,44 @@ class SpacyExtractor:
             pending.popleft()
             doc = parts[0] if count == 1 else join_docs(parts)
             parts = []
-            yield self.extract_doc(document, doc)
+            batch.append(self._state(document, doc))
+            if len(batch) >= batch_size:
+                yield from self.finish_batch(batch)
+                batch = []
+        yield from self.finish_batch(batch)
 
     def extract_doc(self, document: Document, doc: Doc) -> DocumentExtraction:
         """The post-parse step: sentences, canonical entities and triples of ``doc`` (a parse of the text)."""
+        return self.finish_batch([self._state(document, doc)])[0]
+
+    def finish_batch(self, states: list[DocumentState]) -> list[DocumentExtraction]:
+        """Type the entities of ``states`` from their masked sentences and names (one NER pass), then finish."""
+        masked = [masked_sentences(state) for state in states]
+        names = sorted({name for state in states for name in state.names})
+        ner = self.nlp.get_pipe("ner")
+        texts = [m.text for row in masked for m in row] + [template_text(name) for name in names]
+        parsed = list(ner.pipe((self.nlp.make_doc(t) for t in texts), batch_size=256))
+        labelled, templates = parsed[: len(texts) - len(names)], parsed[len(texts) - len(names) :]
+        by_name = {name: template_label(doc, name) for name, doc in zip(names, templates, strict=True)}
+        results, cursor = [], 0
+        for state, rows in zip(states, masked, strict=True):
+            own = labelled[cursor : cursor + len(rows)]
+            cursor += len(rows)
+            types = final_types(state, rows, own, by_name) if state.sentences else None
+            results.append(state.finish(types))
+        return results
+
+    def _state(self, document: Document, doc: Doc) -> DocumentState:
         _check_document(document)
         if doc.text != document.text:
             raise ValueError(f"document {document.name!r}: the spaCy Doc is not a parse of this document's text")
-        return DocumentState(document, doc).run()
+        return DocumentState(document, doc).find(self.label_names)
+
+    def label_names(self, names: list[str]) -> dict[str, str | None]:
+        """The NER's label for each name on its own, inside :data:`~.retype.TEMPLATE` (None: no entity there)."""
+        ner = self.nlp.get_pipe("ner")
+        parsed = ner.pipe((self.nlp.make_doc(template_text(name)) for name in names), batch_size=256)
+        return {name: template_label(doc, name) for name, doc in zip(names, parsed, strict=True)}
 
     def provenance(self) -> dict:
         return {"backend": self.name}

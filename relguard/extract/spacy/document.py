@@ -1,11 +1,18 @@
-"""All per-document state of the spaCy extractor, and the pass that turns a parse into a DocumentExtraction.
+"""All per-document state of the spaCy extractor, and the passes that turn a parse into a DocumentExtraction.
 
-Each step is a single pass over the tokens, so the cost stays linear in the document's length."""
+Two passes, so that the NER can be asked again, for a whole batch of documents at once, with the relation spans
+masked: :meth:`DocumentState.find` reads sentences, entities, coreference and relation slots from the parse;
+:meth:`DocumentState.finish` takes the entity types voted from the masked sentences (:mod:`.retype`), orients
+each slot by mention order and builds the result. Each step is a single pass over the tokens, so the cost stays
+linear in the document's length.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from relguard.extract.slots import first_mentioned
 from relguard.extract.spacy import lexicon as lex
 from relguard.extract.spacy.coref import Coreference
 from relguard.extract.spacy.entities import EntityResolution
@@ -16,6 +23,10 @@ if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
 
 _ENTITY_TYPES = frozenset(ENTITY_TYPES)
+#: Longest run of proper nouns taken as a name the NER missed; longer runs are titles or lists.
+MAX_PROPER_WORDS = 4
+_ARGUMENT_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "appos", "conj", "attr", "dative"})
+_Found = tuple[int, int, int, str, tuple[tuple[int, int], ...]]  # sentence, mention, mention, predicate, spans
 
 
 class DocumentState(EntityResolution, Coreference):
@@ -30,31 +41,58 @@ class DocumentState(EntityResolution, Coreference):
         self.mentions: list[list] = []  # [start_tok, end_tok, sentence, entity]; entity -1 until known
         self.sentences: list[Sentence] = []
         self.sent_spans: list[Span] = []
+        self.labels: list[str] = []
+        self.names: list[str] = []
+        self.entity_types: list[str] = []
+        self.found: list[_Found] = []
 
-    def run(self) -> DocumentExtraction:
+    def find(self, label_names: Callable[[list[str]], dict[str, str | None]] | None = None) -> DocumentState:
+        """Sentences, canonical entities (with first-pass types), coreference and every relation slot.
+
+        ``label_names`` maps names to the label the NER gives each on its own (:mod:`.retype`'s template); with it,
+        proper-noun arguments the NER left out in context become mentions (:meth:`_proper_mentions`).
+        """
         self._sentences()
         if not self.sentences:
-            return DocumentExtraction(self.document, (), (), ())
+            return self
         self._named_mentions()
+        if label_names is not None:
+            self._proper_mentions(label_names)
         entity_types, entity_names = self._canonical_entities()
         self.names = entity_names
+        self.entity_types = entity_types
         self._repeated_names(entity_types)
         self._coreference(entity_types)
         cum = [0]
         for m in self.ment_of:
             cum.append(cum[-1] + (m >= 0))
         self.cum = cum
-        self.entity_types = entity_types
-        found: dict[tuple[str, str, str, str, str], set[tuple[int, int, int]]] = {}
         for index, sent in enumerate(self.sent_spans):
-            for subj, pred, obj, a, b in SentenceRelations(self, sent).find():
-                es, eo = self.mentions[subj][3], self.mentions[obj][3]
-                if es == eo or es < 0 or eo < 0:
-                    continue
-                key = (entity_names[es], entity_types[es], pred, entity_names[eo], entity_types[eo])
-                found.setdefault(key, set()).add((index, a, b))
+            for a, b, predicate, spans in SentenceRelations(self, sent).find():
+                self.found.append((index, a, b, predicate, spans))
+        return self
+
+    def finish(self, types: list[str] | None = None) -> DocumentExtraction:
+        """The extraction, with ``types`` (one per entity; default the first-pass ones) and slots oriented by
+        mention order: the entity named first in the sentence is the subject (invariant 11)."""
+        if not self.sentences:
+            return DocumentExtraction(self.document, (), (), ())
+        types = list(types) if types is not None else self.entity_types
+        starts: dict[tuple[int, int], list[int]] = {}
+        for start, _, sentence, entity in self.mentions:
+            starts.setdefault((sentence, entity), []).append(start)
+        found: dict[tuple[str, str, str, str, str], set[tuple[int, int, int]]] = {}
+        for sentence, a, b, predicate, spans in self.found:
+            first, second = self.mentions[a][3], self.mentions[b][3]
+            if not first_mentioned(starts[(sentence, first)], starts[(sentence, second)]):
+                first, second = second, first
+            if first == second or (self.names[first], types[first]) == (self.names[second], types[second]):
+                continue
+            key = (self.names[first], types[first], predicate, self.names[second], types[second])
+            for start, end in spans:
+                found.setdefault(key, set()).add((sentence, start, end))
         return DocumentExtraction(
-            self.document, tuple(self.sentences), self._entities(entity_types, entity_names), self._triples(found)
+            self.document, tuple(self.sentences), self._entities(types, self.names), self._triples(found)
         )
 
     def mention_type(self, mention: int) -> str:
@@ -86,20 +124,64 @@ class DocumentState(EntityResolution, Coreference):
         return index
 
     def _named_mentions(self) -> None:
+        """NER entities of the inventory's types, trimmed of articles, punctuation, possessives and of a
+        preposition or conjunction the model took into the name ("Acme in", "Paris and")."""
         doc = self.doc
-        self.labels: list[str] = []
         for ent in doc.ents:
             if ent.label_ not in _ENTITY_TYPES:
                 continue
             start, end = ent.start, ent.end
             while end - start > 1 and (doc[start].text in lex.LEADING_DETS or doc[start].is_punct):
                 start += 1
-            while end - start > 1 and (doc[end - 1].is_punct or doc[end - 1].tag_ == "POS"):
+            while end - start > 1 and (
+                doc[end - 1].is_punct or doc[end - 1].tag_ == "POS" or doc[end - 1].pos_ in ("ADP", "CCONJ", "DET")
+            ):
                 end -= 1
-            if self.sent_of[start] < 0 or not doc[start:end].text.strip():
+            if self.sent_of[start] < 0 or not doc[start:end].text.strip() or doc[start].is_punct:
                 continue
             self._add_mention(start, end, -1)
             self.labels.append(ent.label_)
+
+    def _proper_mentions(self, label_names: Callable[[list[str]], dict[str, str | None]]) -> None:
+        """Proper-noun subjects and objects the NER did not label in context, labelled by name alone.
+
+        The NER reads the words around a name, so "Globex was acquired by Acme Corp" finds Globex and "Globex
+        acquired Acme Corp" does not, and the pair would get a slot in one wording only (invariant 11). A run of
+        capitalized proper nouns that is an argument (subject, object, apposition, conjunct) and that the NER
+        labels with an inventory type on its own (:data:`~relguard.extract.spacy.retype.TEMPLATE`) is a mention.
+        """
+        doc, runs = self.doc, []
+        common = {t.lower_ for t in doc if t.is_lower}
+        i = 0
+        while i < len(doc):
+            if doc[i].pos_ != "PROPN" or self.ment_of[i] >= 0 or not doc[i].text[:1].isupper():
+                i += 1
+                continue
+            j = i
+            while j < len(doc) and doc[j].pos_ == "PROPN" and self.ment_of[j] < 0 and doc[j].text[:1].isupper():
+                j += 1
+            if self._proper_run(i, j, common):
+                runs.append((i, j))
+            i = j
+        if not runs:
+            return
+        labels = label_names(sorted({doc[i:j].text for i, j in runs}))
+        for i, j in runs:
+            label = labels.get(doc[i:j].text)
+            if label in _ENTITY_TYPES and self.sent_of[i] >= 0:
+                self._add_mention(i, j, -1)
+                self.labels.append(label)
+
+    def _proper_run(self, i: int, j: int, common: set[str]) -> bool:
+        """Whether tokens ``i:j`` may name an entity: a short argument in one sentence, not a capitalized common
+        noun ("the Board", "Chairman of the Board": one word after an article, or written in lower case too)."""
+        doc = self.doc
+        if j - i > MAX_PROPER_WORDS or doc[i:j].root.dep_ not in _ARGUMENT_DEPS:
+            return False
+        if self.sent_of[i] < 0 or self.sent_of[i] != self.sent_of[j - 1]:
+            return False
+        article = any(c.dep_ == "det" for c in doc[i].children)
+        return not (j - i == 1 and (article or doc[i].lower_ in common))
 
     # -- output
 
@@ -109,9 +191,12 @@ class DocumentState(EntityResolution, Coreference):
         for start, end, sentence, entity in self.mentions:
             a, b = self.doc[start].idx, self.doc[end - 1].idx + len(self.doc[end - 1])
             grouped[entity].append(Mention(sentence, a, b, text[a:b]))
+        merged: dict[tuple[str, str], list[Mention]] = {}
+        for e in range(len(types)):
+            merged.setdefault((names[e], types[e]), []).extend(grouped[e])
         return tuple(
-            Entity(names[e], types[e], tuple(sorted(grouped[e], key=lambda m: (m.start, m.end))))
-            for e in range(len(types))
+            Entity(name, kind, tuple(sorted(mentions, key=lambda m: (m.start, m.end))))
+            for (name, kind), mentions in merged.items()
         )
 
     def _triples(self, found: dict[tuple[str, str, str, str, str], set[tuple[int, int, int]]]) -> tuple[Triple, ...]:

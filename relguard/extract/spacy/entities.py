@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from relguard.extract.slots import canonical_name
 from relguard.extract.spacy import lexicon as lex
-from relguard.extract.spacy.names import clean_name, is_short, org_core, short_forms, winner
+from relguard.extract.spacy.names import is_short, org_core, short_forms, winner
 
 
 class EntityResolution:
@@ -104,7 +105,7 @@ class EntityResolution:
             if root not in entity_of_root:
                 canonical = best[root][1]
                 start, end = self.mentions[canonical][:2]
-                name = clean_name(doc[start:end].text)
+                name = canonical_name(doc[start:end].text)
                 if name not in by_name:
                     by_name[name] = len(types)
                     types.append(winner(weight[root], labels[canonical]))
@@ -114,8 +115,10 @@ class EntityResolution:
         return types, names
 
     def _vote_label(self, index: int) -> str:
-        """The label a mention votes with: its NER label, except a "person" whose head word names an organization."""
-        label = self.labels[index]
+        return self.vote_label(index, self.labels[index])
+
+    def vote_label(self, index: int, label: str) -> str:
+        """The label mention ``index`` votes with: ``label``, but ORG for a "person" whose head word names one."""
         start, end = self.mentions[index][:2]
         if label == "PERSON" and end - start > 1 and self.doc[end - 1].lower_ in lex.ORG_HEADS:
             return "ORG"  # "Quantix Labs", "Atlas Shipping": the small model's commonest slip

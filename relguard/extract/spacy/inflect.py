@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from relguard.extract.spacy import lexicon as lex
 
 if TYPE_CHECKING:
-    from spacy.tokens import Token
+    from spacy.tokens import Doc, Token
 
 
 def normalize_predicate(text: str) -> str:
@@ -61,3 +61,36 @@ def past(lemma: str, *, participle: bool = False) -> str:
     if lemma in lex.DOUBLING or (cvc and len(re.findall("[aeiouy]+", lemma)) == 1):
         return lemma + lemma[-1] + "ed"
     return lemma + "ed"
+
+
+def hyphen_group(doc: Doc, tok: Token) -> list[Token]:
+    """``tok`` with the tokens joined to it by hyphens and no space ("co", "-", "founded")."""
+    start = end = tok.i
+    while start > 0 and not doc[start - 1].whitespace_ and "-" in (doc[start - 1].text, doc[start].text):
+        start -= 1
+    while end + 1 < len(doc) and not doc[end].whitespace_ and "-" in (doc[end].text, doc[end + 1].text):
+        end += 1
+    return [doc[i] for i in range(start, end + 1)]
+
+
+def expression_word(t: Token) -> str:
+    """One expression word in the predicate, or "" for words that carry no meaning of their own."""
+    pos, dep = t.pos_, t.dep_
+    if dep == "neg" or t.lower_ in ("not", "n't", "never"):
+        return "not" if t.lower_ != "never" else "never"
+    if dep == "case":
+        return ""
+    if pos in ("PUNCT", "DET", "CCONJ", "SPACE", "PRON", "SYM", "X", "INTJ"):
+        return ""
+    if pos == "AUX" or dep in ("aux", "auxpass"):
+        return t.lower_ if t.lower_ in lex.MODALS else ""
+    if pos == "VERB":
+        passive = any(c.dep_ == "auxpass" for c in t.children) or (
+            t.tag_ == "VBN" and (t.dep_ in ("acl", "amod") or any(c.dep_ == "agent" for c in t.children))
+        )
+        return t.lower_ if passive and t.tag_ == "VBN" else verb_form(t)
+    if pos == "NOUN":
+        return t.lemma_.lower()
+    if pos == "ADV":
+        return t.lower_ if t.lower_ in lex.HEDGES else ""
+    return t.lower_

@@ -63,6 +63,8 @@ AREA_NOUNS = _words(
     suburbs suburb city town village state province county region district area capital"""
 )
 #: Predicates that name the same entity twice ("X, also known as Y"): aliases, not relations.
+#: Words that give an entity another name ("better known as", "stylized as"): aliases, never relations.
+ALIAS_WORDS = _words("known stylized stylised spelled spelt nicknamed aka dubbed abbreviated transliterated")
 IDENTITY = _words("known_as also_known_as referred_as referred_to_as called renamed renamed_as named_as aka")
 #: Role nouns allowed without a preposition ("Acme's founder Alice", "Apple CEO Tim Cook").
 ROLE_NOUNS = _words(
@@ -73,6 +75,12 @@ ROLE_NOUNS = _words(
     prince princess successor predecessor teammate colleague niece nephew uncle aunt grandson granddaughter
     grandfather grandmother cousin boss deputy treasurer principal dean professor student pupil rector bishop
     archbishop pastor general commander senator ambassador consul"""
+)
+#: Adjectives that are part of a role ("chief executive", "late wife", "former president"), not a description.
+ROLE_MODIFIERS = _words(
+    """chief late former founding managing executive vice deputy senior junior assistant general first elder
+    younger eldest youngest principal lead head acting interim honorary co-founding associate adjunct emeritus
+    current then future longtime long-time sole joint"""
 )
 ORG_SUFFIXES = _words(
     """corp corp. corporation inc inc. incorporated ltd ltd. limited llc plc co co. company group gmbh ag sa s.a.

@@ -1,340 +1,373 @@
-"""Dependency patterns of one sentence: subject-verb-object, prepositions, passives, relational nouns.
+"""Relation slots of one sentence from dependency paths: every linked pair of entity mentions, failing closed.
 
-Every relation occurrence is the shortest contiguous span that expresses it and never touches an entity mention,
-so masking can replace it safely. Negated, modal, conditional and hedged clauses give no relation (the paper's
-"no negation, hypotheticals, or speculation")."""
+Two typed mentions of different entities in one sentence get a slot when the dependency path between them runs
+through a word that can carry a relation (a verb, a noun, an adjective or a preposition) and through no other
+entity, except one coordinated with an end ("Alice and Bob founded Acme" links both to Acme) or one nested on a
+verb-free stretch ("lives in Dublin in Ireland", "Leeds, a city in England"). A name that modifies a noun on the
+path is related by that noun ("Lana Grey is an American singer", "Bob, an Acme Corp employee"). Which pairs are
+linked is decided from the tree's shape, not from which verb or noun sits on the path, so another wording of the same
+relation links the same pair; negated, modal and hedged clauses are slotted too (their words join the span),
+since a sentence left out would be released as written.
+
+The relation expression is the path's inner words and what belongs to them: auxiliaries, particles, negation and
+hedges of a verb; compounds, modifiers and the article of a role noun ("the chief executive of", "late wife");
+coordinated verbs and nouns that share the pair ("founded and led", "was born and raised in"); hyphenated
+prefixes ("co-founded"). A verb that only carries the subject into a coordinated or subordinate clause ("founded
+Acme Corp and remains its chief executive") is not part of the second relation. The expression is cut wherever
+an entity mention lies inside it, so every piece is a contiguous span that never covers a name; each piece with
+a relation-bearing word is one occurrence. Spans of different pairs may overlap; masking merges them.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from itertools import combinations
 from typing import TYPE_CHECKING
 
 from relguard.extract.spacy import lexicon as lex
-from relguard.extract.spacy.inflect import normalize_predicate, verb_form
+from relguard.extract.spacy.inflect import expression_word, hyphen_group, normalize_predicate
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc, Span, Token
+    from spacy.tokens import Span, Token
 
     from relguard.extract.spacy.document import DocumentState
 
-#: Longest relation span, in tokens; longer material is "large unrelated material".
-MAX_SPAN_TOKENS = 8
-#: Coordinated names taken per slot ("A, B, ... and Z founded X"); bounds the work on run-on lists.
-MAX_CONJUNCTS = 16
+#: Longest dependency path between two linked mentions, in edges; longer paths relate nothing directly.
+MAX_PATH_EDGES = 8
+#: Inner path words allowed (after carriers are dropped); more means the two names are only loosely connected.
+MAX_INNER_TOKENS = 6
+#: Other words a span may take between two of its expression words ("takes place every summer in").
+MAX_GAP = 3
+#: Mentions per sentence considered; bounds the quadratic pair loop on run-on lists.
+MAX_MENTIONS = 24
 
+#: Links from a word to a clause it heads; the word above may only carry the subject into that clause.
+CARRIER_LINKS = frozenset({"conj", "ccomp", "advcl", "parataxis"})
+_OWN_COMPLEMENTS = frozenset({"dobj", "attr", "prep", "agent", "dative", "oprd", "acomp", "pobj"})
+_SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "expl"})
+_BEARING = frozenset({"VERB", "NOUN", "PROPN", "ADJ", "ADP", "NUM"})
+_VERB_PARTS = frozenset({"aux", "auxpass", "neg", "prt"})
+_NOUN_PARTS = frozenset({"compound", "amod", "det"})
+_MODIFIER_DEPS = frozenset({"amod", "compound", "nmod", "nummod"})
 
-_Found = tuple[int, str, int, int, int]  # subject mention, predicate, object mention, first and last span token
+_NOUNS = frozenset({"NOUN", "PROPN"})
+_PREDICATIVE = frozenset({"attr", "appos", "oprd", "ROOT", "conj"})
+#: Words a span may take between two expression words: they modify the relation, they are not a description.
+_GAP_POS = frozenset({"ADV", "PART", "DET", "AUX", "ADP", "PRON", "CCONJ"})
+_RELATIONAL = lex.ROLE_NOUNS | lex.LIGHT_NOUNS | lex.AREA_NOUNS | lex.BODY_NOUNS | lex.PLACE_NOUNS
+
+_Found = tuple[int, int, str, tuple[tuple[int, int], ...]]  # first mention, second mention, predicate, spans
 
 
 class SentenceRelations:
-    """Dependency patterns of one sentence; every found relation passes through :meth:`_add`."""
+    """The linked mention pairs of one sentence, each with its predicate and its spans (inclusive tokens)."""
 
     def __init__(self, state: DocumentState, sent: Span) -> None:
         self.s = state
+        self.doc = state.doc
         self.ment_of = state.ment_of
         self.sent = sent
-        self.out: list[_Found] = []
 
     def find(self) -> list[_Found]:
-        ment_of = self.ment_of
-        for tok in self.sent:
-            pos = tok.pos_
-            if ment_of[tok.i] >= 0:
-                if tok.dep_ != "compound":
-                    self._entity_roles(tok)
-            elif pos == "VERB":
-                self._verb(tok)
-            elif pos in ("NOUN", "PROPN"):
-                self._noun(tok)
-            elif pos == "AUX" and tok.lemma_ == "be":
-                self._be_prep(tok)
-        return self.out
+        ment_of, mentions = self.ment_of, self.s.mentions
+        present = sorted({ment_of[i] for i in range(self.sent.start, self.sent.end) if ment_of[i] >= 0})
+        present = sorted(present, key=lambda m: mentions[m][0])[:MAX_MENTIONS]
+        heads = {m: self.doc[mentions[m][0] : mentions[m][1]].root for m in present}
+        chains = {m: _ancestors(heads[m]) for m in present}
+        pairs = [
+            (a, b)
+            for a, b in combinations(present, 2)
+            if mentions[a][3] != mentions[b][3] and mentions[a][3] >= 0 and mentions[b][3] >= 0
+        ]
+        return self._found(pairs, heads, chains)
 
-    # -- who is meant
-
-    def refs(self, tok: Token) -> list[int]:
-        """Mentions denoted by ``tok``, with the ones coordinated to it ("Alice and Bob")."""
-        first = self.ref(tok)
-        if first is None:
-            return []
-        found = [first]
-        for other in tok.conjuncts[:MAX_CONJUNCTS]:
-            m = self.ref(other)
-            if m is not None and m not in found:
-                found.append(m)
+    def _found(self, pairs: list[tuple[int, int]], heads: dict, chains: dict) -> list[_Found]:
+        """Slots of every linked pair of ``pairs`` (fail closed: a pair left out is released as written)."""
+        found: list[_Found] = []
+        for a, b in pairs:
+            inner = self._inner(a, b, heads, chains)
+            if inner is None:
+                continue
+            expression = self._expression(inner, a, b)
+            spans = self._spans(expression, a, b)
+            if not spans:
+                continue
+            predicate = self._predicate(expression, inner, a, b)
+            if predicate is not None:
+                found.append((a, b, predicate, spans))
         return found
 
-    def ref(self, tok: Token, depth: int = 0) -> int | None:
-        """The mention ``tok`` stands for: itself, a relative pronoun's antecedent, an appositive's entity."""
-        m = self.ment_of[tok.i]
-        if m >= 0 or depth > 3:
-            return m if m >= 0 else None
-        if tok.lower_ in lex.REL_PRONOUNS and tok.head.dep_ == "relcl":
-            return self.ref(tok.head.head, depth + 1)
-        if tok.pos_ in ("NOUN", "PROPN"):
-            if tok.dep_ == "appos":
-                return self.ref(tok.head, depth + 1)
-            for child in tok.children:
-                if child.dep_ == "appos" and self.ment_of[child.i] >= 0:
-                    return self.ment_of[child.i]
-            if tok.dep_ == "attr" and tok.head.lemma_ in lex.COPULAS:
-                subj = _child(tok.head, ("nsubj", "nsubjpass"))
-                if subj is not None:
-                    return self.ref(subj, depth + 1)
-        return None
+    # -- the path and its carriers
 
-    # -- verbs: subject-verb-object, subject-verb-preposition-object, passive with agent
-
-    def _verb(self, v: Token) -> None:
-        subjects, passive = self._subjects(v)
-        if not subjects or _blocked(v):
-            return
-        start = self._verb_start(v)
-        particles = [c for c in v.children if c.dep_ == "prt" and c.i > v.i]
-        for child in v.children:
-            dep = child.dep_
-            if dep == "dobj" and not passive:
-                before = [p for p in particles if p.i < child.i]
-                phrase = " ".join([verb_form(v)] + [p.lower_ for p in before])
-                self._add(subjects, phrase, self.refs(child), start, v.i, max([v.i] + [p.i for p in before]))
-                self._object_prep(v, subjects, passive, start, child)
-            elif dep in ("agent", "prep"):
-                pobj = _child(child, ("pobj",))
-                objects = self.refs(pobj) if pobj is not None else []
-                if not objects:
-                    if pobj is not None and not (passive and child.lower_ == "by"):
-                        self._through_noun(v, subjects, passive, start, child, pobj)
-                    continue
-                if passive and child.lower_ == "by":
-                    for agent in objects:  # the agent does what the verb says to the patient
-                        self._add([agent], verb_form(v), subjects, start, v.i, child.i)
-                elif dep == "prep":
-                    light = _object_before(v, child)
-                    if light is None:
-                        continue
-                    words = [verb_form(v, participle=passive)] + [p.lower_ for p in particles if p.i < child.i]
-                    self._add(subjects, " ".join([*words, *light, child.lower_]), objects, start, v.i, child.i)
-
-    def _object_prep(self, v: Token, subjects: list[int], passive: bool, start: int, obj: Token) -> None:
-        """A place preposition the parser hung on a short common-noun object: "studied engineering at Y"."""
-        if self.ment_of[obj.i] >= 0 or _object_before(v, obj) is None:
-            return
-        for prep in obj.children:
-            if prep.dep_ == "prep" and prep.lower_ in lex.OBJECT_PREPS:
-                pobj = _child(prep, ("pobj",))
-                if pobj is not None and _object_before(v, prep) == []:
-                    words = f"{verb_form(v, participle=passive)} {prep.lower_}"
-                    self._add(subjects, words, self.refs(pobj), start, v.i, prep.i)
-
-    def _through_noun(self, v: Token, subjects: list[int], passive: bool, start: int, prep: Token, noun: Token) -> None:
-        """Prepositions chained through a noun: "served as president of Y", "moved to the north of Y"."""
-        lemma = noun.lemma_.lower()
-        as_role = prep.lower_ == "as" and self.ment_of[noun.i] < 0
-        body = lemma in lex.BODY_NOUNS and prep.lower_ in ("on", "to") and self.ment_of[noun.i] < 0
-        if not as_role and not body and lemma not in lex.AREA_NOUNS:
-            return
-        inner = _child(noun, ("prep",))
-        pobj = _child(inner, ("pobj",)) if inner is not None else None
-        if pobj is None:
-            return
-        if as_role:
-            phrase = f"{_noun_words(self.s.doc, self._noun_start(noun), noun)} {inner.lower_}"
-        elif body:  # "serves on the board of Y" -> served_on_board_of
-            phrase = f"{verb_form(v, participle=passive)} {prep.lower_} {lemma} {inner.lower_}"
-        else:
-            phrase = f"{verb_form(v, participle=passive)} {prep.lower_}"
-        self._add(subjects, phrase, self.refs(pobj), start, v.i, inner.i)
-
-    def _subjects(self, v: Token, depth: int = 0) -> tuple[list[int], bool]:
-        """The subject mentions of verb ``v`` and whether ``v`` is passive (its subject is the patient)."""
-        for child in v.children:
-            if child.dep_ in ("nsubj", "nsubjpass"):
-                return self.refs(child), child.dep_ == "nsubjpass"
-        dep, head = v.dep_, v.head
-        own_passive = any(c.dep_ == "auxpass" or (c.dep_ == "agent" and v.tag_ == "VBN") for c in v.children)
-        if dep == "acl" and v.tag_ in ("VBN", "VBG"):  # "a film directed by", "a band consisting of"
-            return self.refs(head), v.tag_ == "VBN"
-        if dep == "conj" and head.pos_ in ("VERB", "AUX") and depth < 4:  # "founded Acme and sold it"
-            subjects, passive = self._subjects(head, depth + 1)
-            return subjects, (passive and v.tag_ == "VBN") or own_passive
-        if dep == "xcomp" and head.pos_ == "VERB" and _child(head, ("dobj",)) is None and depth < 4:
-            return self._subjects(head, depth + 1)[0], own_passive  # "went on to found"
-        return [], False
-
-    def _verb_start(self, v: Token) -> int:
-        """First token of the verb group: the earliest auxiliary before the verb ("was later founded")."""
-        start = v.i
-        for child in v.children:
-            if child.dep_ in ("aux", "auxpass") and child.i < start and child.tag_ != "TO":
-                start = child.i
-        return start
-
-    # -- relational nouns: "is the capital of", "CEO of", "a city in"
-
-    def _noun(self, n: Token) -> None:
-        dep, head = n.dep_, n.head
-        if dep == "appos" or any(c.dep_ == "appos" for c in n.children):
-            subjects = [m for m in [self.ref(n)] if m is not None]
-            start = self._noun_start(n)
-        elif dep == "attr" and head.lemma_ in lex.COPULAS and head.i < n.i and not _blocked(head):
-            subj = _child(head, ("nsubj", "nsubjpass"))
-            subjects = self.refs(subj) if subj is not None else []
-            start = self._verb_start(head)
-        else:
-            return
-        if not subjects:
-            return
-        lemma = n.lemma_.lower()
-        noun = _noun_words(self.s.doc, self._noun_start(n), n)
-        for child in n.children:
-            if child.dep_ == "prep":
-                pobj = _child(child, ("pobj",))
-                if pobj is None:
-                    continue
-                prep = child.lower_
-                phrase = "located in" if lemma in lex.PLACE_NOUNS and prep in lex.PLACE_PREPS else f"{noun} {prep}"
-                self._add(subjects, phrase, self.refs(pobj), start, n.i, child.i)
-            elif child.dep_ == "poss" and lemma in lex.ROLE_NOUNS:  # "Alice, Acme's founder"
-                self._add(subjects, f"{noun} of", self.refs(child), self._noun_start(n), n.i, n.i)
-
-    def _noun_start(self, n: Token) -> int:
-        """First token of the noun with its compounds and hyphenated prefixes ("vice president", "co-founder")."""
-        doc, ment_of = self.s.doc, self.ment_of
-        start = n.i
-        while start > self.sent.start:
-            prev = doc[start - 1]
-            if ment_of[prev.i] >= 0:
-                break
-            compound = prev.dep_ == "compound" and start <= prev.head.i <= n.i
-            hyphen = not prev.whitespace_ and (prev.text == "-" or doc[start].text == "-")
-            if not (compound or hyphen):
-                break
-            start -= 1
-        return start
-
-    # -- "Acme's founder Alice", "Apple CEO Tim Cook"
-
-    def _entity_roles(self, e: Token) -> None:
-        role = None
-        owner = None
-        for child in e.children:
-            if child.dep_ == "poss":
-                owner = self.ref(child)
-            elif child.dep_ == "compound" and self.ment_of[child.i] < 0 and child.lemma_.lower() in lex.ROLE_NOUNS:
-                role = child
-        if role is None:
-            return
-        for child in role.children:
-            if owner is None and child.dep_ in ("compound", "poss"):
-                owner = self.ref(child)
-        if owner is not None:
-            start = self._noun_start(role)
-            noun = _noun_words(self.s.doc, start, role)
-            self._add([self.ment_of[e.i]], f"{noun} of", [owner], start, role.i, role.i)
-
-    # -- "The museum is in Paris"
-
-    def _be_prep(self, be: Token) -> None:
-        subj = _child(be, ("nsubj",))
-        prep = _child(be, ("prep",))
-        if subj is None or prep is None or prep.lower_ not in ("in", "at", "near"):
-            return
-        pobj = _child(prep, ("pobj",))
-        if pobj is None or _child(be, ("attr", "acomp")) is not None or _blocked(be):
-            return
-        subjects = [m for m in self.refs(subj) if self.s.mention_type(m) in lex.PLACE_TYPES]
-        self._add(subjects, "located in", self.refs(pobj), self._verb_start(be), be.i, prep.i)
-
-    # -- the span check shared by all patterns
-
-    def _add(self, subjects: list[int], phrase: str, objects: list[int], first: int, head: int, last: int) -> None:
-        """Record relations whose span runs ``first..last`` (inclusive tokens) around ``head``.
-
-        A mention before the head clips the span to start after it; a mention
-        between the head and the last token leaves no contiguous span that
-        avoids entity names, so nothing is recorded.
-        """
-        if not subjects or not objects or not first <= head <= last:
-            return
-        cum = self.s.cum
-        if cum[last + 1] - cum[head] > 0:
-            return
-        if cum[head] - cum[first] > 0:
-            first = head
-            while first > self.sent.start and self.ment_of[first - 1] < 0:
-                first -= 1
-        doc = self.s.doc
-        while first < last and doc[first].is_space:
-            first += 1
-        while last > first and doc[last].is_space:
-            last -= 1
-        if last - first + 1 > MAX_SPAN_TOKENS or doc[first].is_space:
-            return
-        predicate = normalize_predicate(phrase)
-        if predicate in lex.IDENTITY or predicate.rsplit("_", 1)[-1] in lex.NON_RELATIONAL_PREPS:
-            return
-        for subj in subjects:
-            for obj in objects:
-                self.out.append((subj, predicate, obj, first, last))
-
-
-def _child(tok: Token, deps: tuple[str, ...]) -> Token | None:
-    for child in tok.children:
-        if child.dep_ in deps:
-            return child
-    return None
-
-
-def _object_before(v: Token, prep: Token) -> list[str] | None:
-    """Predicate words for a direct object between verb ``v`` and its preposition, or None to skip the relation.
-
-    With no such object there is nothing to add. A light noun of a support-verb
-    idiom joins the predicate ("takes place in" -> ``took_place_in``). A short
-    common-noun object leaves the preposition on the verb ("studied engineering
-    at", "sold his stake to"). A named or long object ("recorded the album
-    Midnight on") more likely owns the preposition itself, so the relation is
-    skipped rather than misattributed.
-    """
-    words: list[str] = []
-    for obj in v.children:
-        if obj.dep_ != "dobj" or not v.i < obj.i < prep.i:
-            continue
-        lemma = obj.lemma_.lower()
-        if lemma in lex.LIGHT_NOUNS and obj.pos_ == "NOUN":
-            words.append(lemma)
-            continue
-        tokens = [t for t in obj.subtree if t.i < prep.i]
-        content = [t for t in tokens if t.pos_ in ("NOUN", "ADJ")]
-        if len(content) > 3 or any(t.pos_ not in ("NOUN", "ADJ", "DET", "PRON") for t in tokens):
+    def _inner(self, a: int, b: int, heads: dict, chains: dict) -> list[Token] | None:
+        """Inner words of the path from mention ``a`` to ``b``, or None when the two are not linked directly."""
+        up, down = chains[a], chains[b]
+        on_b = {t.i: n for n, t in enumerate(down)}
+        top = next((n for n, t in enumerate(up) if t.i in on_b), None)
+        if top is None:
             return None
-    return words
+        lca = up[top]
+        path = up[: top + 1] + list(reversed(down[: on_b[lca.i]]))
+        if len(path) - 1 > MAX_PATH_EDGES:
+            return None
+        side_a = up[top - 1] if top > 0 else None
+        side_b = down[on_b[lca.i] - 1] if on_b[lca.i] > 0 else None
+        inner = [t for t in path if self.ment_of[t.i] not in (a, b)]
+        for k, t in enumerate(path):
+            other = self.ment_of[t.i]
+            if other < 0 or other in (a, b) or self._coordinated(heads[other], (heads[a], heads[b])):
+                continue
+            if not (_nominal_chain(path[: k + 1]) or _nominal_chain(path[k:])):
+                return None  # a third name the path meets through a verb: "Alice said Bob founded Acme"
+        inner = [t for t in inner if self.ment_of[t.i] < 0]
+        for child, other in ((side_a, side_b), (side_b, side_a)):
+            if child is None or child.dep_ not in CARRIER_LINKS or lca.i not in {t.i for t in inner}:
+                continue
+            if _has_subject(child):
+                return None  # "Alice said that Bob founded Acme", "Alice left and Bob joined Acme"
+            if self._carrier(lca, child, a, b):
+                if other is not None and self.ment_of[other.i] not in (a, b):
+                    return None  # the other name hangs on the carrier's own adjunct ("based in Berlin and founded by")
+                inner = [t for t in inner if t.i != lca.i]
+        described: set[int] = set()
+        for end in (path[0], path[-1]):
+            noun = end.head
+            if end.dep_ not in _MODIFIER_DEPS or self.ment_of[noun.i] >= 0 or noun.pos_ not in _NOUNS:
+                continue
+            described.add(noun.i)  # "Lana Grey is an American singer", "Bob, an Acme Corp employee"
+        inner = self._nouns(path, inner, described)
+        if len(inner) > MAX_INNER_TOKENS:
+            return None
+        if not any(t.pos_ in _BEARING for t in inner) or all(t.dep_ in ("conj", "appos") for t in path if t != lca):
+            return None
+        return inner
 
+    def _nouns(self, path: list[Token], inner: list[Token], described: set[int]) -> list[Token]:
+        """Keep the relation's words, not what a name is described as.
 
-def _noun_words(doc: Doc, start: int, n: Token) -> str:
-    """The relational noun as predicate words: compounds as written, the head noun singular."""
-    return " ".join([doc[i].lower_ for i in range(start, n.i) if not doc[i].is_punct] + [n.lemma_.lower()])
+        A noun heading a reduced or relative clause on the path only describes the first name, with its copula
+        ("is a collectible dice game created by" → "created by"); a predicate noun that names no relation only
+        carries a preposition ("a racing driver from"). A noun that a name modifies (``described``: "a Norwegian
+        politician", "the Disney film") is what relates the two, so it stays. A noun argument between the names
+        ("won two medals at") no longer drops the pair: which nouns may stand there was a word list, so a slot
+        depended on the relation's words (invariant 11), and a pair left out is released as written.
+        """
+        order = {t.i: k for k, t in enumerate(path)}
+        for k in range(len(path) - 1):
+            low, high = path[k], path[k + 1]
+            for noun, clause, side in ((low, high, "after"), (high, low, "before")):
+                if noun.pos_ not in _NOUNS or clause.head.i != noun.i or clause.dep_ not in ("acl", "relcl"):
+                    continue
+                at = order[noun.i]
+                cut = [t for t in inner if (order[t.i] <= at if side == "after" else order[t.i] >= at)]
+                if all(t.dep_ == "det" or t.lemma_ in lex.COPULAS or _descriptive(t) for t in cut):
+                    inner = [t for t in inner if t not in cut]
+        ends = {path[0].i, path[-1].i}
+        for t in list(inner):
+            if t.i in described:
+                continue  # "a Norwegian politician", "the Disney film": the noun a name modifies relates it
+            classifier = any(c.i in ends and c.dep_ in ("compound", "appos", "nmod") for c in t.children)
+            if t.pos_ in _NOUNS and classifier and not self._relational(t, order):
+                inner = [u for u in inner if u.i != t.i]  # "invited the saxophonist Kenny Ward": what he is
+                continue
+            if t.pos_ in _NOUNS and t.dep_ in _PREDICATIVE and not self._relational(t, order):
+                drop = {t.i} | {u.i for u in inner if u.lemma_ in lex.COPULAS and t.head.i == u.i}
+                inner = [u for u in inner if u.i not in drop]  # "a racing driver from": only "from" relates
+        return inner
 
-
-def _blocked(v: Token) -> bool:
-    """True when the clause of ``v`` is negated, modal, conditional, hedged or under a non-factive verb.
-
-    The check climbs through coordinated and complement clauses ("did not
-    want to found", "if ... and sold"); a negation on a coordinated verb does
-    not carry over ("did not found Acme but joined Beta").
-    """
-    node, via = v, ""
-    for _ in range(10):
-        for child in node.children:
-            dep = child.dep_
-            if (
-                (dep == "neg" and via != "conj")
-                or (dep == "aux" and child.lower_ in lex.MODALS)
-                or (dep == "mark" and child.lower_ in lex.COND_MARKS)
-                or (dep == "advmod" and child.lower_ in lex.HEDGES)
-            ):
-                return True
-        if via in ("xcomp", "ccomp") and node.lemma_.lower() in lex.HYPOTHETICAL:
+    def _relational(self, noun: Token, order: dict[int, int]) -> bool:
+        """A predicate noun that names a relation ("the capital of", "a member of", "CEO of"), not a description
+        of the first name that only carries a preposition ("a racing driver from", "an album released in")."""
+        if noun.lemma_.lower() in _RELATIONAL:
             return True
-        if node.dep_ not in ("conj", "xcomp", "ccomp") or node.head is node:
-            return False
-        via, node = node.dep_, node.head
-    return False
+        return any(c.dep_ == "prep" and c.i in order and c.lower_ in ("of", "to") for c in noun.children)
+
+    def _carrier(self, lca: Token, child: Token, a: int, b: int) -> bool:
+        """Whether ``lca`` only carries a subject into the clause of ``child`` and is no part of the relation.
+
+        Coordinated words that share the pair ("founded and led Acme") are part of it; a first conjunct with a
+        complement of its own ("founded Acme Corp and remains its chief executive"), or outside the two names,
+        is not; nor is the verb above a subordinate clause ("after joining Acme, Alice moved").
+        """
+        if child.dep_ != "conj":
+            return True
+        low, high = self.s.mentions[a][1], self.s.mentions[b][0]
+        own = any(c.dep_ in _OWN_COMPLEMENTS and c.i != child.i and c.dep_ != "conj" for c in lca.children)
+        return own or not low <= lca.i < high
+
+    def _coordinated(self, other: Token, ends: tuple[Token, Token]) -> bool:
+        """Whether the path may pass through ``other``: a name coordinated with an end ("Alice and Bob founded
+        Acme") or in apposition with it ("near Dublin, Ohio" links the river to Ohio as to Dublin)."""
+        conjuncts = {t.i for t in other.conjuncts}
+        for end in ends:
+            if end.i in conjuncts or (end.dep_ == "appos" and end.head.i == other.i):
+                return True
+            if other.dep_ == "appos" and other.head.i == end.i:
+                return True
+        return False
+
+    # -- the whole expression
+
+    def _expression(self, inner: list[Token], a: int, b: int) -> list[Token]:
+        """The path's words with their auxiliaries, particles, negation, modifiers, coordinated words and prefixes."""
+        ment_of = self.ment_of
+        low, high = self.s.mentions[a][1], self.s.mentions[b][0]
+        taken: dict[int, Token] = {t.i: t for t in inner}
+        queue = list(inner)
+        while queue:
+            t = queue.pop()
+            for child in t.children:
+                if child.i in taken or ment_of[child.i] >= 0 or not self.sent.start <= child.i < self.sent.end:
+                    continue
+                light = child.dep_ == "dobj" and child.lemma_.lower() in lex.LIGHT_NOUNS  # "takes place in"
+                if (t.pos_ in ("VERB", "AUX") and (child.dep_ in _VERB_PARTS or _hedge(child) or light)) or (
+                    t.pos_ in ("NOUN", "PROPN", "ADJ") and child.i < t.i and _noun_part(child)
+                ):
+                    taken[child.i] = child
+                    queue.append(child)
+                elif (
+                    child.dep_ == "conj" and child.pos_ == t.pos_ and low <= child.i < high and not _has_subject(child)
+                ):
+                    taken[child.i] = child
+                    queue.append(child)
+                    for part in child.children:
+                        if part.dep_ == "cc" and ment_of[part.i] < 0:
+                            taken[part.i] = part
+        for t in list(taken.values()):
+            for joined in _hyphen_joined(self.doc, t, self.sent):
+                if ment_of[joined.i] < 0:
+                    taken.setdefault(joined.i, joined)
+        return [taken[i] for i in sorted(taken)]
+
+    def _spans(self, expression: list[Token], a: int, b: int) -> tuple[tuple[int, int], ...]:
+        """Contiguous pieces of the expression, cut at entity mentions and wide gaps, trimmed, each bearing a word.
+
+        Pieces between the two names are the slot; only when none lies between them do pieces outside count
+        ("In Madrid, Sofia Jansen played", "Bob Jones, an Acme Corp employee"): a verb before both names
+        belongs to its own subject's relation ("aviator awarded the Medal of Honor in the Vietnam War").
+        """
+        cum, doc = self.s.cum, self.doc
+        pieces: list[list[int]] = []
+        for t in expression:
+            if pieces:
+                last = pieces[-1][-1]
+                gap = t.i - last - 1
+                if gap <= MAX_GAP and cum[t.i] - cum[last + 1] == 0 and self._fills(last, t.i):
+                    pieces[-1].extend(range(last + 1, t.i + 1))
+                    continue
+            pieces.append([t.i])
+        spans = []
+        for piece in pieces:
+            while piece and _edge(doc[piece[0]]):
+                piece = piece[1:]
+            while piece and (_edge(doc[piece[-1]]) or doc[piece[-1]].dep_ == "det"):
+                piece = piece[:-1]
+            if piece and any(_bearing(doc[i]) for i in piece):
+                spans.append((piece[0], piece[-1]))
+        low, high = self.s.mentions[a][1], self.s.mentions[b][0]
+        between = tuple(span for span in spans if low <= span[0] and span[1] < high)
+        return between or tuple(spans)
+
+    def _fills(self, last: int, nxt: int) -> bool:
+        """Whether the words between two expression words may join the span: modifiers and function words, or a
+        short object between a verb and its preposition ("studied computer science at"), never a number."""
+        gap = [self.doc[i] for i in range(last + 1, nxt)]
+        if all(_gap_word(t) for t in gap):
+            return True  # function words, superlatives, time phrases ("the largest city in", "every summer in")
+        verb = self.doc[last]
+        return (
+            verb.pos_ == "VERB"
+            and all(t.pos_ in ("NOUN", "ADJ", "DET") and t.head.i in {verb.i, *(u.i for u in gap)} for t in gap)
+            and len(gap) <= 2
+        )
+
+    # -- the predicate (confidential: it only feeds d_R)
+
+    def _predicate(self, expression: list[Token], inner: list[Token], a: int, b: int) -> str | None:
+        """The relation's normal form: verbs in the past tense (participles for passives), nouns singular,
+        auxiliaries and articles dropped, negation and modals kept; a role noun without a preposition says which
+        end holds the role ("Acme's founder Alice" → ``with_founder``; "Alice, an Acme employee" → ``employee_of``)."""
+        words: list[str] = []
+        seen: set[int] = set()
+        doc = self.doc
+        for t in expression:
+            if t.i in seen:
+                continue
+            group = hyphen_group(doc, t)
+            if len(group) > 1:
+                seen.update(g.i for g in group)
+                words.append("".join(g.text for g in group).lower())
+                continue
+            word = expression_word(t)
+            if word:
+                words.append(word)
+        if not words:
+            return None
+        content = [t for t in expression if t.pos_ in ("NOUN", "PROPN") and self.ment_of[t.i] < 0]
+        nouns = {t.lemma_.lower() for t in content}
+        if len(nouns) == 1 and nouns <= lex.PLACE_NOUNS and words[-1] in lex.PLACE_PREPS:
+            words = ["located", "in"]
+        elif content and words[-1] == expression_word(content[-1]) and not any(t.pos_ == "VERB" for t in expression):
+            owner = {c.i for c in content[-1].children if c.dep_ in ("poss", "compound")}
+            first = self.s.mentions[a]
+            words = ["with", *words] if any(first[0] <= i < first[1] for i in owner) else [*words, "of"]
+        predicate = normalize_predicate(" ".join(words))
+        if predicate in lex.IDENTITY or predicate.rsplit("_", 1)[-1] in lex.NON_RELATIONAL_PREPS:
+            return None
+        if set(predicate.split("_")) & lex.ALIAS_WORDS:
+            return None  # "better known by his stage name", "stylized as": another name, not a relation
+        return predicate
+
+
+def _ancestors(tok: Token) -> list[Token]:
+    chain = [tok]
+    while chain[-1].head.i != chain[-1].i and len(chain) < 64:
+        chain.append(chain[-1].head)
+    return chain
+
+
+def _nominal_chain(tokens: list[Token]) -> bool:
+    """Whether a stretch of the path holds no verb: names nested by prepositions, apposition or possession."""
+    return not any(t.pos_ in ("VERB", "AUX") for t in tokens)
+
+
+def _gap_word(tok: Token) -> bool:
+    if tok.pos_ in _GAP_POS or tok.dep_ in ("npadvmod", "tmod") or tok.head.dep_ == "npadvmod":
+        return True
+    return tok.pos_ == "ADJ" and (tok.tag_ == "JJS" or tok.lower_ in lex.ROLE_MODIFIERS)
+
+
+def _descriptive(tok: Token) -> bool:
+    """A word of what a name is described as ("is a county owned, public use airport located in")."""
+    return tok.pos_ in ("NOUN", "PROPN", "ADJ") and tok.dep_ in ("attr", "conj", "appos", "compound", "amod", "acl")
+
+
+def _noun_part(tok: Token) -> bool:
+    """Words that belong to a role noun: its article, noun compounds and role modifiers ("the chief executive",
+    "late wife", "board member"); not a description ("a small village", "the 2010 album")."""
+    if tok.dep_ == "det":
+        return True
+    if tok.dep_ == "compound":
+        return tok.pos_ == "NOUN"
+    return tok.dep_ == "amod" and tok.lower_ in lex.ROLE_MODIFIERS
+
+
+def _has_subject(tok: Token) -> bool:
+    return any(c.dep_ in _SUBJECTS for c in tok.children)
+
+
+def _hedge(tok: Token) -> bool:
+    return tok.dep_ in ("advmod", "neg") and tok.lower_ in lex.HEDGES
+
+
+def _edge(tok: Token) -> bool:
+    """Words a span never starts or ends with: punctuation, conjunctions, spaces."""
+    return tok.is_space or tok.pos_ in ("PUNCT", "CCONJ", "SPACE") or tok.dep_ == "cc"
+
+
+def _bearing(tok: Token) -> bool:
+    return tok.pos_ in _BEARING
+
+
+def _hyphen_joined(doc, tok: Token, sent: Span) -> Iterable[Token]:
+    return (t for t in hyphen_group(doc, tok) if sent.start <= t.i < sent.end and t.i != tok.i)

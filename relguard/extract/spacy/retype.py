@@ -1,0 +1,111 @@
+"""Entity types that never read a relation's words: labels from the masked sentences and the canonical name.
+
+The NER reads the words around a name, so "Elena Novak was born in Bratislava" and "Elena Novak founded
+Bratislava" label the city differently — and the type chooses the pool, which is public. Here every sentence
+that holds a relation span is labelled again with each span replaced by one neutral filler
+(:data:`relguard.extract.slots.FILLER`); a sentence without one is labelled as it stands, since no relation's
+words are in it. Each named mention votes with its label, weighted by its length in words, and the canonical
+name votes once more inside a fixed template (the paper types from canonical names), its label breaking ties.
+The corpus then gives one
+name one type (:func:`relguard.extract.slots.align_corpus`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from relguard.extract.slots import FILLER, masked_text, vote
+from relguard.types import ENTITY_TYPES
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+    from relguard.extract.spacy.document import DocumentState
+
+#: How a canonical name is shown to the NER on its own: a frame that says nothing about what the entity is.
+TEMPLATE = "I read about {name}."
+_TYPES = frozenset(ENTITY_TYPES)
+
+
+@dataclass(frozen=True)
+class MaskedSentence:
+    """A sentence of one document with its relation spans replaced by the filler, and the offset map back."""
+
+    sentence: int
+    text: str
+    offsets: tuple[int, ...]
+
+
+def masked_sentences(state: DocumentState) -> list[MaskedSentence]:
+    """Every sentence of ``state`` that holds a relation span, masked (the others need no second look)."""
+    text = state.document.text
+    spans: dict[int, list[tuple[int, int]]] = {}
+    doc = state.doc
+    for sentence, _a, _b, _predicate, pieces in state.found:
+        bounds = state.sentences[sentence]
+        for first, last in pieces:
+            start, end = doc[first].idx, doc[last].idx + len(doc[last])
+            spans.setdefault(sentence, []).append((start - bounds.start, end - bounds.start))
+    masked = []
+    for sentence, ranges in sorted(spans.items()):
+        bounds = state.sentences[sentence]
+        body, offsets = masked_text(text[bounds.start : bounds.end], ranges, filler=FILLER)
+        masked.append(MaskedSentence(sentence, body, tuple(offsets)))
+    return masked
+
+
+def final_types(
+    state: DocumentState, masked: list[MaskedSentence], labelled: list[Doc], templates: dict[str, str | None]
+) -> list[str]:
+    """One type per entity of ``state``: the weighted vote of its named mentions' masked labels and its name's.
+
+    ``labelled`` are the NER's parses of ``masked`` (same order); ``templates`` maps a canonical name to the
+    label the NER gives it inside :data:`TEMPLATE` (None: no entity found there).
+    """
+    doc = state.doc
+    relabelled = {m.sentence: (m, parsed) for m, parsed in zip(masked, labelled, strict=True)}
+    votes: list[dict[str, float]] = [{} for _ in state.names]
+    tie: list[str | None] = [None] * len(state.names)
+    for index, label in enumerate(state.labels):
+        start, end, sentence, entity = state.mentions[index]
+        if sentence in relabelled:
+            label = _masked_label(state, relabelled[sentence], index)
+        label = state.vote_label(index, label) if label else None
+        if label in _TYPES:
+            words = sum(not t.is_space for t in doc[start:end])
+            votes[entity][label] = votes[entity].get(label, 0.0) + words
+    for entity, name in enumerate(state.names):
+        label = templates.get(name)
+        if label in _TYPES:
+            votes[entity][label] = votes[entity].get(label, 0.0) + 1.0
+            tie[entity] = label
+    return [vote(votes[e], tie[e]) or state.entity_types[e] for e in range(len(state.names))]
+
+
+def _masked_label(state: DocumentState, relabelled: tuple[MaskedSentence, Doc], index: int) -> str | None:
+    """The label the NER gives mention ``index`` in its masked sentence (the entity overlapping it most)."""
+    masked, parsed = relabelled
+    start, end = state.mentions[index][:2]
+    bounds = state.sentences[masked.sentence]
+    first = masked.offsets[state.doc[start].idx - bounds.start]
+    last = masked.offsets[state.doc[end - 1].idx + len(state.doc[end - 1]) - bounds.start]
+    best, label = 0, None
+    for ent in parsed.ents:
+        overlap = min(last, ent.end_char) - max(first, ent.start_char)
+        if overlap > best:
+            best, label = overlap, ent.label_
+    return label
+
+
+def template_text(name: str) -> str:
+    return TEMPLATE.format(name=name)
+
+
+def template_label(parsed: Doc, name: str) -> str | None:
+    """The label of the entity that covers ``name`` inside its template, if the NER found one."""
+    start = TEMPLATE.index("{name}")
+    for ent in parsed.ents:
+        if ent.start_char <= start + 1 and ent.end_char >= start + len(name) - 1:
+            return ent.label_
+    return None
