@@ -31,13 +31,13 @@ WAIT = 60_000
 
 WATCH = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
-  window.__lat = {start: null, ran: false, done: null};
+  window.__lat = {start: null, ran: false, ranAt: null, done: null};
   document.addEventListener('keydown', () => { window.__lat.start = performance.now(); }, {capture: true});
   new MutationObserver(() => {
     const state = app.getAttribute('data-test-script-state');
     const lat = window.__lat;
     if (lat.start === null) return;
-    if (state === 'running') lat.ran = true;
+    if (state === 'running' && !lat.ran) { lat.ran = true; lat.ranAt = performance.now(); }
     if (state === 'notRunning' && lat.ran && lat.done === null) {
       requestAnimationFrame(() => { lat.done = performance.now(); });
     }
@@ -72,13 +72,14 @@ def settle(page) -> None:
     expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=WAIT)
 
 
-def trial(page, slider, key: str) -> float:
-    page.evaluate("() => { window.__lat.start = null; window.__lat.ran = false; window.__lat.done = null; }")
+def trial(page, slider, key: str) -> tuple[float, float]:
+    """Milliseconds from the key to the painted result, and from the key to the rerun's start."""
+    page.evaluate("() => { Object.assign(window.__lat, {start: null, ran: false, ranAt: null, done: null}); }")
     slider.press(key)
     page.wait_for_function("() => window.__lat.done !== null", timeout=WAIT)
-    latency = page.evaluate("() => window.__lat.done - window.__lat.start")
+    latency = page.evaluate("() => [window.__lat.done - window.__lat.start, window.__lat.ranAt - window.__lat.start]")
     settle(page)
-    return latency
+    return latency[0], latency[1]
 
 
 def main() -> None:
@@ -105,8 +106,11 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
-    print(f"slider → updated table, {TRIALS} trials (ms): {', '.join(f'{t:.0f}' for t in times)}")
-    print(f"median {statistics.median(times):.0f} ms, max {max(times):.0f} ms  (goal: median <= 300 ms)")
+    total = [t for t, _ in times]
+    print(f"slider → updated table, {TRIALS} trials (ms): {', '.join(f'{t:.0f}' for t in total)}")
+    print(f"median {statistics.median(total):.0f} ms, max {max(total):.0f} ms  (goal: median <= 300 ms)")
+    print(f"  of which key → rerun started (the widget's own delay + websocket): median "
+          f"{statistics.median(s for _, s in times):.0f} ms")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright")
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,6 +113,20 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
+def pick_first_option(page, box) -> None:
+    """Open a select box and take its first option; a click that lands during a rerun opens nothing, so retry."""
+    option = page.get_by_role("option").first
+    for _ in range(3):
+        box.click()
+        try:
+            option.wait_for(state="visible", timeout=5_000)
+            break
+        except PlaywrightTimeoutError:
+            page.keyboard.press("Escape")
+            settle(page)
+    option.click()
+
+
 def review_flow(page) -> None:
     """Take one slot out as if the extractor had missed it, then add it back by hand from the review form.
 
@@ -135,8 +150,7 @@ def review_flow(page) -> None:
     add.get_by_label("The relation words, exactly as in the sentence").press("Enter")
     settle(page)
     for _ in range(2):
-        add.get_by_test_id("stMultiSelect").locator("input").click()
-        page.get_by_role("option").first.click()
+        pick_first_option(page, add.get_by_test_id("stMultiSelect").locator("input"))
         page.keyboard.press("Escape")
         settle(page)
     add.get_by_role("button", name="Add slot").click()

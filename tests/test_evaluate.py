@@ -147,14 +147,16 @@ def test_no_defence_leaks_everything_and_deleting_every_relation_leaks_nothing(p
 
 
 def test_names_that_normalize_alike_are_one_entity_for_truth_and_attacker(attacker):
-    """ "an Academy Award" (one paragraph's canonical name) and "Academy Award" (another's) are one entity for the
-    attacker's resolver; the truth must be resolved the same way, or no defence scores below full leakage."""
+    """ "an Academy Award" (one paragraph's mention) and "Academy Award" (another's) are one entity: extraction
+    normalizes the name, and the truth and the attacker's resolver must agree, or no defence scores below full
+    leakage."""
     corpus = (
         Document("d.txt", "Kathleen Turner was nominated for an Academy Award for her role."),
         Document("e.txt", "Meryl Streep won the Academy Award. Meryl Streep works for Acme Corporation."),
     )
     prepared = prepare(corpus, k=10)
-    assert {"an Academy Award", "Academy Award"} <= {t.object for t in prepared.triples}
+    objects = {t.object for t in prepared.triples}
+    assert "Academy Award" in objects and "an Academy Award" not in objects  # the determiner goes at extraction
     original = evaluate_release(prepared, None, attacker=attacker)
     assert original.leakage.conn_f1 == pytest.approx(1.0) and original.leakage.rel_f1 == pytest.approx(1.0)
     assert original.leakage.targets == 4  # Turner, Streep, Academy Award (both spellings), Acme Corporation
@@ -293,7 +295,7 @@ def test_cli_evaluate_writes_tables_and_plots(tmp_path: Path, capsys):
         (corpus / document.name).write_text(document.text)
     out = tmp_path / "out"
     args = ["evaluate", "--dataset", str(corpus), "--out", str(out), "--epsilons", "1", "--no-null-epsilons", "1"]
-    code = main([*args, "--trials", "2", "--no-presidio", "--quiet"])
+    code = main([*args, "--trials", "2", "--no-presidio", "--baselines", "none", "--quiet"])
     assert code == 0
     assert {"results.csv", "summary.csv", "tables.md", "leakage_vs_epsilon.png", "frontier.png"} <= {
         p.name for p in out.iterdir()
