@@ -35,13 +35,11 @@ from relguard.engine.local import Progress, RunResult, check_review
 from relguard.engine.rewrite import rewrite_document
 from relguard.engine.tally import GroupTable, Tally
 from relguard.engine.writer import ParquetCopy, ReleaseWriter
-from relguard.errors import ConfigError, InputError, RelGuardError
+from relguard.errors import ConfigError, RelGuardError
 from relguard.extract.parallel import BATCH, default_workers
 from relguard.extract.review import Review, review_document
 from relguard.extract.slots import EntityAlignment
-from relguard.io.digest import sha256_bytes
-from relguard.io.formats import documents_from_upload
-from relguard.io.read import input_files
+from relguard.io.read import input_files, read_file
 from relguard.pipeline import provenance
 from relguard.settings import Settings
 
@@ -160,22 +158,7 @@ def _run(ray, data, files, settings, review, out, staging, mapping, parquet, tel
 
 def _read_file(item: dict, *, max_bytes: int, text_field: str) -> list[dict]:
     """One input file → one row per document (the first row carries the file's digest, for the mapping)."""
-    path = Path(item["path"])
-    try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise InputError(
-                f"{path}: {size:,} bytes is over the limit of {max_bytes:,}; split the file or raise the limit "
-                "(--max-bytes)"
-            )
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from exc
-    try:
-        found = documents_from_upload(item["name"], raw, max_bytes=max_bytes, text_field=text_field)
-    except InputError as exc:
-        raise InputError(str(exc).replace(item["name"], str(path), 1)) from exc
-    digest = sha256_bytes(raw)
+    digest, found = read_file(Path(item["path"]), item["name"], max_bytes=max_bytes, text_field=text_field)
     return [
         {"file": item["file"], "number": n, "name": item["name"], "digest": digest if n == 0 else "",
          "document": pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL)}

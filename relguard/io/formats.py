@@ -24,12 +24,12 @@ from pathlib import Path
 from relguard.errors import InputError
 from relguard.io.digest import sha256_bytes
 from relguard.io.parquet import parquet_documents
+from relguard.io.rows import choose_text_column, row_documents
 from relguard.io.text import decode_text, documents_from_bytes
 from relguard.settings import DEFAULT_MAX_BYTES
 from relguard.types import Document
 
 UPLOAD_SUFFIXES = (".txt", ".md", ".jsonl", ".csv", ".parquet", ".pdf", ".docx", ".html", ".htm")
-CSV_TEXT_COLUMNS = ("text", "body", "content", "document")
 #: Most files one upload may hold; each is parsed in memory, so the count bounds an upload's work and memory
 #: together with ``server.maxUploadSize`` in ``.streamlit/config.toml``.
 MAX_FILES = 50
@@ -140,35 +140,10 @@ def _csv_documents(name: str, data: bytes, *, text_column: str | None) -> list[D
     text = decode_text(data, where=name)
     try:
         reader = csv.DictReader(io.StringIO(text, newline=""))
-        columns = reader.fieldnames or []
-        wanted = [text_column] if text_column else list(CSV_TEXT_COLUMNS)
-        column = next((c for c in wanted if c in columns), None)
-        if column is None:
-            raise InputError(
-                f"{name}: no text column ({', '.join(wanted)}) among the columns {', '.join(columns) or '(none)'}; "
-                "rename the column holding the text to 'text'"
-            )
-        documents = []
-        for row in reader:
-            number = reader.line_num
-            value = row.get(column)
-            if not isinstance(value, str) or not value.strip():
-                continue
-            fields = tuple((k, _json_str(v)) for k, v in row.items() if k != column and k is not None)
-            documents.append(
-                Document(name=f"{name}:{number}", text=value, source=f"{name}.jsonl", line=number, fields=fields)
-            )
+        column = choose_text_column(name, reader.fieldnames or [], text_column)
+        return row_documents(name, ((reader.line_num, row) for row in reader), column)
     except csv.Error as exc:
         raise InputError(f"{name}: not valid CSV ({exc}); save it as comma-separated UTF-8") from exc
-    if not documents:
-        raise InputError(f"{name}: the column {column!r} holds no text in any row")
-    return documents
-
-
-def _json_str(value: object) -> str:
-    import json
-
-    return json.dumps(value, ensure_ascii=False)
 
 
 def documents_from_upload(

@@ -9,14 +9,13 @@ a ``.csv`` file do. ``pyarrow`` is an optional dependency (the ``ray`` extra and
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Iterable
 from pathlib import Path
 
 from relguard.errors import ConfigError, InputError
+from relguard.io.rows import choose_text_column, row_documents
 from relguard.types import Document
 
-TEXT_COLUMNS = ("text", "body", "content", "document")
 #: Columns of the Parquet copy of a release (``--parquet``): one row per document, in document order.
 RELEASE_COLUMNS = ("document", "file", "text")
 #: Rows per row group of the release copy: bounds the writer's memory whatever the corpus size.
@@ -41,26 +40,8 @@ def parquet_documents(name: str, data: bytes, *, text_column: str | None = None)
         table = parquet.read_table(io.BytesIO(data))
     except Exception as exc:  # pyarrow raises its own ArrowInvalid/OSError family for a bad file
         raise InputError(f"{name}: not a readable Parquet file ({exc}); write it again with pyarrow or pandas") from exc
-    columns = table.column_names
-    wanted = [text_column] if text_column else list(TEXT_COLUMNS)
-    column = next((c for c in wanted if c in columns), None)
-    if column is None:
-        raise InputError(
-            f"{name}: no text column ({', '.join(wanted)}) among the columns {', '.join(columns) or '(none)'}; "
-            "rename the column holding the text to 'text'"
-        )
-    documents = []
-    for number, row in enumerate(table.to_pylist(), start=1):
-        value = row.get(column)
-        if not isinstance(value, str) or not value.strip():
-            continue
-        fields = tuple((k, json.dumps(v, ensure_ascii=False, default=str)) for k, v in row.items() if k != column)
-        documents.append(
-            Document(name=f"{name}:{number}", text=value, source=f"{name}.jsonl", line=number, fields=fields)
-        )
-    if not documents:
-        raise InputError(f"{name}: the column {column!r} holds no text in any row")
-    return documents
+    column = choose_text_column(name, table.column_names, text_column)
+    return row_documents(name, enumerate(table.to_pylist(), start=1), column)
 
 
 def parquet_rows(data: bytes) -> list[dict]:

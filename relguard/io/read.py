@@ -95,21 +95,27 @@ def count_documents(
     return sum(len(found) for _, _, found in iter_files(paths, max_bytes=max_bytes, text_field=text_field))
 
 
+def read_file(path: Path, name: str, *, max_bytes: int, text_field: str) -> tuple[str, list[Document]]:
+    """One input file: its SHA-256 (for the confidential mapping) and its documents; errors name ``path``."""
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise InputError(
+                f"{path}: {size:,} bytes is over the limit of {max_bytes:,}; split the file "
+                "or raise the limit (--max-bytes)"
+            )
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from exc
+    try:
+        found = documents_from_upload(name, data, max_bytes=max_bytes, text_field=text_field)
+    except InputError as exc:
+        raise InputError(str(exc).replace(name, str(path), 1)) from exc
+    return sha256_bytes(data), found
+
+
 def _read_each(found: list[tuple[Path, str]], *, max_bytes: int, text_field: str):
     """The files already listed (so a missing path fails before any work), read one at a time."""
     for path, name in found:
-        try:
-            size = path.stat().st_size
-            if size > max_bytes:
-                raise InputError(
-                    f"{path}: {size:,} bytes is over the limit of {max_bytes:,}; split the file "
-                    "or raise the limit (--max-bytes)"
-                )
-            data = path.read_bytes()
-        except OSError as exc:
-            raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from exc
-        try:
-            found = documents_from_upload(name, data, max_bytes=max_bytes, text_field=text_field)
-        except InputError as exc:
-            raise InputError(str(exc).replace(name, str(path), 1)) from exc
-        yield name, sha256_bytes(data), found
+        digest, documents = read_file(path, name, max_bytes=max_bytes, text_field=text_field)
+        yield name, digest, documents

@@ -54,17 +54,23 @@ def highlight_html(extraction: DocumentExtraction) -> str:
                 title = f"{triple.subject} —{triple.predicate}→ {triple.object}"
                 spans.append((occ.start, occ.end, style, title))
     unprotected = {s.sentence for s in unprotected_in(extraction)}
+    mark = f'<mark style="{_UNPROTECTED}" title="{_UNPROTECTED_TITLE}">{{}}</mark>'
+    return _document_html(extraction, spans, {i: mark for i in unprotected})
+
+
+def _document_html(
+    extraction: DocumentExtraction, spans: list[tuple[int, int, str, str]], wraps: dict[int, str]
+) -> str:
+    """The document sentence by sentence, each with its styled spans; sentence ``i`` wrapped in ``wraps[i]``."""
     text = extraction.document.text
     pieces: list[str] = []
     cursor = 0
     for sentence in extraction.sentences:
-        inner = [(s - sentence.start, e - sentence.start, st, t) for s, e, st, t in spans
-                 if sentence.start <= s and e <= sentence.end]  # fmt: skip
+        inner = [(max(s, sentence.start), min(e, sentence.end), st, t) for s, e, st, t in spans]
+        inner = [(s - sentence.start, e - sentence.start, st, t) for s, e, st, t in inner if s < e]
         pieces.append(_esc(text[cursor : sentence.start]))
         body = _spans_html(text[sentence.start : sentence.end], inner)
-        if sentence.index in unprotected:
-            body = f'<mark style="{_UNPROTECTED}" title="{_UNPROTECTED_TITLE}">{body}</mark>'
-        pieces.append(body)
+        pieces.append(wraps[sentence.index].format(body) if sentence.index in wraps else body)
         cursor = sentence.end
     pieces.append(_esc(text[cursor:]))
     return f'<div class="relguard-doc" style="{_BOX}">{"".join(pieces)}</div>'
@@ -86,7 +92,6 @@ def legend_html() -> str:
 def original_diff_html(extraction: DocumentExtraction, outcomes: Sequence[Outcome], removed: Sequence[int]) -> str:
     """The original text with removed sentences struck through and each relation span coloured by its outcome."""
     by_key = {o.group.key: o for o in outcomes}
-    text = extraction.document.text
     spans: list[tuple[int, int, str, str]] = []
     for triple in extraction.triples:
         outcome = by_key.get(triple.pair_key)
@@ -103,20 +108,8 @@ def original_diff_html(extraction: DocumentExtraction, outcomes: Sequence[Outcom
             if occ.document == extraction.document.name:
                 style = f"background:{colour}33;border-bottom:3px solid {colour}"
                 spans.append((occ.start, occ.end, style, title))
-    removed_set = set(removed)
-    pieces: list[str] = []
-    cursor = 0
-    for sentence in extraction.sentences:
-        inner = [(max(s, sentence.start), min(e, sentence.end), st, t) for s, e, st, t in spans]
-        inner = [(s - sentence.start, e - sentence.start, st, t) for s, e, st, t in inner if s < e]
-        pieces.append(_esc(text[cursor : sentence.start]))
-        body = _spans_html(text[sentence.start : sentence.end], inner)
-        if sentence.index in removed_set:
-            body = f'<del style="color:#C62828;text-decoration:line-through" title="sentence removed">{body}</del>'
-        pieces.append(body)
-        cursor = sentence.end
-    pieces.append(_esc(text[cursor:]))
-    return f'<div class="relguard-doc" style="{_BOX}">{"".join(pieces)}</div>'
+    struck = '<del style="color:#C62828;text-decoration:line-through" title="sentence removed">{}</del>'
+    return _document_html(extraction, spans, dict.fromkeys(removed, struck))
 
 
 _TOKENS = re.compile(r"\s+|[^\s]+")
