@@ -97,7 +97,7 @@ POSITIVE = [
     # participle clause "(born in Y)"
     ("Albert Einstein (born in Ulm) was a physicist.", ("Albert Einstein", "born_in", "Ulm"), "born in"),
     # relative clause: "who" stands for its antecedent
-    ("Steve Wozniak, who founded Apple, lives in California.", ("Steve Wozniak", "founded", "Apple"), "founded"),
+    ("Steve Wozniak, who founded Apple, lives in California.", ("Steve Wozniak", "founded", "Apple"), "who founded"),
     # reduced passive relative clause with agent
     ("Acme Corp, founded by Alice Smith, makes robots.", ("Acme Corp", "founded_by", "Alice Smith"), "founded by"),
     # passive participle + preposition
@@ -250,7 +250,40 @@ STRUCTURAL = [
     ("Acme Corp is based in Leeds, a city in England.", ("Acme Corp", "England"), ["is based in", "a city in"]),
     ("Bob Jones studied at Harvard University in Massachusetts.", ("Bob Jones", "Massachusetts"),
      ["studied at", "in"]),
+    # a relation stated by the comma alone (Re-DocRED's most frequent gold: located in), through a chain of names,
+    # a parenthesis or a modifier of the next name; the slot is the comma
+    ("Westmere is a hamlet in the town of Guilderland, Albany County, New York.", ("Guilderland", "Albany County"),
+     [","]),
+    ("Westmere is a hamlet in the town of Guilderland, Albany County, New York.", ("Guilderland", "New York"),
+     [",", ","]),
+    ("He died during 1922 in Kristiania (now Oslo), Norway.", ("Kristiania", "Norway"), [","]),
+    # a role noun between coordinated names relates them
+    ("Alice Smith and her husband Bob Jones moved to Boston.", ("Alice Smith", "Bob Jones"), ["husband"]),
 ]  # fmt: skip
+
+
+def test_a_list_of_names_is_not_a_relation(extractor: SpacyExtractor) -> None:
+    """Names in a coordinated list share no relation through their commas ("Paul, Alexandre, Nicolas, and
+    Charles"); the comma rule must see the list, not only the first pair of it."""
+    result = run(extractor, "They toured Paris, Berlin, Vienna, and Rome with Alice Smith.")
+    pairs = {(t.subject, t.object) for t in result.triples}
+    names = ("Paris", "Berlin", "Vienna", "Rome")
+    assert not {(a, b) for a in names for b in names} & pairs, pairs
+
+
+def test_a_comma_slot_is_filled_as_a_relative_clause(extractor: SpacyExtractor) -> None:
+    """The fill of a comma slot reads only the masked text: no space before it, so it opens its own clause."""
+    from relguard.candidates.inventory import InventoryCandidates
+    from relguard.rewrite import FormVerbalizer, Sampled, fill, mask
+
+    result = run(extractor, "Bob Jones lives in Dublin, Ohio.")
+    keys = sorted({t.pair_key for t in result.triples})
+    masked = mask(result, {key: number for number, key in enumerate(keys)})
+    comma = [slot for slot in masked.slots if slot.context == "juxtaposed"]
+    assert len(comma) == 1, masked.text
+    outcomes = {n: Sampled((key[1], key[3]), "borders") for n, key in enumerate(keys)}
+    text = fill(masked, outcomes, FormVerbalizer(InventoryCandidates().forms)).text
+    assert "Dublin, which borders Ohio." in text, text
 
 
 @pytest.mark.parametrize(("text", "pair", "pieces"), STRUCTURAL, ids=[row[0][:40] for row in STRUCTURAL])

@@ -129,13 +129,16 @@ _DETERMINER_BEFORE = re.compile(r"(?:^|\s)(?:an?|the|his|her|its|their|our|my|yo
 def _context(text: str, position: int, mentions) -> str:
     """What stands right before a slot: an entity ("entity"), an entity after an article, so the slot ends a noun
     phrase ("modifier": "an Acme Corp [REL]"), an entity and a comma ("apposition"), or an entity that itself
-    sits between commas ("after_apposition": the slot is the main verb). Entity positions are public and
+    sits between commas ("after_apposition": the slot is the main verb), or an entity with not even a space
+    between ("juxtaposed": the slot was the comma of "Dublin, Ohio"). Entity positions are public and
     unchanged by masking, so this is a function of the masked text."""
     before = [m for m in mentions if m[1] <= position]
     if not before:
         return ""
     start, end = max(before, key=lambda m: m[1])
     gap = text[end:position]
+    if not gap:
+        return "juxtaposed"
     if not gap.strip():
         return "modifier" if _DETERMINER_BEFORE.search(text[max(0, start - 12) : start]) else "entity"
     if gap.strip() == ",":

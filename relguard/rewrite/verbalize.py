@@ -52,6 +52,8 @@ class FormVerbalizer:
         phrase = (forms.get("inverse") or _passive(clause)) if inverted else clause
         if context == "modifier" and noun:
             return noun  # "Bob Jones, an Acme Corp [employee]": the subject's role, after the object's name
+        if context == "juxtaposed":
+            return ", " + ("who " if type_pair[1 if inverted else 0] == "PERSON" else "which ") + phrase
         if context in ("entity", "after_apposition", "modifier"):
             return phrase
         tail = before[-40:]

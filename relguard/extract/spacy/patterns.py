@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from relguard.extract.spacy import lexicon as lex
 from relguard.extract.spacy.inflect import expression_word, hyphen_group, normalize_predicate
+from relguard.extract.spacy.juxtaposed import juxtaposed, juxtaposed_predicate
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -87,6 +88,8 @@ class SentenceRelations:
         for a, b in pairs:
             inner = self._inner(a, b, heads, chains)
             if inner is None:
+                if spans := juxtaposed(self.s, a, b, heads):
+                    found.append((a, b, juxtaposed_predicate(self.s, a, b), spans))
                 continue
             expression = self._expression(inner, a, b)
             spans = self._spans(expression, a, b)
@@ -138,8 +141,9 @@ class SentenceRelations:
         inner = self._nouns(path, inner, described)
         if len(inner) > MAX_INNER_TOKENS:
             return None
-        if not any(t.pos_ in _BEARING for t in inner) or all(t.dep_ in ("conj", "appos") for t in path if t != lca):
-            return None
+        listed = all(t.dep_ in ("conj", "appos") for t in path if t != lca)
+        if not any(t.pos_ in _BEARING for t in inner) or (listed and not _role_between(inner)):
+            return None  # "Alice, Bob and Carol"; but "Amdír and his son Amroth" names a relation
         return inner
 
     def _nouns(self, path: list[Token], inner: list[Token], described: set[int]) -> list[Token]:
@@ -220,7 +224,8 @@ class SentenceRelations:
                 if child.i in taken or ment_of[child.i] >= 0 or not self.sent.start <= child.i < self.sent.end:
                     continue
                 light = child.dep_ == "dobj" and child.lemma_.lower() in lex.LIGHT_NOUNS  # "takes place in"
-                if (t.pos_ in ("VERB", "AUX") and (child.dep_ in _VERB_PARTS or _hedge(child) or light)) or (
+                verb_part = child.dep_ in _VERB_PARTS or _hedge(child) or light or _relativizer(child, t)
+                if (t.pos_ in ("VERB", "AUX") and verb_part) or (
                     t.pos_ in ("NOUN", "PROPN", "ADJ") and child.i < t.i and _noun_part(child)
                 ):
                     taken[child.i] = child
@@ -350,6 +355,17 @@ def _noun_part(tok: Token) -> bool:
     if tok.dep_ == "compound":
         return tok.pos_ == "NOUN"
     return tok.dep_ == "amod" and tok.lower_ in lex.ROLE_MODIFIERS
+
+
+def _role_between(inner: list[Token]) -> bool:
+    return any(t.pos_ == "NOUN" and t.lemma_.lower() in lex.ROLE_NOUNS for t in inner)
+
+
+def _relativizer(tok: Token, verb: Token) -> bool:
+    """The relative pronoun that opens a relative clause's verb ("a game that was created by"): part of the
+    expression, since a release fills the slot with its own relative form and a "that" left outside would
+    tell a relative wording from a participle ("a game created by")."""
+    return verb.dep_ == "relcl" and tok.i < verb.i and tok.dep_ in _SUBJECTS and tok.tag_ in ("WDT", "WP")
 
 
 def _has_subject(tok: Token) -> bool:
