@@ -338,6 +338,21 @@ def test_ambiguous_pronoun_is_left_alone(extractor: SpacyExtractor) -> None:
     assert all(m.text != "He" for e in result.entities for m in e.mentions)
 
 
+def test_he_or_she_resolves_to_the_person_named_most_often(extractor: SpacyExtractor) -> None:
+    """A biography names its subject again and again; a pronoun there means the subject, while two persons named
+    equally often stay ambiguous (the test above)."""
+    text = "Alice Smith founded Acme Corp. Alice Smith later met Bob Jones. She moved to Paris."
+    result = run(extractor, text)
+    assert ("Alice Smith", "moved_to", "Paris") in triples(result), triples(result)
+
+
+def test_a_comma_pair_inside_a_coordination_of_phrases_is_not_a_list(extractor: SpacyExtractor) -> None:
+    """ "in Montreal, Quebec, and at INSEAD": the conjunction joins two phrases, not a list of names."""
+    result = run(extractor, "He studied at McGill University in Montreal, Quebec, and at INSEAD in Paris.")
+    found = {(t.subject, t.object): [o.text for o in t.occurrences] for t in result.triples}
+    assert found.get(("Montreal", "Quebec")) == [","], found
+
+
 def test_definite_nominal_resolves_to_the_company(extractor: SpacyExtractor) -> None:
     result = run(extractor, "Acme Corp opened an office in Berlin. The company later moved to Paris.")
     acme = next(e for e in result.entities if e.name == "Acme Corp")

@@ -30,9 +30,10 @@ class Coreference:
         what it is, looks at all of them. Never the subject of the pronoun's own
         verb ("Blue Note released it"). With several candidates the most salient
         wins: most mentions so far, then a main-clause subject, then the latest
-        sentence; a tie on all three is left unresolved. He/she resolve only
-        when a single person is in the nearest window, since the parse does not
-        know gender.
+        sentence; a tie on all three is left unresolved. He/she resolve to a
+        single person in the nearest window, or to the one named more often so
+        far than any other there (the subject of a biography); since the parse
+        does not know gender, two persons named equally often are left alone.
         """
         recent: deque[list[_Cand]] = deque(maxlen=3)
         count: dict[int, int] = {}
@@ -93,8 +94,11 @@ class Coreference:
                 if not nominal:
                     break
         if allowed == lex.PERSON_ONLY:
-            entities = {c[0] for c in pool}
-            return entities.pop() if len(entities) == 1 and not entities & bound else None
+            entities = {c[0] for c in pool} - bound
+            if len(entities) <= 1:
+                return entities.pop() if entities and not bound & {c[0] for c in pool} else None
+            leader, *rest = sorted(entities, key=lambda e: count.get(e, 0), reverse=True)
+            return leader if count.get(leader, 0) > count.get(rest[0], 0) else None
         rank: dict[int, tuple[int, bool, int]] = {}
         for entity, main, _, sentence in pool:
             if entity in bound:

@@ -32,8 +32,7 @@ def juxtaposed(state: DocumentState, a: int, b: int, heads: dict[int, Token]) ->
         return ()
     link, top = heads[b], heads[a]
     for _ in range(MAX_LINKS):
-        listed = any(c.dep_ == "cc" for t in (link, *link.conjuncts) for c in t.children)
-        if link.dep_ not in LINKS or listed:
+        if link.dep_ not in LINKS or _listed(state, link):
             return ()
         link = link.head
         if link.i == top.i:
@@ -71,3 +70,20 @@ def juxtaposed_predicate(state: DocumentState, a: int, b: int) -> str:
     types = state.entity_types
     places = {types[state.mentions[m][3]] for m in (a, b)} <= _PLACE_TYPES
     return "located_in" if places else "associated_with"
+
+
+def _listed(state: DocumentState, link: Token) -> bool:
+    """Whether ``link`` is an item of a list of names: its coordination has a conjunction followed by a name
+    ("Paris, Berlin, and Rome"). A conjunction that joins larger phrases ("in Montreal, Quebec, and at INSEAD")
+    does not make the names a list."""
+    doc, ment_of = state.doc, state.ment_of
+    for t in (link, *link.conjuncts):
+        for c in t.children:
+            if c.dep_ != "cc":
+                continue
+            after = c.i + 1
+            while after < len(doc) and doc[after].dep_ == "det" and ment_of[after] < 0:
+                after += 1
+            if after < len(doc) and ment_of[after] >= 0:
+                return True
+    return False
