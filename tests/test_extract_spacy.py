@@ -281,9 +281,11 @@ def test_a_comma_slot_is_filled_as_a_relative_clause(extractor: SpacyExtractor) 
     masked = mask(result, {key: number for number, key in enumerate(keys)})
     comma = [slot for slot in masked.slots if slot.context == "juxtaposed"]
     assert len(comma) == 1, masked.text
+    verbalize = FormVerbalizer(InventoryCandidates().forms)
     outcomes = {n: Sampled((key[1], key[3]), "borders") for n, key in enumerate(keys)}
-    text = fill(masked, outcomes, FormVerbalizer(InventoryCandidates().forms)).text
-    assert "Dublin, which borders Ohio." in text, text
+    assert "Dublin, which borders Ohio." in fill(masked, outcomes, verbalize).text
+    outcomes = {n: Sampled((key[1], key[3]), "located_in") for n, key in enumerate(keys)}
+    assert "Dublin, Ohio." in fill(masked, outcomes, verbalize).text  # the relation a bare comma states
 
 
 @pytest.mark.parametrize(("text", "pair", "pieces"), STRUCTURAL, ids=[row[0][:40] for row in STRUCTURAL])

@@ -25,6 +25,8 @@ _CLAUSE_OPENERS = {
     "had", "have", "not", "jointly", "together", "reportedly",
 }  # fmt: skip
 _LEADING_COPULA = re.compile(r"^(is|was|are|were)\s+")
+#: Predicates that two names in apposition state with nothing but a comma ("Guilderland, Albany County").
+_APPOSITIVE = frozenset({"located_in"})
 
 
 class FormVerbalizer:
@@ -53,6 +55,8 @@ class FormVerbalizer:
         if context == "modifier" and noun:
             return noun  # "Bob Jones, an Acme Corp [employee]": the subject's role, after the object's name
         if context == "juxtaposed":
+            if predicate in _APPOSITIVE and not inverted:
+                return ","  # "Dublin, Ohio": the one relation a bare comma states
             return ", " + ("who " if type_pair[1 if inverted else 0] == "PERSON" else "which ") + phrase
         if context in ("entity", "after_apposition", "modifier"):
             return phrase
