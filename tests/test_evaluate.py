@@ -324,12 +324,12 @@ def _docred_document(title: str, sentences: list[list[str]], entities: list[tupl
 
 
 def test_cli_evaluate_redocred_reports_coverage_and_both_attackers(tmp_path: Path):
-    """Gold with one relation the extractor slots ("works for") and one it cannot ("Bob Jones, Paris": no word
-    relates them): coverage is 1/2; with no defence the spaCy attacker finds only the slotted pair (Conn. recall
+    """Gold with one relation the extractor slots ("works for") and one it cannot ("Bob Jones and Paris": a list,
+    no word relates them): coverage is 1/2; with no defence the spaCy attacker finds only the slotted pair (Conn. recall
     1/2), while the co-occurrence reader, which takes every pair named in one sentence, finds both (recall 1)."""
     record = _docred_document(
         "X",
-        [["Alice", "Smith", "works", "for", "Acme", "Corp", "."], ["Bob", "Jones", ",", "Paris", "."]],
+        [["Alice", "Smith", "works", "for", "Acme", "Corp", "."], ["Bob", "Jones", "and", "Paris", "."]],
         [("Alice Smith", "PER", 0, 0, 2), ("Acme Corp", "ORG", 0, 4, 6), ("Bob Jones", "PER", 1, 0, 2),
          ("Paris", "LOC", 1, 3, 4)],
         [{"h": 0, "t": 1, "r": "P108", "evidence": [0]}, {"h": 2, "t": 3, "r": "P551", "evidence": [1]}],

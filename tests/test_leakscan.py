@@ -210,3 +210,26 @@ def test_a_fill_that_ends_in_the_original_span_word_is_not_a_leak():
             assert scan(release, public_files(release)) == [], (group.key, predicate, release.documents[0].text)
             checked += 1
     assert checked == 10 * len(prepared.groups)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Acme Corp, which was founded by Alice Smith, makes robots.",
+        "Tom Hughes joined Beta Labs, a firm that employs Anna Berg.",
+        "Bob Jones lives in Punjab, Pakistan, and works for Acme Corp.",
+    ],
+)
+def test_a_fill_that_writes_its_own_relative_pronoun_or_comma_is_not_a_leak(text):
+    """A span that takes its relative pronoun ("which was founded by") or is a bare comma ("Punjab, Pakistan")
+    is filled by the verbalizer with its own "which …"/"that …" or, for located_in, the comma itself; when that
+    reproduces the original words, they are a function of the sample (a release at ε = 5 on HotpotQA withheld four
+    such sentences). Every pool predicate, for every group of the sentence, must scan clean."""
+    prepared = prepare([Document("rel.txt", text)], k=10)
+    assert prepared.groups, "the extractor found no relation in the sentence"
+    base = _substitute_all(prepared)
+    for number, group in enumerate(prepared.groups):
+        for predicate in prepared.pools[group.type_pair].predicates:
+            outcomes = [*base[:number], Outcome(group, predicate), *base[number + 1 :]]
+            release = _release(prepared, outcomes)
+            assert scan(release, public_files(release)) == [], (group.key, predicate, release.documents[0].text)

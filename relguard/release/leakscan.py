@@ -34,6 +34,7 @@ from relguard import registry
 from relguard.candidates.forms import default_forms
 from relguard.errors import OutputError, RelGuardError
 from relguard.release.confidential import MARKER
+from relguard.rewrite.verbalize import APPOSITIVE, RELATIVES
 from relguard.types import Document, DocumentExtraction, Release, TypePair
 
 CONTEXT = 30
@@ -79,6 +80,9 @@ def _wordings(predicate: str, type_pair: TypePair, forms: Forms) -> set[str]:
         words |= {f"the {noun} of", f"{noun} of"}
     for word in list(words):
         words.add(re.sub(r"^(is|was|are|were)\s+", "", word))
+    words |= {f"{pronoun} {word}" for pronoun in RELATIVES for word in words}  # "that employs", "which borders"
+    if predicate in APPOSITIVE:
+        words.add(",")  # "Dublin, Ohio": the comma the verbalizer writes for it between two names
     return {_normalize(w) for w in words}
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from relguard.candidates.forms import default_forms
 from relguard.types import TypePair
 
-__all__ = ["FormVerbalizer", "default_forms"]
+__all__ = ["APPOSITIVE", "RELATIVES", "FormVerbalizer", "default_forms"]
 
 
 _WORD = re.compile(r"[A-Za-z']+")
@@ -26,7 +26,9 @@ _CLAUSE_OPENERS = {
 }  # fmt: skip
 _LEADING_COPULA = re.compile(r"^(is|was|are|were)\s+")
 #: Predicates that two names in apposition state with nothing but a comma ("Guilderland, Albany County").
-_APPOSITIVE = frozenset({"located_in"})
+APPOSITIVE = frozenset({"located_in"})
+#: Relative pronouns the verbalizer opens a reduced or relative clause with ("that founded", ", which borders").
+RELATIVES = ("that", "who", "which")
 
 
 class FormVerbalizer:
@@ -55,7 +57,7 @@ class FormVerbalizer:
         if context == "modifier" and noun:
             return noun  # "Bob Jones, an Acme Corp [employee]": the subject's role, after the object's name
         if context == "juxtaposed":
-            if predicate in _APPOSITIVE and not inverted:
+            if predicate in APPOSITIVE and not inverted:
                 return ","  # "Dublin, Ohio": the one relation a bare comma states
             return ", " + ("who " if type_pair[1 if inverted else 0] == "PERSON" else "which ") + phrase
         if context in ("entity", "after_apposition", "modifier"):
