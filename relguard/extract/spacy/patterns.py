@@ -34,8 +34,8 @@ if TYPE_CHECKING:
     from relguard.extract.spacy.document import DocumentState
 
 #: Longest dependency path between two linked mentions, in edges; longer paths relate nothing directly. Failing
-#: closed, the limits are generous: 8 edges and 6 inner words left 3.1 points of Re-DocRED gold coverage (100 dev
-#: documents, 29.96 % → 31.3 %) unslotted, at 1 point of slot precision (bench/slot_coverage.py).
+#: closed, the limits are generous: 8 edges and 6 inner words left 1.3 points of Re-DocRED gold coverage (100 dev
+#: documents, 29.96 % → 31.3 %) unslotted, at about 1 point of slot precision (bench/slot_coverage.py).
 MAX_PATH_EDGES = 10
 #: Inner path words allowed (after carriers are dropped); more means the two names are only loosely connected.
 MAX_INNER_TOKENS = 8
