@@ -135,8 +135,9 @@ def drawn_of(release: Release) -> dict[tuple[str, str, str, str], tuple[int, str
     return {o.group.key: (index, o.predicate) for index, o in enumerate(release.outcomes)}
 
 
-def _shown(doc: DocumentExtraction, drawn: Drawn) -> dict[tuple[int, int, int], tuple[int, str | None]]:
-    """For every occurrence of ``doc``, the outcome whose words fill its span in the output.
+def _shown(doc: DocumentExtraction, drawn: Drawn) -> dict[tuple[int, int, int], tuple[int, str | None, TypePair]]:
+    """For every occurrence of ``doc``, the outcome whose words fill its span in the output, with the type pair
+    of the group it belongs to (the fill is worded for that pair, which may not be the occurrence's own).
 
     Overlapping spans of one sentence become one slot ("X studied at Y and Z": one span, two groups), filled
     with the outcome of the slot's first group (:func:`relguard.rewrite.mask.mask`). What a reader sees at such
@@ -149,6 +150,7 @@ def _shown(doc: DocumentExtraction, drawn: Drawn) -> dict[tuple[int, int, int], 
         for occ in triple.occurrences:
             by_sentence.setdefault(occ.sentence, []).append((occ.start, occ.end, index))
     order = {index: value for index, value in drawn.values()}
+    pairs = {index: (key[1], key[3]) for key, (index, _) in drawn.items()}
     shown: dict[tuple[int, int, int], tuple[int, str | None]] = {}
     for sentence, spans in by_sentence.items():
         clusters: list[list[tuple[int, int, int]]] = []
@@ -160,7 +162,7 @@ def _shown(doc: DocumentExtraction, drawn: Drawn) -> dict[tuple[int, int, int], 
         for cluster in clusters:
             first = min(index for _, _, index in cluster)
             for start, end, _ in cluster:
-                shown[(sentence, start, end)] = (first, order[first])
+                shown[(sentence, start, end)] = (first, order[first], pairs[first])
     return shown
 
 
@@ -184,10 +186,10 @@ def document_needles(
     removed: list[tuple[str, int]] = []
     for triple in doc.triples:
         for occ in triple.occurrences:
-            _, predicate = shown[(occ.sentence, occ.start, occ.end)]
+            _, predicate, pair = shown[(occ.sentence, occ.start, occ.end)]
             if predicate == triple.predicate:
                 continue
-            if occ.sentence not in deleted and _explained(_normalize(occ.text), predicate, triple.type_pair, forms):
+            if occ.sentence not in deleted and _explained(_normalize(occ.text), predicate, pair, forms):
                 continue
             others = [(a, b) for a, b in spans[occ.sentence] if b <= occ.start or a >= occ.end]
             left, window = _window(doc, occ.sentence, occ.start, occ.end, others)
