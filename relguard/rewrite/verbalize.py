@@ -59,7 +59,7 @@ class FormVerbalizer:
         if context == "juxtaposed":
             if predicate in APPOSITIVE and not inverted:
                 return ","  # "Dublin, Ohio": the one relation a bare comma states
-            return ", " + ("who " if type_pair[1 if inverted else 0] == "PERSON" else "which ") + phrase
+            return ", " + _relative(phrase, type_pair, inverted=inverted)
         if context in ("entity", "after_apposition", "modifier"):
             return phrase
         tail = before[-40:]
@@ -83,11 +83,16 @@ class FormVerbalizer:
                 return stripped
             if noun and not inverted:
                 return f"the {noun} of"
-            return ("who " if type_pair[1 if inverted else 0] == "PERSON" else "which ") + phrase
+            return _relative(phrase, type_pair, inverted=inverted)
         if spaced and last.islower() and last.lower() not in _CLAUSE_OPENERS and not last.endswith("ly"):
             stripped = _LEADING_COPULA.sub("", phrase)
             return stripped if stripped != phrase else "that " + phrase
         return phrase
+
+
+def _relative(phrase: str, type_pair: TypePair, *, inverted: bool) -> str:
+    """A non-restrictive relative clause on the name before the slot: "who …" for a person, else "which …"."""
+    return ("who " if type_pair[1 if inverted else 0] == "PERSON" else "which ") + phrase
 
 
 def _passive(clause: str) -> str:

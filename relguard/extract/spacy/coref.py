@@ -94,9 +94,10 @@ class Coreference:
                 if not nominal:
                     break
         if allowed == lex.PERSON_ONLY:
-            entities = {c[0] for c in pool} - bound
+            candidates = {c[0] for c in pool}
+            entities = candidates - bound
             if len(entities) <= 1:
-                return entities.pop() if entities and not bound & {c[0] for c in pool} else None
+                return next(iter(entities)) if entities and entities == candidates else None
             leader, *rest = sorted(entities, key=lambda e: count.get(e, 0), reverse=True)
             return leader if count.get(leader, 0) > count.get(rest[0], 0) else None
         rank: dict[int, tuple[int, bool, int]] = {}
