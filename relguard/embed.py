@@ -21,7 +21,7 @@ import shutil
 import tempfile
 import threading
 import zipfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -164,6 +164,7 @@ class SentenceTransformerEncoder:
             raise ModelError(f"cannot load encoder {model!r}: {exc}") from exc
         self.name = model
         self._cache: dict[str, np.ndarray] = {}
+        self._passages: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
 
     @property
@@ -174,13 +175,45 @@ class SentenceTransformerEncoder:
         """Unit-normalized embeddings of ``texts``; each distinct text is encoded once per encoder."""
         with self._lock:
             missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
-            if missing:
-                raw = self._model.encode(missing, batch_size=64, convert_to_numpy=True, show_progress_bar=False)
-                for text, vector in zip(missing, _normalize(raw), strict=True):
+            for group in _same_length_batches(missing, self._token_count):
+                for text, vector in zip(group, _normalize(self._forward(group)), strict=True):
                     self._cache[text] = vector
             if not texts:
                 return np.zeros((0, self.dimension))
             return np.stack([self._cache[t] for t in texts])
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit-normalized embeddings of sentences and documents for evaluation metrics, never for d_R.
+
+        sentence-transformers pads each batch to its longest text, which is faster for long texts of many
+        lengths but leaves the last bits of a row dependent on its batch; d_R goes through :meth:`embed_texts`.
+        """
+        with self._lock:
+            missing = list(dict.fromkeys(t for t in texts if t not in self._passages))
+            if missing:
+                raw = self._model.encode(missing, batch_size=64, convert_to_numpy=True, show_progress_bar=False)
+                for text, vector in zip(missing, _normalize(raw), strict=True):
+                    self._passages[text] = vector
+            if not texts:
+                return np.zeros((0, self.dimension))
+            return np.stack([self._passages[t] for t in texts])
+
+    def _token_count(self, texts: Sequence[str]) -> list[int]:
+        tokenizer = self._model.tokenizer
+        limit = self._model.max_seq_length
+        ids = tokenizer(list(texts), padding=False, truncation=True, max_length=limit)["input_ids"]
+        return [len(row) for row in ids]
+
+    def _forward(self, texts: Sequence[str]) -> np.ndarray:
+        """One forward pass over texts of one token length: no padding, so no row depends on another."""
+        import torch
+
+        rows = list(texts) + [texts[-1]] * (BATCH_SIZE - len(texts))
+        prepare = getattr(self._model, "preprocess", None) or self._model.tokenize
+        features = {k: v.to(self._model.device) if hasattr(v, "to") else v for k, v in prepare(rows).items()}
+        with torch.inference_mode():
+            output = self._model.forward(features)
+        return output["sentence_embedding"].float().cpu().numpy()[: len(texts)]
 
     @property
     def dimension(self) -> int:
@@ -198,11 +231,37 @@ class SentenceTransformerEncoder:
         )
 
 
+#: Texts per forward pass; any value gives the same floats (:func:`_same_length_batches`).
+BATCH_SIZE = 16
+
+
+def _same_length_batches(texts: Sequence[str], token_count) -> Iterator[list[str]]:
+    """``texts`` in batches whose members have the same number of tokens, so none is padded.
+
+    A padded batch changes the shapes the attention and pooling reduce over, and with them the last bits of
+    every row: the same text embedded beside longer ones differs by up to ~1e-7. Without padding a row's floats
+    depend only on its own text — not on the batch it came in, the order, the engine or the thread count — so
+    d_R is one fixed function of the two predicates (DESIGN invariant 3), wherever it is computed.
+    """
+    by_length: dict[int, list[str]] = {}
+    for text, count in zip(texts, token_count(texts) if texts else [], strict=True):
+        by_length.setdefault(count, []).append(text)
+    for length in sorted(by_length):
+        group = by_length[length]
+        for start in range(0, len(group), BATCH_SIZE):
+            yield group[start : start + BATCH_SIZE]
+
+
 def _weights_hash(path: Path) -> str:
     for name in ("model.safetensors", "pytorch_model.bin"):
         if (path / name).exists():
             return sha256_file(path / name)
     return "unverified"
+
+
+def embed_passages(encoder, texts: Sequence[str]) -> np.ndarray:
+    """Sentences or documents embedded for a metric: the encoder's fast path if it has one, else embed_texts."""
+    return getattr(encoder, "embed_passages", encoder.embed_texts)(texts)
 
 
 _shared: dict[str, SentenceTransformerEncoder] = {}

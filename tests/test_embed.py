@@ -79,3 +79,30 @@ def test_unknown_model_path_is_a_clear_error(tmp_path):
 
     with pytest.raises(ModelError, match="cannot load encoder"):
         SentenceTransformerEncoder(str(tmp_path / "no-such-model"))
+
+
+def test_a_texts_embedding_does_not_depend_on_its_batch_or_the_thread_count():
+    """d_R must be one fixed function of two predicates: the same bits alone, in any batch, on any thread count.
+
+    With padded batches a short text embedded beside longer ones differed from itself alone by ~1e-7, so the
+    sampled outcome of one group could depend on which other relations the corpus held and the engine would
+    decide the last bits. Equality here is exact.
+    """
+    import torch
+
+    from relguard.embed import SentenceTransformerEncoder
+
+    predicates = ["born_in", "works_for", "was_appointed_chief_executive_of", "co_founded", "married_to", "of"]
+    predicates += [f"played_for_{i}_seasons_before_joining" for i in range(20)]
+    texts = [predicate_text(p, pair) for p in predicates for pair in (("PERSON", "ORG"), ("GPE", "GPE"))]
+    together = SentenceTransformerEncoder().embed_texts(texts)
+    alone_encoder = SentenceTransformerEncoder()
+    alone = np.stack([alone_encoder.embed_texts([t])[0] for t in reversed(texts)])[::-1]
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        mixed = SentenceTransformerEncoder().embed_texts(["A person ran an organization.", *texts[5:30]])[1:]
+    finally:
+        torch.set_num_threads(threads)
+    assert np.array_equal(together, alone)
+    assert np.array_equal(together[5:30], mixed)

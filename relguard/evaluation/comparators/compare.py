@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from relguard import registry
+from relguard.embed import embed_passages
 from relguard.errors import ConfigError
 from relguard.evaluation.comparators import COMPARATORS
 from relguard.evaluation.utility import answer_survival
@@ -90,8 +91,8 @@ def document_similarity(originals: Sequence[Document], sanitized: Sequence[Sanit
     """Mean cos(E(D), E(D')) over documents: how much of each document's meaning the release keeps."""
     if not originals:
         return 0.0
-    a = encoder.embed_texts([d.text for d in originals])
-    b = encoder.embed_texts([d.text for d in sanitized])
+    a = embed_passages(encoder, [d.text for d in originals])
+    b = embed_passages(encoder, [d.text for d in sanitized])
     return float(np.mean(np.sum(a * b, axis=1)))
 
 

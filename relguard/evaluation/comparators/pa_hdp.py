@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from relguard import registry
+from relguard.embed import embed_passages
 from relguard.privacy.sampling import Draws
 from relguard.settings import DEFAULT_ENCODER
 from relguard.types import Document, SanitizedDocument
@@ -269,8 +270,8 @@ class PaHdp(ModelBacked):
 
     def sentence_relevance(self, document: str, sentences: Sequence[str], gated: np.ndarray | None) -> np.ndarray:
         """§4.2.1 S_rel per sentence: max over gated queries, or the query-free document stand-in."""
-        vectors = self.encoder.embed_texts(list(sentences))
-        topic = self.encoder.embed_texts([document]) if gated is None else gated
+        vectors = embed_passages(self.encoder, list(sentences))
+        topic = embed_passages(self.encoder, [document]) if gated is None else gated
         if len(topic) == 0 or len(vectors) == 0:
             return np.zeros(len(vectors))
         return np.clip((vectors @ topic.T).max(axis=1), 0.0, 1.0)
@@ -281,7 +282,7 @@ class PaHdp(ModelBacked):
             return None
         weights = dict(self.settings.type_weights)
         keep = [q for q, p in zip(queries, self.nlp.pipe(queries), strict=True) if _opens_gate(p, weights)]
-        return self.encoder.embed_texts(keep) if keep else np.zeros((0, 1))
+        return embed_passages(self.encoder, keep) if keep else np.zeros((0, 1))
 
     def _sanitize_document(self, document, parsed, spans, pools, gated, draws):
         s = self.settings
@@ -329,7 +330,7 @@ class PaHdp(ModelBacked):
         distinct = list(dict.fromkeys(candidates))
         entities = {c: sensitive_spans(p, weights) for c, p in zip(distinct, self.nlp.pipe(distinct), strict=True)}
         names = list(dict.fromkeys(e.text for spans in entities.values() for e in spans))
-        vectors = self.encoder.embed_texts([sentence, *distinct, *names])
+        vectors = embed_passages(self.encoder, [sentence, *distinct, *names])
         original, by_text = vectors[0], dict(zip(distinct, vectors[1 : 1 + len(distinct)], strict=True))
         similarity = dict(zip(names, vectors[1 + len(distinct) :] @ original, strict=True))
         risk = {c: max([0.0, *(float(similarity[e.text]) for e in entities[c])]) for c in distinct}

@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from relguard.embed import embed_passages
 from relguard.evaluation.comparators.pa_hdp import ModelBacked, sensitive_spans
 from relguard.types import Document, SanitizedDocument
 
@@ -219,7 +220,7 @@ class PromptGraph(ModelBacked):
         cues = [(t.lemma_.lower(), t.idx) for t in parsed if t.lemma_.lower() in _ALL_CUES]
         direct = np.array([detectors.get(s.kind, 0.0) for s in spans])
         privacy = np.maximum(direct, counterfactual_privacy(cues, spans))
-        vectors = self.encoder.embed_texts([s.text for s in spans])
+        vectors = embed_passages(self.encoder, [s.text for s in spans])
         return spans, privacy, dependency_weights(vectors, candidate_pairs(vectors, self.settings.k))
 
     def _sanitize_document(self, document: Document, parsed: Any):

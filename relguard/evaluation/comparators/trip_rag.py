@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from relguard.embed import embed_passages
 from relguard.evaluation.comparators.pa_hdp import ModelBacked, SensitiveSpan, sensitive_spans
 from relguard.types import Document, SanitizedDocument
 
@@ -186,7 +187,7 @@ class TripRag(ModelBacked):
         self, documents: Sequence[Document], *, queries: Sequence[str] | None = None
     ) -> tuple[tuple[SanitizedDocument, tuple[EntityDecision, ...]], ...]:
         levels = dict(self.settings.rubric_levels)
-        query_vectors = self.encoder.embed_texts(list(queries)) if queries else None
+        query_vectors = embed_passages(self.encoder, list(queries)) if queries else None
         out = []
         for document, parsed in zip(documents, self.nlp.pipe([d.text for d in documents]), strict=True):
             spans = sensitive_spans(parsed, levels)
@@ -199,7 +200,7 @@ class TripRag(ModelBacked):
         if not entities:
             return SanitizedDocument(document.name, document.text), ()
         variants = [generalize(document.text, spans, {e.text})[0] for e in entities]
-        vectors = self.encoder.embed_texts([document.text, *variants, *(e.text for e in entities)])
+        vectors = embed_passages(self.encoder, [document.text, *variants, *(e.text for e in entities)])
         doc_vector, n = vectors[0], len(entities)
         topic = doc_vector
         if query_vectors is not None and len(query_vectors):
