@@ -49,6 +49,9 @@ if TYPE_CHECKING:
 
 __all__ = ["SpacyExtractor", "normalize_predicate"]
 
+#: Names whose template label one extractor remembers (a name recurs across a corpus; memory stays bounded).
+NAME_CACHE = 50_000
+
 
 class SpacyExtractor:
     """Entities, canonical triples and exact relation spans from a spaCy parse (no network, no GPU)."""
@@ -57,6 +60,7 @@ class SpacyExtractor:
 
     def __init__(self, model: str = "en_core_web_sm") -> None:
         self.nlp: Language = load_pipeline(model)
+        self._name_labels: dict[str, str | None] = {}
         meta = self.nlp.meta
         self.model_id = f"spacy:{meta.get('lang', 'xx')}_{meta.get('name', model)}-{meta.get('version', '0')}"
 
@@ -102,12 +106,10 @@ class SpacyExtractor:
     def finish_batch(self, states: list[DocumentState]) -> list[DocumentExtraction]:
         """Type the entities of ``states`` from their masked sentences and names (one NER pass), then finish."""
         masked = [masked_sentences(state) for state in states]
-        names = sorted({name for state in states for name in state.names})
+        by_name = self.label_names(sorted({name for state in states for name in state.names}))
         ner = self.nlp.get_pipe("ner")
-        texts = [m.text for row in masked for m in row] + [template_text(name) for name in names]
-        parsed = list(ner.pipe((self.nlp.make_doc(t) for t in texts), batch_size=256))
-        labelled, templates = parsed[: len(texts) - len(names)], parsed[len(texts) - len(names) :]
-        by_name = {name: template_label(doc, name) for name, doc in zip(names, templates, strict=True)}
+        texts = [m.text for row in masked for m in row]
+        labelled = list(ner.pipe((self.nlp.make_doc(t) for t in texts), batch_size=256))
         results, cursor = [], 0
         for state, rows in zip(states, masked, strict=True):
             own = labelled[cursor : cursor + len(rows)]
@@ -123,10 +125,20 @@ class SpacyExtractor:
         return DocumentState(document, doc).find(self.label_names)
 
     def label_names(self, names: list[str]) -> dict[str, str | None]:
-        """The NER's label for each name on its own, inside :data:`~.retype.TEMPLATE` (None: no entity there)."""
+        """The NER's label for each name on its own, inside :data:`~.retype.TEMPLATE` (None: no entity there).
+
+        A name's label is a function of the name alone and the same names recur in every document, so each is
+        parsed once per extractor (up to :data:`NAME_CACHE` names, then the memory starts over).
+        """
+        known = self._name_labels
+        missing = [name for name in dict.fromkeys(names) if name not in known]
+        if len(known) + len(missing) > NAME_CACHE:
+            known.clear()
+            missing = list(dict.fromkeys(names))
         ner = self.nlp.get_pipe("ner")
-        parsed = ner.pipe((self.nlp.make_doc(template_text(name)) for name in names), batch_size=256)
-        return {name: template_label(doc, name) for name, doc in zip(names, parsed, strict=True)}
+        parsed = ner.pipe((self.nlp.make_doc(template_text(name)) for name in missing), batch_size=256)
+        known.update((name, template_label(doc, name)) for name, doc in zip(missing, parsed, strict=True))
+        return {name: known[name] for name in names}
 
     def provenance(self) -> dict:
         return {"backend": self.name}
