@@ -150,6 +150,8 @@ def test_ray_engine_on_two_cpus_writes_the_local_release(corpus, local, tmp_path
         differ = [name for name in theirs if theirs[name] != mine[name]]
         assert differ == [], differ
 
+        _actors_embed_the_drivers_floats(ray)
+
         bad = tmp_path / "bad"
         shutil.copytree(corpus, bad)
         (bad / "zz_empty.txt").write_bytes(b"")
@@ -159,6 +161,22 @@ def test_ray_engine_on_two_cpus_writes_the_local_release(corpus, local, tmp_path
         assert not (tmp_path / "bad-out").exists() or not any((tmp_path / "bad-out").rglob("*"))
     finally:
         ray.shutdown()
+
+
+def _actors_embed_the_drivers_floats(ray) -> None:
+    """The draw's texts embedded on Ray actors are this process's floats to the bit (not merely close)."""
+    import numpy as np
+
+    from relguard.embed import SentenceTransformerEncoder, predicate_text
+    from relguard.engine.ray import _embed_on_actors
+
+    words = ["born_in", "co_founded", "was_appointed_chief_executive_of", "of", "married_to", "sold_his_stake_to"]
+    texts = [predicate_text(w, pair) for w in words for pair in (("PERSON", "ORG"), ("GPE", "GPE"), ("ORG", "LOC"))]
+    remote = SentenceTransformerEncoder()
+    _embed_on_actors(ray.data, texts, remote, model="all-MiniLM-L6-v2", actors=2)
+    assert set(remote._cache) == set(texts)  # every vector came from an actor: nothing was embedded here
+    here = SentenceTransformerEncoder().embed_texts(texts)
+    assert np.array_equal(remote.embed_texts(texts), here)
 
 
 def test_cli_engine_flags_give_one_line_on_misuse(tmp_path):

@@ -50,6 +50,21 @@ class OutcomeTable:
         return sum(p is None for p in self.predicates)
 
 
+def draw_texts(table: GroupTable, pools: dict[TypePair, CandidatePool]) -> list[str]:
+    """Every text the draw embeds — each group's predicates and its pool's candidates, in its typed sentence."""
+    texts = set()
+    for key in table.keys:
+        pair = (key[1], key[3])
+        texts |= {predicate_text(predicate, pair) for predicate in table.predicates[key]}
+        texts |= {predicate_text(candidate, pair) for candidate in pools[pair].predicates}
+    return sorted(texts)
+
+
+def table_pools(table: GroupTable, *, generator: PoolGenerator, k: int) -> dict[TypePair, CandidatePool]:
+    """The pool of every type pair the table's groups have (a function of the pairs and K alone)."""
+    return build_pools({(key[1], key[3]) for key in table.keys}, generator=generator, k=k)
+
+
 def distance_rows(
     table: GroupTable, pools: dict[TypePair, CandidatePool], encoder: Encoder
 ) -> tuple[list[PairKey], np.ndarray]:
@@ -57,15 +72,12 @@ def distance_rows(
     keys = table.keys
     k = next(iter(pools.values())).k if pools else 0
     rows, owners = [], []
-    texts = set()
     for number, key in enumerate(keys):
         pair = (key[1], key[3])
         for predicate in sorted(table.predicates[key]):
             rows.append((pair, predicate))
             owners.append(number)
-            texts.add(predicate_text(predicate, pair))
-    texts |= {predicate_text(c, pair) for pair in {(key[1], key[3]) for key in keys} for c in pools[pair].predicates}
-    encoder.embed_texts(sorted(texts))
+    encoder.embed_texts(draw_texts(table, pools))
     per_triple = np.zeros((len(rows), k))
     by_pair: dict[TypePair, list[int]] = {}
     for number, (pair, _) in enumerate(rows):
@@ -76,10 +88,15 @@ def distance_rows(
 
 
 def draw_outcomes(
-    table: GroupTable, *, privacy: PrivacySettings, generator: PoolGenerator, encoder: Encoder
+    table: GroupTable,
+    *,
+    privacy: PrivacySettings,
+    generator: PoolGenerator,
+    encoder: Encoder,
+    pools: dict[TypePair, CandidatePool] | None = None,
 ) -> OutcomeTable:
-    """Pools for the table's type pairs, then one outcome per group through the same sampler as a release."""
-    pools = build_pools({(key[1], key[3]) for key in table.keys}, generator=generator, k=privacy.k)
+    """Pools for the table's type pairs (``pools``: already built), then one outcome per group."""
+    pools = table_pools(table, generator=generator, k=privacy.k) if pools is None else pools
     keys, distances = distance_rows(table, pools, encoder)
     if keys:
         chosen = sample_outcomes(distances, epsilon=privacy.epsilon, lam=privacy.lam, seed=privacy.seed)

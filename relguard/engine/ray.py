@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from relguard import errors, registry
-from relguard.engine.draw import draw_outcomes
+from relguard.engine.draw import draw_outcomes, draw_texts, table_pools
 from relguard.engine.finish import BackendLoader, Relations, write_reports
 from relguard.engine.local import Progress, RunResult, check_review
 from relguard.engine.rewrite import rewrite_document
@@ -113,7 +113,11 @@ def _run(ray, data, files, settings, review, out, staging, mapping, parquet, tel
     table = GroupTable({tuple(json.loads(g["key"])): set(json.loads(g["predicates"])) for g in groups})
     tell("drawing", 0, 0)
     chosen = loader.get()
-    outcomes = draw_outcomes(table, privacy=settings.privacy, generator=chosen.candidates, encoder=chosen.encoder)
+    pools = table_pools(table, generator=chosen.candidates, k=settings.privacy.k)
+    _embed_on_actors(data, draw_texts(table, pools), chosen.encoder, model=settings.backends.encoder, actors=actors)
+    outcomes = draw_outcomes(
+        table, privacy=settings.privacy, generator=chosen.candidates, encoder=chosen.encoder, pools=pools
+    )
     model = extracted.take(1)[0]["model"]
     public, confidential = provenance(
         extractor_id=model, encoder_id=chosen.encoder.model_id, generator=chosen.candidates,
@@ -183,6 +187,47 @@ class _Extract:
         batch["alignment"] = [pickle.dumps(partial)] + [b""] * (len(extractions) - 1)
         batch["partial"] = [1] + [0] * (len(extractions) - 1)
         batch["model"] = self.extractor.model_id
+        return batch
+
+
+#: Texts per embedding batch sent to an actor (sorted by length first, so a batch holds few token lengths).
+EMBED_BATCH = 512
+
+
+def _embed_on_actors(data, texts: list[str], encoder, *, model: str, actors: int) -> None:
+    """Embed the draw's texts on the cluster and hand the vectors to the driver's encoder.
+
+    The distinct predicates grow with the corpus (most long paths are worded once), so on one driver they
+    would be the job's serial bottleneck. An actor's vector for a text is the driver's to the bit (each row
+    depends on its own text only: :func:`relguard.embed._same_length_batches`), which keeps the release equal
+    to the local engine's. An encoder that cannot take vectors in embeds on the driver, as before.
+    """
+    if not texts or not hasattr(encoder, "remember"):
+        return
+    ordered = sorted(texts, key=lambda text: (len(text), text))
+    blocks = min(4 * actors, -(-len(ordered) // EMBED_BATCH))
+    vectors = data.from_items([{"text": text} for text in ordered], override_num_blocks=blocks).map_batches(
+        _Embed, fn_constructor_kwargs={"model": model}, batch_size=EMBED_BATCH, concurrency=actors,
+        batch_format="pandas",
+    )  # fmt: skip
+    import numpy as np
+
+    for row in vectors.iter_rows():
+        if row["model"] != encoder.model_id:
+            raise errors.ModelError(f"a Ray worker loaded encoder {row['model']}, the driver {encoder.model_id}")
+        encoder.remember([row["text"]], np.frombuffer(row["vector"], dtype=np.float64)[None, :])
+
+
+class _Embed:
+    """An actor holding one encoder; each batch of texts returns their unit vectors as float64 bytes."""
+
+    def __init__(self, model: str) -> None:
+        self.encoder = registry.create("encoder", "sentence-transformers", model=model)
+
+    def __call__(self, batch):
+        vectors = self.encoder.embed_texts(list(batch["text"]))
+        batch["vector"] = [vector.tobytes() for vector in vectors]
+        batch["model"] = self.encoder.model_id
         return batch
 
 
