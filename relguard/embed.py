@@ -299,7 +299,7 @@ def triple_distances(triples: Sequence[Triple], pools: Mapping[TypePair, Candida
         by_pair.setdefault(triple.type_pair, []).append(index)
     texts = [predicate_text(triples[i].predicate, pair) for pair, rows in by_pair.items() for i in rows]
     texts += [predicate_text(c, pair) for pair in by_pair for c in pools[pair].predicates]
-    encoder.embed_texts(sorted(set(texts)))  # one sorted batch: the same floats whichever engine asks
+    encoder.embed_texts(sorted(set(texts)))  # one call: few forward passes
     for pair, rows in by_pair.items():
         originals = [triples[i].predicate for i in rows]
         distances[rows] = encoder.distances(originals, list(pools[pair].predicates), pair)

@@ -1,8 +1,9 @@
 """The draw of a batch run, on the driver: pools, group distances and one outcome per group, from the table alone.
 
 It computes exactly what :meth:`relguard.pipeline.Prepared.draw` computes — the same pools, the same distance
-rows (the minimum over a group's predicates, embedded in one sorted batch), the same group order (sorted public
-keys) and the same sampler — so a batch run and the in-memory pipeline give the same release for one seed.
+rows (the minimum over a group's predicates; an embedding depends on its text alone, so it may come from any
+process), the same group order (sorted public keys) and the same sampler — so a batch run and the in-memory
+pipeline give the same release for one seed.
 """
 
 from __future__ import annotations

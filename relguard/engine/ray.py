@@ -4,8 +4,9 @@ On Ray Data: the input files are read by tasks (the same parser as every other f
 file fails before any extraction; extraction runs as ``map_batches`` over actors that load spaCy once each, and
 its results stay in Ray's object store (spilled to disk as it fills) — the cluster's version of the local spill
 file. Each actor also returns its part of the entity-alignment table; the driver merges them. The grouping of
-slots by their public key is a ``groupby``; the draw runs on the driver through the same sampler and the same
-encoder batch as every engine (its input is the corpus's distinct predicates, thousands, not the documents).
+slots by their public key is a ``groupby``; the distinct predicate texts are embedded on actors too (an
+embedding depends on its text alone, so the floats are the driver's), and the draw runs on the driver through
+the same sampler as every engine.
 Rewriting runs on actors that load the candidate forms once each and write every document's bytes into a
 staging folder inside ``--out``; the driver then assembles the final files in input order, hashing them, and
 renames them into place only when all are complete. With the same teaching seed the public files equal the
