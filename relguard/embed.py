@@ -182,16 +182,6 @@ class SentenceTransformerEncoder:
                 return np.zeros((0, self.dimension))
             return np.stack([self._cache[t] for t in texts])
 
-    def remember(self, texts: Sequence[str], vectors: np.ndarray) -> None:
-        """Take embeddings this same model computed in another process (a Ray actor) into the cache.
-
-        Each row of :meth:`embed_texts` is a function of its own text (:func:`_same_length_batches`), so these
-        are the floats this process would compute for the same texts on the same kind of machine.
-        """
-        with self._lock:
-            for text, vector in zip(texts, np.asarray(vectors, dtype=np.float64), strict=True):
-                self._cache.setdefault(text, vector)
-
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         """Unit-normalized embeddings of sentences and documents for evaluation metrics, never for d_R.
 

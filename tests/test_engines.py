@@ -150,7 +150,7 @@ def test_ray_engine_on_two_cpus_writes_the_local_release(corpus, local, tmp_path
         differ = [name for name in theirs if theirs[name] != mine[name]]
         assert differ == [], differ
 
-        _actors_embed_the_drivers_floats(ray)
+        _actors_give_the_local_distance_rows(ray)
 
         bad = tmp_path / "bad"
         shutil.copytree(corpus, bad)
@@ -163,20 +163,38 @@ def test_ray_engine_on_two_cpus_writes_the_local_release(corpus, local, tmp_path
         ray.shutdown()
 
 
-def _actors_embed_the_drivers_floats(ray) -> None:
-    """The draw's texts embedded on Ray actors are this process's floats to the bit (not merely close)."""
+def _actors_give_the_local_distance_rows(ray) -> None:
+    """Distance rows computed on two Ray actors, in batches of 2 groups, are this process's rows to the bit."""
     import numpy as np
 
-    from relguard.embed import SentenceTransformerEncoder, predicate_text
-    from relguard.engine.ray import _embed_on_actors
+    from relguard import registry
+    from relguard.candidates.pools import build_pools
+    from relguard.embed import SentenceTransformerEncoder
+    from relguard.engine import ray as engine
+    from relguard.engine.draw import distance_matrix
+    from relguard.engine.tally import GroupTable
 
     words = ["born_in", "co_founded", "was_appointed_chief_executive_of", "of", "married_to", "sold_his_stake_to"]
-    texts = [predicate_text(w, pair) for w in words for pair in (("PERSON", "ORG"), ("GPE", "GPE"), ("ORG", "LOC"))]
-    remote = SentenceTransformerEncoder()
-    _embed_on_actors(ray.data, texts, remote, model="all-MiniLM-L6-v2", actors=2)
-    assert set(remote._cache) == set(texts)  # every vector came from an actor: nothing was embedded here
-    here = SentenceTransformerEncoder().embed_texts(texts)
-    assert np.array_equal(remote.embed_texts(texts), here)
+    table = GroupTable({
+        ("Alice Smith", "PERSON", "Acme Corp", "ORG"): {"co_founded", "sold_his_stake_to"},
+        ("Alice Smith", "PERSON", "Bob Jones", "PERSON"): {"married_to"},
+        ("Dublin", "GPE", "Ohio", "GPE"): {"of", "born_in"},
+        ("Bob Jones", "PERSON", "Acme Corp", "ORG"): set(words[2:4]),
+        ("Acme Corp", "ORG", "Ohio", "GPE"): {"born_in"},
+    })  # fmt: skip
+    rows = [{"key": json.dumps(key), "predicates": json.dumps(sorted(table.predicates[key]))} for key in table.keys]
+    actor = {"model": "all-MiniLM-L6-v2", "candidates": "inventory", "pool_file": None, "k": 8}
+    groups = (
+        ray.data.from_items(rows, override_num_blocks=3)
+        .map_batches(engine._Distances, fn_constructor_kwargs=actor, batch_size=2, concurrency=2, batch_format="pandas")
+        .take_all()
+    )
+    here = SentenceTransformerEncoder()
+    remote = engine._distances_in_key_order(groups, table, encoder_id=here.model_id, k=8)
+    pools = build_pools({(k[1], k[3]) for k in table.keys}, generator=registry.create("candidates", "inventory"), k=8)
+    local = distance_matrix([(key, table.predicates[key]) for key in table.keys], pools, here)
+    assert remote.shape == (5, 8)
+    assert np.array_equal(remote, local)
 
 
 def test_cli_engine_flags_give_one_line_on_misuse(tmp_path):

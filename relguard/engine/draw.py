@@ -8,6 +8,7 @@ pipeline give the same release for one seed.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,41 +52,37 @@ class OutcomeTable:
         return sum(p is None for p in self.predicates)
 
 
-def draw_texts(table: GroupTable, pools: dict[TypePair, CandidatePool]) -> list[str]:
-    """Every text the draw embeds — each group's predicates and its pool's candidates, in its typed sentence."""
-    texts = set()
-    for key in table.keys:
-        pair = (key[1], key[3])
-        texts |= {predicate_text(predicate, pair) for predicate in table.predicates[key]}
-        texts |= {predicate_text(candidate, pair) for candidate in pools[pair].predicates}
-    return sorted(texts)
-
-
 def table_pools(table: GroupTable, *, generator: PoolGenerator, k: int) -> dict[TypePair, CandidatePool]:
     """The pool of every type pair the table's groups have (a function of the pairs and K alone)."""
     return build_pools({(key[1], key[3]) for key in table.keys}, generator=generator, k=k)
 
 
-def distance_rows(
-    table: GroupTable, pools: dict[TypePair, CandidatePool], encoder: Encoder
-) -> tuple[list[PairKey], np.ndarray]:
-    """(group keys in draw order, (g, K) distance rows): each group's minimum d_R over its predicates."""
-    keys = table.keys
+def distance_matrix(
+    groups: Sequence[tuple[PairKey, Collection[str]]], pools: dict[TypePair, CandidatePool], encoder: Encoder
+) -> np.ndarray:
+    """(g, K) rows: each group's minimum d_R over its predicates to its pool's candidates.
+
+    A row depends on its own group only — each embedding on its own text, the arithmetic element by element —
+    so the groups may be cut into batches on any number of processes (the Ray engine) and the rows stay the
+    same to the bit.
+    """
     k = next(iter(pools.values())).k if pools else 0
-    rows, owners = [], []
-    for number, key in enumerate(keys):
+    rows, owners, texts = [], [], set()
+    for number, (key, predicates) in enumerate(groups):
         pair = (key[1], key[3])
-        for predicate in sorted(table.predicates[key]):
+        for predicate in sorted(predicates):
             rows.append((pair, predicate))
             owners.append(number)
-    encoder.embed_texts(draw_texts(table, pools))
+            texts.add(predicate_text(predicate, pair))
+        texts |= {predicate_text(candidate, pair) for candidate in pools[pair].predicates}
+    encoder.embed_texts(sorted(texts))
     per_triple = np.zeros((len(rows), k))
     by_pair: dict[TypePair, list[int]] = {}
     for number, (pair, _) in enumerate(rows):
         by_pair.setdefault(pair, []).append(number)
     for pair, members in by_pair.items():
         per_triple[members] = encoder.distances([rows[m][1] for m in members], list(pools[pair].predicates), pair)
-    return keys, group_distances(per_triple, owners, len(keys))
+    return group_distances(per_triple, owners, len(groups))
 
 
 def draw_outcomes(
@@ -94,11 +91,16 @@ def draw_outcomes(
     privacy: PrivacySettings,
     generator: PoolGenerator,
     encoder: Encoder,
-    pools: dict[TypePair, CandidatePool] | None = None,
+    distances: np.ndarray | None = None,
 ) -> OutcomeTable:
-    """Pools for the table's type pairs (``pools``: already built), then one outcome per group."""
-    pools = table_pools(table, generator=generator, k=privacy.k) if pools is None else pools
-    keys, distances = distance_rows(table, pools, encoder)
+    """Pools for the table's type pairs, then one outcome per group through the same sampler as a release.
+
+    ``distances`` are the table's :func:`distance_matrix` rows in key order when another process computed them.
+    """
+    pools = table_pools(table, generator=generator, k=privacy.k)
+    keys = table.keys
+    if distances is None:
+        distances = distance_matrix([(key, table.predicates[key]) for key in keys], pools, encoder)
     if keys:
         chosen = sample_outcomes(distances, epsilon=privacy.epsilon, lam=privacy.lam, seed=privacy.seed)
     else:

@@ -4,9 +4,9 @@ On Ray Data: the input files are read by tasks (the same parser as every other f
 file fails before any extraction; extraction runs as ``map_batches`` over actors that load spaCy once each, and
 its results stay in Ray's object store (spilled to disk as it fills) — the cluster's version of the local spill
 file. Each actor also returns its part of the entity-alignment table; the driver merges them. The grouping of
-slots by their public key is a ``groupby``; the distinct predicate texts are embedded on actors too (an
-embedding depends on its text alone, so the floats are the driver's), and the draw runs on the driver through
-the same sampler as every engine.
+slots by their public key is a ``groupby``, after which actors compute each group's distance row (a row depends
+on its own group alone, so it is the local engine's to the bit); the draw runs on the driver through the same
+sampler as every engine, from K floats per group.
 Rewriting runs on actors that load the candidate forms once each and write every document's bytes into a
 staging folder inside ``--out``; the driver then assembles the final files in input order, hashing them, and
 renames them into place only when all are complete. With the same teaching seed the public files equal the
@@ -30,7 +30,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from relguard import errors, registry
-from relguard.engine.draw import draw_outcomes, draw_texts, table_pools
+from relguard.candidates.pools import build_pools
+from relguard.engine.draw import distance_matrix, draw_outcomes
 from relguard.engine.finish import BackendLoader, Relations, write_reports
 from relguard.engine.local import Progress, RunResult, check_review
 from relguard.engine.rewrite import rewrite_document
@@ -105,20 +106,24 @@ def _run(ray, data, files, settings, review, out, staging, mapping, parquet, tel
         alignment.merge(pickle.loads(row["alignment"]))
     tell("extracting", total, total)
     context = ray.put({"alignment": alignment, "review": review})
+    measuring = {"model": settings.backends.encoder, "candidates": settings.backends.candidates,
+                 "pool_file": settings.backends.pool_file, "k": settings.privacy.k}  # fmt: skip
     groups = (
         extracted.flat_map(_slot_rows, fn_kwargs={"context": context})
         .groupby("key")
         .map_groups(_group_predicates, batch_format="pandas")
+        .materialize()  # the shuffle's own actors must finish before the distance actors take every CPU
+        .map_batches(_Distances, fn_constructor_kwargs=measuring, batch_size=DISTANCE_BATCH, concurrency=actors,
+                     batch_format="pandas")
         .take_all()
-    )
+    )  # fmt: skip
     table = GroupTable({tuple(json.loads(g["key"])): set(json.loads(g["predicates"])) for g in groups})
     tell("drawing", 0, 0)
     chosen = loader.get()
-    pools = table_pools(table, generator=chosen.candidates, k=settings.privacy.k)
-    _embed_on_actors(data, draw_texts(table, pools), chosen.encoder, model=settings.backends.encoder, actors=actors)
     outcomes = draw_outcomes(
-        table, privacy=settings.privacy, generator=chosen.candidates, encoder=chosen.encoder, pools=pools
-    )
+        table, privacy=settings.privacy, generator=chosen.candidates, encoder=chosen.encoder,
+        distances=_distances_in_key_order(groups, table, encoder_id=chosen.encoder.model_id, k=settings.privacy.k),
+    )  # fmt: skip
     model = extracted.take(1)[0]["model"]
     public, confidential = provenance(
         extractor_id=model, encoder_id=chosen.encoder.model_id, generator=chosen.candidates,
@@ -191,45 +196,43 @@ class _Extract:
         return batch
 
 
-#: Texts per embedding batch sent to an actor (sorted by length first, so a batch holds few token lengths).
-EMBED_BATCH = 512
+#: Groups per batch on a distance actor: enough distinct texts that few forward passes are part-filled.
+DISTANCE_BATCH = 1024
 
 
-def _embed_on_actors(data, texts: list[str], encoder, *, model: str, actors: int) -> None:
-    """Embed the draw's texts on the cluster and hand the vectors to the driver's encoder.
+class _Distances:
+    """An actor holding the encoder and the pools; each batch of groups returns their distance rows.
 
-    The distinct predicates grow with the corpus (most long paths are worded once), so on one driver they
-    would be the job's serial bottleneck. An actor's vector for a text is the driver's to the bit (each row
-    depends on its own text only: :func:`relguard.embed._same_length_batches`), which keeps the release equal
-    to the local engine's. An encoder that cannot take vectors in embeds on the driver, as before.
+    The distinct predicates grow with the corpus (most long paths are worded once), so embedding them on the
+    driver would be a cluster run's serial bottleneck, and their vectors would have to fit in its memory. A
+    row depends on its own group only (:func:`relguard.engine.draw.distance_matrix`), so the rows are the ones
+    the local engine computes, and only K floats per group travel to the driver.
     """
-    if not texts or not hasattr(encoder, "remember"):
-        return
-    ordered = sorted(texts, key=lambda text: (len(text), text))
-    blocks = min(4 * actors, -(-len(ordered) // EMBED_BATCH))
-    vectors = data.from_items([{"text": text} for text in ordered], override_num_blocks=blocks).map_batches(
-        _Embed, fn_constructor_kwargs={"model": model}, batch_size=EMBED_BATCH, concurrency=actors,
-        batch_format="pandas",
-    )  # fmt: skip
-    import numpy as np
 
-    for row in vectors.iter_rows():
-        if row["model"] != encoder.model_id:
-            raise errors.ModelError(f"a Ray worker loaded encoder {row['model']}, the driver {encoder.model_id}")
-        encoder.remember([row["text"]], np.frombuffer(row["vector"], dtype=np.float64)[None, :])
-
-
-class _Embed:
-    """An actor holding one encoder; each batch of texts returns their unit vectors as float64 bytes."""
-
-    def __init__(self, model: str) -> None:
+    def __init__(self, *, model: str, candidates: str, pool_file: str | None, k: int) -> None:
         self.encoder = registry.create("encoder", "sentence-transformers", model=model)
+        options = {"path": pool_file} if candidates == "pool-file" else {}
+        self.generator = registry.create("candidates", candidates, **options)
+        self.k, self.pools = k, {}
 
     def __call__(self, batch):
-        vectors = self.encoder.embed_texts(list(batch["text"]))
-        batch["vector"] = [vector.tobytes() for vector in vectors]
-        batch["model"] = self.encoder.model_id
+        groups = [(tuple(json.loads(k)), json.loads(p)) for k, p in zip(batch["key"], batch["predicates"], strict=True)]
+        missing = {(key[1], key[3]) for key, _ in groups} - set(self.pools)
+        self.pools.update(build_pools(missing, generator=self.generator, k=self.k))
+        rows = distance_matrix(groups, self.pools, self.encoder)
+        batch["distances"] = [row.tobytes() for row in rows]
+        batch["encoder"] = self.encoder.model_id
         return batch
+
+
+def _distances_in_key_order(groups: list[dict], table: GroupTable, *, encoder_id: str, k: int):
+    """The actors' rows as one (g, K) matrix in the table's key order, checked to come from the driver's encoder."""
+    import numpy as np
+
+    if other := {g["encoder"] for g in groups} - {encoder_id}:
+        raise errors.ModelError(f"a Ray worker loaded encoder {other.pop()}, the driver {encoder_id}")
+    rows = {tuple(json.loads(g["key"])): np.frombuffer(g["distances"], dtype=np.float64) for g in groups}
+    return np.stack([rows[key] for key in table.keys]) if rows else np.zeros((0, k))
 
 
 def _context(reference) -> dict:
