@@ -205,7 +205,11 @@ class SentenceTransformerEncoder:
         return [len(row) for row in ids]
 
     def _forward(self, texts: Sequence[str]) -> np.ndarray:
-        """One forward pass over texts of one token length: no padding, so no row depends on another."""
+        """One forward pass over texts of one token length, filled to :data:`BATCH_SIZE` rows with repeats.
+
+        No padding and always the same shape for a given length, so the same kernels run and no row depends on
+        another (:func:`_same_length_batches`).
+        """
         import torch
 
         rows = list(texts) + [texts[-1]] * (BATCH_SIZE - len(texts))
@@ -239,9 +243,11 @@ def _same_length_batches(texts: Sequence[str], token_count) -> Iterator[list[str
     """``texts`` in batches whose members have the same number of tokens, so none is padded.
 
     A padded batch changes the shapes the attention and pooling reduce over, and with them the last bits of
-    every row: the same text embedded beside longer ones differs by up to ~1e-7. Without padding a row's floats
-    depend only on its own text — not on the batch it came in, the order, the engine or the thread count — so
-    d_R is one fixed function of the two predicates (DESIGN invariant 3), wherever it is computed.
+    every row: the same text embedded beside longer ones differed by up to 1.7e-7. A batch of fewer rows takes
+    other matrix kernels for short texts and differs too, so :meth:`SentenceTransformerEncoder._forward` fills
+    every batch to the same number of rows. Then a row's floats depend only on its own text — not on the batch
+    it came in, the order, the engine or the thread count — so d_R is one fixed function of the two predicates
+    (DESIGN invariant 3), wherever it is computed.
     """
     by_length: dict[int, list[str]] = {}
     for text, count in zip(texts, token_count(texts) if texts else [], strict=True):
