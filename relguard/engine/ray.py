@@ -211,8 +211,7 @@ class _Distances:
 
     def __init__(self, *, model: str, candidates: str, pool_file: str | None, k: int) -> None:
         self.encoder = registry.create("encoder", "sentence-transformers", model=model)
-        options = {"path": pool_file} if candidates == "pool-file" else {}
-        self.generator = registry.create("candidates", candidates, **options)
+        self.generator = _generator(candidates, pool_file)
         self.k, self.pools = k, {}
 
     def __call__(self, batch):
@@ -223,6 +222,11 @@ class _Distances:
         batch["distances"] = [row.tobytes() for row in rows]
         batch["encoder"] = self.encoder.model_id
         return batch
+
+
+def _generator(candidates: str, pool_file: str | None):
+    """The public pool generator a worker builds for itself (the offline backends only: no LLM on Ray)."""
+    return registry.create("candidates", candidates, **({"path": pool_file} if candidates == "pool-file" else {}))
 
 
 def _distances_in_key_order(groups: list[dict], table: GroupTable, *, encoder_id: str, k: int):
@@ -275,8 +279,7 @@ class _Rewrite:
 
         self.context = _context(context)
         self.outcomes = ray.get(outcomes)
-        options = {"path": pool_file} if candidates == "pool-file" else {}
-        self.forms = registry.create("candidates", candidates, **options).forms
+        self.forms = _generator(candidates, pool_file).forms
         self.index, self.sampled, self.drawn = self.outcomes.index, self.outcomes.sampled, self.outcomes.drawn
         self.staging, self.mapping, self.texts = Path(staging), mapping, texts
 
