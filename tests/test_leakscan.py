@@ -233,3 +233,19 @@ def test_a_fill_that_writes_its_own_relative_pronoun_or_comma_is_not_a_leak(text
             outcomes = [*base[:number], Outcome(group, predicate), *base[number + 1 :]]
             release = _release(prepared, outcomes)
             assert scan(release, public_files(release)) == [], (group.key, predicate, release.documents[0].text)
+
+
+def test_a_document_name_that_states_its_relation_is_not_a_leak_in_the_report():
+    """Re-DocRED titles can state a relation ("National Executive Committee of the African National Congress").
+    The report lists every document by name, which is public by design, so the words the name brings are not
+    a leak; a release at ε = 5 withheld such a sentence. The same words in the rewritten text still are."""
+    text = "Alice Smith founded Acme Corp."
+    prepared = prepare([Document(text, text)], k=10)
+    assert prepared.groups, "the extractor found no relation in the sentence"
+    release = _release(prepared, _substitute_all(prepared))
+    files = public_files(release)
+    assert text in files["report.json"].decode("utf-8")
+    assert scan(release, files) == []
+    outcomes = _substitute_all(prepared)
+    with pytest.raises(LeakError):
+        public_files(_release(prepared, outcomes, _copying_verbalizer(prepared, outcomes)))
