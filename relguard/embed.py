@@ -173,14 +173,12 @@ class SentenceTransformerEncoder:
 
     def embed_texts(self, texts: Sequence[str]) -> np.ndarray:
         """Unit-normalized embeddings of ``texts``; each distinct text is encoded once per encoder."""
-        with self._lock:
-            missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+
+        def encode(missing: list[str]) -> Iterator[tuple[str, np.ndarray]]:
             for group in _same_length_batches(missing, self._token_count):
-                for text, vector in zip(group, _normalize(self._forward(group)), strict=True):
-                    self._cache[text] = vector
-            if not texts:
-                return np.zeros((0, self.dimension))
-            return np.stack([self._cache[t] for t in texts])
+                yield from zip(group, _normalize(self._forward(group)), strict=True)
+
+        return self._cached(texts, self._cache, encode)
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         """Unit-normalized embeddings of sentences and documents for evaluation metrics, never for d_R.
@@ -188,15 +186,21 @@ class SentenceTransformerEncoder:
         sentence-transformers pads each batch to its longest text, which is faster for long texts of many
         lengths but leaves the last bits of a row dependent on its batch; d_R goes through :meth:`embed_texts`.
         """
+
+        def encode(missing: list[str]) -> Iterator[tuple[str, np.ndarray]]:
+            raw = self._model.encode(missing, batch_size=64, convert_to_numpy=True, show_progress_bar=False)
+            return zip(missing, _normalize(raw), strict=True)
+
+        return self._cached(texts, self._passages, encode)
+
+    def _cached(self, texts: Sequence[str], cache: dict[str, np.ndarray], encode) -> np.ndarray:
         with self._lock:
-            missing = list(dict.fromkeys(t for t in texts if t not in self._passages))
+            missing = list(dict.fromkeys(t for t in texts if t not in cache))
             if missing:
-                raw = self._model.encode(missing, batch_size=64, convert_to_numpy=True, show_progress_bar=False)
-                for text, vector in zip(missing, _normalize(raw), strict=True):
-                    self._passages[text] = vector
+                cache.update(encode(missing))
             if not texts:
                 return np.zeros((0, self.dimension))
-            return np.stack([self._passages[t] for t in texts])
+            return np.stack([cache[t] for t in texts])
 
     def _token_count(self, texts: Sequence[str]) -> list[int]:
         tokenizer = self._model.tokenizer

@@ -173,6 +173,7 @@ def _actors_give_the_local_distance_rows(ray) -> None:
     from relguard.engine import ray as engine
     from relguard.engine.draw import distance_matrix
     from relguard.engine.tally import GroupTable
+    from relguard.settings import BackendSettings
 
     words = ["born_in", "co_founded", "was_appointed_chief_executive_of", "of", "married_to", "sold_his_stake_to"]
     table = GroupTable({
@@ -183,7 +184,7 @@ def _actors_give_the_local_distance_rows(ray) -> None:
         ("Acme Corp", "ORG", "Ohio", "GPE"): {"born_in"},
     })  # fmt: skip
     rows = [{"key": json.dumps(key), "predicates": json.dumps(sorted(table.predicates[key]))} for key in table.keys]
-    actor = {"model": "all-MiniLM-L6-v2", "candidates": "inventory", "pool_file": None, "k": 8}
+    actor = {"backends": BackendSettings(), "k": 8}
     groups = (
         ray.data.from_items(rows, override_num_blocks=3)
         .map_batches(engine._Distances, fn_constructor_kwargs=actor, batch_size=2, concurrency=2, batch_format="pandas")

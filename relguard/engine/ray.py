@@ -42,8 +42,8 @@ from relguard.extract.parallel import BATCH, default_workers
 from relguard.extract.review import Review, review_document
 from relguard.extract.slots import EntityAlignment
 from relguard.io.read import input_files, read_file
-from relguard.pipeline import provenance
-from relguard.settings import Settings
+from relguard.pipeline import candidates_from, provenance
+from relguard.settings import BackendSettings, Settings
 
 STAGING = ".relguard-staging-"
 
@@ -106,8 +106,7 @@ def _run(ray, data, files, settings, review, out, staging, mapping, parquet, tel
         alignment.merge(pickle.loads(row["alignment"]))
     tell("extracting", total, total)
     context = ray.put({"alignment": alignment, "review": review})
-    measuring = {"model": settings.backends.encoder, "candidates": settings.backends.candidates,
-                 "pool_file": settings.backends.pool_file, "k": settings.privacy.k}  # fmt: skip
+    measuring = {"backends": settings.backends, "k": settings.privacy.k}
     groups = (
         extracted.flat_map(_slot_rows, fn_kwargs={"context": context})
         .groupby("key")
@@ -209,9 +208,9 @@ class _Distances:
     the local engine computes, and only K floats per group travel to the driver.
     """
 
-    def __init__(self, *, model: str, candidates: str, pool_file: str | None, k: int) -> None:
-        self.encoder = registry.create("encoder", "sentence-transformers", model=model)
-        self.generator = _generator(candidates, pool_file)
+    def __init__(self, *, backends: BackendSettings, k: int) -> None:
+        self.encoder = registry.create("encoder", "sentence-transformers", model=backends.encoder)
+        self.generator = candidates_from(backends, encoder=self.encoder)
         self.k, self.pools = k, {}
 
     def __call__(self, batch):
@@ -222,11 +221,6 @@ class _Distances:
         batch["distances"] = [row.tobytes() for row in rows]
         batch["encoder"] = self.encoder.model_id
         return batch
-
-
-def _generator(candidates: str, pool_file: str | None):
-    """The public pool generator a worker builds for itself (the offline backends only: no LLM on Ray)."""
-    return registry.create("candidates", candidates, **({"path": pool_file} if candidates == "pool-file" else {}))
 
 
 def _distances_in_key_order(groups: list[dict], table: GroupTable, *, encoder_id: str, k: int):
@@ -279,7 +273,8 @@ class _Rewrite:
 
         self.context = _context(context)
         self.outcomes = ray.get(outcomes)
-        self.forms = _generator(candidates, pool_file).forms
+        options = {"path": pool_file} if candidates == "pool-file" else {}
+        self.forms = registry.create("candidates", candidates, **options).forms
         self.index, self.sampled, self.drawn = self.outcomes.index, self.outcomes.sampled, self.outcomes.drawn
         self.staging, self.mapping, self.texts = Path(staging), mapping, texts
 

@@ -151,7 +151,7 @@ def _shown(doc: DocumentExtraction, drawn: Drawn) -> dict[tuple[int, int, int], 
             by_sentence.setdefault(occ.sentence, []).append((occ.start, occ.end, index))
     order = {index: value for index, value in drawn.values()}
     pairs = {index: (key[1], key[3]) for key, (index, _) in drawn.items()}
-    shown: dict[tuple[int, int, int], tuple[int, str | None]] = {}
+    shown: dict[tuple[int, int, int], tuple[int, str | None, TypePair]] = {}
     for sentence, spans in by_sentence.items():
         clusters: list[list[tuple[int, int, int]]] = []
         for span in sorted(spans):
