@@ -6,9 +6,10 @@ import json
 import docx
 import pytest
 
-from relguard.errors import InputError
+from relguard.errors import InputError, OutputError
 from relguard.io import serialize_documents
 from relguard.io.formats import documents_from_upload, html_text, load_uploads
+from relguard.types import Document
 
 
 def make_pdf(lines: list[str]) -> bytes:
@@ -110,3 +111,15 @@ def test_one_bad_file_does_not_stop_the_good_ones():
     assert set(result.hashes) == {"good.txt", "good.docx"}
     assert [name for name, _ in result.errors] == ["bad.pdf"]
     assert "bad.pdf" in result.errors[0][1]
+
+
+def test_two_documents_with_one_output_name_are_refused_not_overwritten():
+    """The evaluation datasets once gave every paragraph the dataset's file name as its source: serializing them
+    kept the last paragraph only, and the leak scan then read that one in place of all the others."""
+    same = [(Document("a", "First text."), "first"), (Document("b", "Second text.", source="a"), "second")]
+    with pytest.raises(OutputError, match="'a'"):
+        serialize_documents(same)
+    record = Document("c", "Third.", source="a", line=1, fields=(("id", '"c"'),))
+    with pytest.raises(OutputError, match="'a'"):
+        serialize_documents([same[0], (record, "third")])
+    assert set(serialize_documents([same[0], (Document("b", "Second text."), "second")])) == {"a", "b"}

@@ -110,7 +110,7 @@ def load_hotpotqa(data_dir: Path, *, limit: int | None = None) -> EvalDataset:
                 ranges.append((cursor, cursor + len(sentence)))
                 parts.append(sentence)
                 cursor += len(sentence)
-            documents[title] = Document(name=title, text=" ".join(parts), source=HOTPOTQA)
+            documents[title] = Document(name=title, text=" ".join(parts))
             spans[title] = ranges
         supports = tuple(
             Support(title, *spans[title][index])
@@ -133,7 +133,7 @@ def load_2wiki(data_dir: Path, *, limit: int | None = None) -> EvalDataset:
             title, _, body = passage.partition("\n")
             title, body = title.strip(), body.strip()
             if title not in documents:
-                documents[title] = Document(name=title, text=body, source=TWOWIKI)
+                documents[title] = Document(name=title, text=body)
             supports.append(Support(title, 0, len(documents[title].text)))
         answers = tuple(a for a in record["answer"] if isinstance(a, str))
         questions.append(Question(str(record["id"]), record["Question"], answers, tuple(supports)))
@@ -182,7 +182,7 @@ def load_redocred(data_dir: Path, *, limit: int | None = None) -> EvalDataset:
         name = f"{number:03d} {record['title']}"
         sentences = [detokenize(s) for s in record["sents"]]
         text = " ".join(sentences)
-        documents.append(Document(name=name, text=text, source=REDOCRED))
+        documents.append(Document(name=name, text=text))
         starts = [0]
         for sentence in sentences:
             starts.append(starts[-1] + len(sentence) + 1)

@@ -92,11 +92,22 @@ def serialize_documents(documents: Iterable[tuple[Document, str]]) -> dict[str, 
     single: dict[str, bytes] = {}
     for original, text in documents:
         if original.line is None:
-            single[original.source or original.name] = text.encode("utf-8")
+            name = original.source or original.name
+            if name in single:
+                raise OutputError(
+                    f"export blocked, nothing was written: two documents would both be written as {name!r}; "
+                    "give every document its own name"
+                )
+            single[name] = text.encode("utf-8")
             continue
         record = {key: json.loads(value) for key, value in original.fields}
         record["text"] = text
         files.setdefault(original.source, []).append(json.dumps(record, ensure_ascii=False))
     for source, lines in files.items():
+        if source in single:
+            raise OutputError(
+                f"export blocked, nothing was written: a document and a .jsonl file would both be written as "
+                f"{source!r}; give every document its own name"
+            )
         single[source] = ("\n".join(lines) + "\n").encode("utf-8")
     return single
