@@ -249,3 +249,64 @@ def test_a_document_name_that_states_its_relation_is_not_a_leak_in_the_report():
     outcomes = _substitute_all(prepared)
     with pytest.raises(LeakError):
         public_files(_release(prepared, outcomes, _copying_verbalizer(prepared, outcomes)))
+
+
+def _every_pool_predicate(prepared, base):
+    """Releases with one group at a time set to each predicate of its pool, the others as in ``base``."""
+    for number, group in enumerate(prepared.groups):
+        for predicate in prepared.pools[group.type_pair].predicates:
+            yield _release(prepared, [*base[:number], Outcome(group, predicate), *base[number + 1 :]])
+
+
+def test_a_short_window_that_a_fill_elsewhere_writes_is_not_a_leak():
+    """Re-DocRED dev 367 (WUIS): the span 'in' of "member station in Springfield" has its window cut at the
+    neighbouring spans down to " in Springfield". A fill in another sentence ("University of Illinois is
+    headquartered in Springfield") writes that window itself; a release at ε = 5 withheld the sentence for it.
+    Every predicate of every group, with the first sentence kept or deleted, must scan clean."""
+    text = (
+        "WUIS (91.9 FM), is the National Public Radio member station in Springfield, Illinois, United States. "
+        "The station is owned by and based at the University of Illinois at Springfield."
+    )
+    prepared = prepare([Document("wuis.txt", text)], k=10)
+    first = [n for n, g in enumerate(prepared.groups) if {o.sentence for o in g.occurrences} == {0}]
+    assert first and len(first) < len(prepared.groups), "the extractor no longer finds a slot in each sentence"
+    kept = _substitute_all(prepared)
+    deleted = [Outcome(o.group, None) if n in first else o for n, o in enumerate(kept)]
+    written = 0
+    for base in (kept, deleted):
+        for release in _every_pool_predicate(prepared, base):
+            assert scan(release, public_files(release)) == [], release.documents[0].text
+            written += " in Springfield" in release.documents[0].text.split("The station")[-1]
+    assert written, "no draw wrote the window in the second sentence, so this test checks nothing"
+
+
+def test_a_phrase_left_in_place_is_a_leak_even_when_another_slot_shows_its_wording():
+    """The excuse for fills is narrow: a wording counts as written by a fill only when it reaches past the
+    needle's window. An original phrase left in place holds its whole window, so it stays a leak even though
+    another sentence of the same document rightly reads "was founded by"."""
+    text = "Acme Corp was founded by Alice Smith in 1990. Initech Corp was founded by Bob Jones in 1995."
+    prepared = prepare([Document("two.txt", text)], k=10)
+    acme, initech = prepared.groups
+    assert acme.type_pair == initech.type_pair and acme.predicates == initech.predicates == ("founded_by",)
+    outcomes = [Outcome(acme, "employs"), Outcome(initech, "founded_by")]
+    release = _release(prepared, outcomes, _copying_verbalizer(prepared, outcomes))
+    assert release.documents[0].text.startswith("Acme Corp was founded by Alice Smith")
+    leaks = scan(release, {"documents/two.txt": release.documents[0].text.encode()})
+    assert [(leak.kind, leak.sentence, leak.text) for leak in leaks] == [("relation", 0, "was founded by")]
+    with pytest.raises(LeakError, match="sentence 1"):
+        public_files(release)
+
+
+def test_touching_spans_are_one_slot_so_their_fills_never_run_together():
+    """Re-DocRED dev 124 writes "The Incredibles,, Ratatouille": two comma spans with nothing between them. As
+    two slots they were filled "which sued" + "sued" into "which suedsued", a word no wording matches. They
+    are one slot, and every predicate of every group scans clean."""
+    text = "Michael Giacchino composed the scores to films such as The Incredibles,, Ratatouille, Star Trek and Up."
+    prepared = prepare([Document("lists.txt", text)], k=10)
+    masked = mask(prepared.extraction.documents[0], {g.key: n for n, g in enumerate(prepared.groups)})
+    assert all(a.end < b.start for a, b in zip(masked.slots, masked.slots[1:], strict=False)), masked.text
+    start = text.index(",,")
+    assert any(o.start == start for g in prepared.groups for o in g.occurrences), "no slot on the first comma"
+    assert "Incredibles[REL_" in masked.text and ",," not in masked.text
+    for release in _every_pool_predicate(prepared, _substitute_all(prepared)):
+        assert scan(release, public_files(release)) == [], release.documents[0].text

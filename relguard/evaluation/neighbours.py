@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from relguard.extract.corpus import group_relations
 from relguard.rewrite import FormVerbalizer, mask
+from relguard.rewrite.mask import joins_slot
 from relguard.types import Document, DocumentExtraction
 
 
@@ -96,11 +97,11 @@ def _neighbours(
 
 
 def _slot_ranges(extraction: DocumentExtraction) -> Sequence[tuple[int, int]]:
-    """The original character range of each slot, overlapping spans in one sentence merged as masking does."""
+    """The original character range of each slot, spans in one sentence merged as masking merges them."""
     spans = sorted((o.start, o.end, o.sentence) for t in extraction.triples for o in t.occurrences)
     merged: list[list[int]] = []
     for start, end, sentence in spans:
-        if merged and start < merged[-1][1] and merged[-1][2] == sentence:
+        if merged and joins_slot(start, sentence, last_end=merged[-1][1], last_sentence=merged[-1][2]):
             merged[-1][1] = max(merged[-1][1], end)
         else:
             merged.append([start, end, sentence])

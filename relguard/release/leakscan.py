@@ -29,11 +29,13 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from relguard import registry
 from relguard.candidates.forms import default_forms
 from relguard.errors import OutputError, RelGuardError
 from relguard.release.confidential import MARKER
+from relguard.rewrite.mask import joins_slot
 from relguard.rewrite.verbalize import APPOSITIVE, RELATIVES
 from relguard.types import Document, DocumentExtraction, Release, TypePair
 
@@ -65,6 +67,16 @@ class Leak:
         }[self.kind]
         where = f" from {self.document} sentence {self.sentence + 1}" if self.document else ""
         return f"{self.file} contains {what}{where}"
+
+
+class Needle(NamedTuple):
+    """What must not survive: a relation's window (``span`` at offset ``at`` of ``text``) or a whole sentence."""
+
+    kind: str
+    text: str
+    sentence: int
+    span: str
+    at: int = 0
 
 
 def _normalize(text: str) -> str:
@@ -139,7 +151,7 @@ def _shown(doc: DocumentExtraction, drawn: Drawn) -> dict[tuple[int, int, int], 
     """For every occurrence of ``doc``, the outcome whose words fill its span in the output, with the type pair
     of the group it belongs to (the fill is worded for that pair, which may not be the occurrence's own).
 
-    Overlapping spans of one sentence become one slot ("X studied at Y and Z": one span, two groups), filled
+    Overlapping or touching spans of one sentence become one slot ("X studied at Y and Z": one span, two groups), filled
     with the outcome of the slot's first group (:func:`relguard.rewrite.mask.mask`). What a reader sees at such
     a span is that outcome, so it is the one whose public wordings may excuse the original words there. This
     is re-derived here from the outcomes, not read from reconstruction, so a bug there cannot hide itself.
@@ -155,7 +167,8 @@ def _shown(doc: DocumentExtraction, drawn: Drawn) -> dict[tuple[int, int, int], 
     for sentence, spans in by_sentence.items():
         clusters: list[list[tuple[int, int, int]]] = []
         for span in sorted(spans):
-            if clusters and span[0] < max(end for _, end, _ in clusters[-1]):
+            last_end = max(end for _, end, _ in clusters[-1]) if clusters else -1
+            if clusters and joins_slot(span[0], sentence, last_end=last_end, last_sentence=sentence):
                 clusters[-1].append(span)
             else:
                 clusters.append([span])
@@ -168,10 +181,10 @@ def _shown(doc: DocumentExtraction, drawn: Drawn) -> dict[tuple[int, int, int], 
 
 def document_needles(
     doc: DocumentExtraction, drawn: Drawn, *, forms: Forms, withheld: Iterable[int] = ()
-) -> tuple[list[tuple[str, str, int, str]], Counter]:
+) -> tuple[list[Needle], Counter]:
     """What must not survive in ``doc``'s output, and how many copies of each its original keeps elsewhere.
 
-    Needles are (kind, text, sentence, span): the window of every substituted or deleted relation and every
+    Needles are the window of every substituted or deleted relation and every
     sentence that must go (a null outcome, or withheld); a needle the original holds outside the rewritten
     places may survive that many times.
     """
@@ -182,7 +195,7 @@ def document_needles(
     for triple in doc.triples:
         for occ in triple.occurrences:
             spans.setdefault(occ.sentence, set()).add((occ.start, occ.end))
-    needles: list[tuple[str, str, int, str]] = []
+    needles: list[Needle] = []
     removed: list[tuple[str, int]] = []
     for triple in doc.triples:
         for occ in triple.occurrences:
@@ -193,17 +206,17 @@ def document_needles(
                 continue
             others = [(a, b) for a, b in spans[occ.sentence] if b <= occ.start or a >= occ.end]
             left, window = _window(doc, occ.sentence, occ.start, occ.end, others)
-            needles.append(("relation", window, occ.sentence, occ.text))
+            needles.append(Needle("relation", window, occ.sentence, occ.text, occ.start - left))
             removed.append((window, left))
     for index in sorted(deleted):
         raw = doc.sentence_text(index)
         sentence = raw.strip()
         if sentence:
-            needles.append(("sentence", sentence, index, ""))
+            needles.append(Needle("sentence", sentence, index, ""))
             removed.append((sentence, doc.sentences[index].start + len(raw) - len(raw.lstrip())))
     gone = Counter(needle for needle, _ in set(removed))
     original = reader_text(doc.document)
-    allowed = Counter({n[1]: _count(original, n[1]) - gone[n[1]] for n in needles})
+    allowed = Counter({n.text: _count(original, n.text) - gone[n.text] for n in needles})
     return needles, allowed
 
 
@@ -226,16 +239,75 @@ def scan_document(
     withheld: Iterable[int] = (),
     file: str | None = None,
 ) -> list[Leak]:
-    """Every leak of one document's output text (for ``.jsonl``, all values of its record)."""
+    """Every leak of one document's output text (for ``.jsonl``, all values of its record).
+
+    A relation window found more often than the original allows is a leak unless a fill wrote those copies
+    (:func:`_written_by_fills`): a short window, cut at its neighbour spans down to a function word and a name
+    (" in Springfield"), is also what a fill elsewhere writes ("is headquartered in Springfield").
+    """
     needles, allowed = document_needles(doc, drawn, forms=forms, withheld=withheld)
     name = file or _document_file(doc)
     leaks: list[Leak] = []
     reported: set[str] = set()
-    for kind, needle, sentence, span in sorted(needles, key=lambda n: n[0] != "sentence"):
-        if needle not in reported and _count(output, needle) > allowed[needle]:
-            reported.add(needle)
-            leaks.append(Leak(name, kind, doc.document.name, sentence, span))
+    written: list[tuple[int, int]] | None = None
+    for needle in sorted(needles, key=lambda n: n.kind != "sentence"):
+        if needle.text in reported:
+            continue
+        found = _count(output, needle.text)
+        if found > allowed[needle.text] and needle.kind == "relation":
+            written = _fill_regions(output, doc, drawn, forms) if written is None else written
+            found -= _written_by_fills(output, needle, written)
+        if found > allowed[needle.text]:
+            reported.add(needle.text)
+            leaks.append(Leak(name, needle.kind, doc.document.name, needle.sentence, needle.span))
     return leaks
+
+
+def _wording_pattern(wording: str) -> re.Pattern:
+    """A normalized wording as the output may write it: any case, hyphens or spaces between its words, and for
+    a relative clause the comma the verbalizer opens it with (", which borders")."""
+    words = wording.split()
+    body = r"[\s_-]+".join(re.escape(w) for w in words)
+    if re.match(r"\w", wording):
+        body = r"(?<!\w)" + body
+    if re.search(r"\w$", wording):
+        body += r"(?!\w)"
+    if words[0] in RELATIVES:
+        body = r"(?:,\s*)?" + body
+    return re.compile(body, re.IGNORECASE)
+
+
+def _fill_regions(output: str, doc: DocumentExtraction, drawn: Drawn, forms: Forms) -> list[tuple[int, int]]:
+    """Where ``output`` reads as a public wording of an outcome shown at one of ``doc``'s slots.
+
+    Re-derived from the outcomes (:func:`_shown`), not from reconstruction, like every other excuse here.
+    """
+    wordings: set[str] = set()
+    for _, predicate, pair in set(_shown(doc, drawn).values()):
+        if predicate is not None:
+            wordings |= _wordings(predicate, pair, forms)
+    regions: list[tuple[int, int]] = []
+    for wording in sorted(w for w in wordings if w):
+        regions += [m.span() for m in _wording_pattern(wording).finditer(output)]
+    return regions
+
+
+def _written_by_fills(output: str, needle: Needle, regions: list[tuple[int, int]]) -> int:
+    """The copies of ``needle`` in ``output`` whose span words a fill wrote.
+
+    A copy counts when one wording region covers its span, is longer than the span, and reaches past the copy's
+    own window. The last condition keeps every real leak: an original phrase left in place holds its whole
+    window, so a wording inside that window ("was founded by" in "Acme Corp was founded by Alice Smith") is
+    the original's words, not a fill's, and excuses nothing.
+    """
+    written, start = 0, output.find(needle.text)
+    while start != -1:
+        end, low = start + len(needle.text), start + needle.at
+        high = low + len(needle.span)
+        if any(a <= low and b >= high and b - a > high - low and (a < start or b > end) for a, b in regions):
+            written += 1
+        start = output.find(needle.text, start + 1)
+    return written
 
 
 def _record_texts(data: bytes) -> list[str]:
@@ -274,7 +346,7 @@ def scan(release: Release, files: Mapping[str, bytes], *, forms: Forms | None = 
             text = _without_names(text, [d.document.name for d in release.extraction.documents])
             for doc in release.extraction.documents:
                 needles, _ = document_needles(doc, drawn, forms=forms, withheld=withheld.get(doc.document.name, ()))
-                leaks += [Leak(file, k, doc.document.name, n, span) for k, needle, n, span in needles if needle in text]
+                leaks += [Leak(file, n.kind, doc.document.name, n.sentence, n.span) for n in needles if n.text in text]
             continue
         outputs = _record_texts(data) if file.endswith(".jsonl") and docs[0].document.line is not None else [text]
         for doc, output in zip(docs, outputs, strict=False):

@@ -45,12 +45,19 @@ def placeholder(index: int) -> str:
     return f"[REL_{index}]"
 
 
+def joins_slot(start: int, sentence: int, *, last_end: int, last_sentence: int) -> bool:
+    """Whether a span starting at ``start`` is part of the slot before it: spans of one sentence that overlap or
+    touch are one slot, filled once. Two fills with nothing between them would run together ("which suedsued"
+    for the two comma spans of "The Incredibles,, Ratatouille")."""
+    return sentence == last_sentence and start <= last_end
+
+
 def mask(extraction: DocumentExtraction, group_index: Mapping[tuple, int]) -> MaskedDocument:
     """Replace every recorded relation span with its placeholder.
 
     ``group_index`` maps each relation group's public key to its corpus-wide index. Occurrences whose spans
-    overlap (``"Alice and Bob founded Acme"`` gives two groups on one span) are merged into one slot that
-    stands for all of them.
+    overlap or touch (``"Alice and Bob founded Acme"`` gives two groups on one span) are merged into one slot
+    that stands for all of them (:func:`joins_slot`).
     A slot is *inverted* when, in the text, the object's mention comes before it
     and the subject's after it ("Acme was founded by Alice"): that is read from
     entity positions, which stay in the masked text, not from the relation words.
@@ -71,7 +78,7 @@ def mask(extraction: DocumentExtraction, group_index: Mapping[tuple, int]) -> Ma
     spans.sort()
     merged: list[list] = []
     for start, end, index, sentence, inverted, context in spans:
-        if merged and start < merged[-1][1] and merged[-1][3] == sentence:
+        if merged and joins_slot(start, sentence, last_end=merged[-1][1], last_sentence=merged[-1][3]):
             last = merged[-1]
             last[1] = max(last[1], end)
             if index not in last[2]:
