@@ -130,9 +130,8 @@ def _run(ray, data, files, settings, review, out, staging, mapping, parquet, tel
         review=review, input_hashes=hashes,
     )  # fmt: skip
     staging.mkdir(parents=True)
-    rewriting = {"context": context, "outcomes": ray.put(outcomes), "candidates": settings.backends.candidates,
-                 "pool_file": settings.backends.pool_file, "staging": str(staging), "mapping": mapping,
-                 "texts": parquet}  # fmt: skip
+    rewriting = {"context": context, "outcomes": ray.put(outcomes), "generator": ray.put(chosen.candidates),
+                 "staging": str(staging), "mapping": mapping, "texts": parquet}  # fmt: skip
     written = extracted.map_batches(
         _Rewrite, fn_constructor_kwargs=rewriting, batch_size=BATCH, concurrency=actors, batch_format="pandas"
     )
@@ -266,15 +265,17 @@ def _group_predicates(group):
 
 
 class _Rewrite:
-    """An actor holding the candidate forms; each document is rewritten, scanned and its bytes staged."""
+    """An actor holding the candidate forms; each document is rewritten, scanned and its bytes staged.
 
-    def __init__(self, *, context, outcomes, candidates, pool_file, staging, mapping, texts) -> None:
+    The forms come from the driver's own pool generator, so the words a fill may use are the ones the draw used.
+    """
+
+    def __init__(self, *, context, outcomes, generator, staging, mapping, texts) -> None:
         import ray
 
         self.context = _context(context)
         self.outcomes = ray.get(outcomes)
-        options = {"path": pool_file} if candidates == "pool-file" else {}
-        self.forms = registry.create("candidates", candidates, **options).forms
+        self.forms = ray.get(generator).forms
         self.index, self.sampled, self.drawn = self.outcomes.index, self.outcomes.sampled, self.outcomes.drawn
         self.staging, self.mapping, self.texts = Path(staging), mapping, texts
 
