@@ -188,8 +188,7 @@ def document_needles(
     sentence that must go (a null outcome, or withheld); a needle the original holds outside the rewritten
     places may survive that many times.
     """
-    deleted = {o.sentence for t in doc.triples if drawn[t.pair_key][1] is None for o in t.occurrences}
-    deleted |= set(withheld)
+    deleted = _gone(doc, drawn, withheld)
     shown = _shown(doc, drawn)
     spans: dict[int, set[tuple[int, int]]] = {}
     for triple in doc.triples:
@@ -255,7 +254,7 @@ def scan_document(
             continue
         found = _count(output, needle.text)
         if found > allowed[needle.text] and needle.kind == "relation":
-            written = _fill_regions(output, doc, drawn, forms) if written is None else written
+            written = _fill_regions(output, doc, drawn, forms, withheld) if written is None else written
             found -= _written_by_fills(output, needle, written)
         if found > allowed[needle.text]:
             reported.add(needle.text)
@@ -277,15 +276,21 @@ def _wording_pattern(wording: str) -> re.Pattern:
     return re.compile(body, re.IGNORECASE)
 
 
-def _fill_regions(output: str, doc: DocumentExtraction, drawn: Drawn, forms: Forms) -> list[tuple[int, int]]:
-    """Where ``output`` reads as a public wording of an outcome shown at one of ``doc``'s slots.
+def _gone(doc: DocumentExtraction, drawn: Drawn, withheld: Iterable[int]) -> set[int]:
+    """The sentences of ``doc`` that are not in its output: those with a null outcome, and the withheld ones."""
+    return {o.sentence for t in doc.triples if drawn[t.pair_key][1] is None for o in t.occurrences} | set(withheld)
+
+
+def _fill_regions(
+    output: str, doc: DocumentExtraction, drawn: Drawn, forms: Forms, withheld: Iterable[int]
+) -> list[tuple[int, int]]:
+    """Where ``output`` reads as a public wording of an outcome shown at a slot of one of ``doc``'s kept sentences.
 
     Re-derived from the outcomes (:func:`_shown`), not from reconstruction, like every other excuse here.
     """
-    wordings: set[str] = set()
-    for _, predicate, pair in set(_shown(doc, drawn).values()):
-        if predicate is not None:
-            wordings |= _wordings(predicate, pair, forms)
+    gone = _gone(doc, drawn, withheld)
+    kept = {(p, pair) for (sentence, _, _), (_, p, pair) in _shown(doc, drawn).items() if p and sentence not in gone}
+    wordings = set().union(*(_wordings(predicate, pair, forms) for predicate, pair in kept))
     regions: list[tuple[int, int]] = []
     for wording in sorted(w for w in wordings if w):
         regions += [m.span() for m in _wording_pattern(wording).finditer(output)]
