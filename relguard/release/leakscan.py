@@ -167,8 +167,8 @@ def _shown(doc: DocumentExtraction, drawn: Drawn) -> dict[tuple[int, int, int], 
     for sentence, spans in by_sentence.items():
         clusters: list[list[tuple[int, int, int]]] = []
         for span in sorted(spans):
-            last_end = max(end for _, end, _ in clusters[-1]) if clusters else -1
-            if clusters and joins_slot(span[0], sentence, last_end=last_end, last_sentence=sentence):
+            last_end = max(e for _, e, _ in clusters[-1]) if clusters else -1
+            if joins_slot(span[0], sentence, last_end=last_end, last_sentence=sentence):
                 clusters[-1].append(span)
             else:
                 clusters.append([span])
