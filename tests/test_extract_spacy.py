@@ -470,6 +470,8 @@ def test_model_identity(extractor: SpacyExtractor) -> None:
         ("  Co-Founder  OF ", "co_founder_of"),  # hyphen and spacing
         ("is", "is"),  # never emptied
         ("Ｗorks　for", "works_for"),  # NFKC: full-width letters and spaces
+        ("was the daughter of of", "daughter_of"),  # a path's repeated word said once
+        ("broadcast on On", "broadcast_on"),
     ],
 )
 def test_normalize_predicate(phrase: str, predicate: str) -> None:
