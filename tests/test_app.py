@@ -74,7 +74,9 @@ def test_sliders_change_the_probability_table_and_expectations():
     assert len(table(at)) == 6  # K candidates + null
 
 
-def test_draw_release_and_export_warns_on_second_export():
+def test_export_warns_when_a_second_draw_is_exported_not_on_a_re_download():
+    """Releases of one corpus compose, so a second draw's export warns with the summed ε; downloading the same
+    draw again publishes nothing new and must not count (a new user saw "2 releases, total ε 3" for one)."""
     at = goto(with_sample(), "tune")
     at.toggle(key="w_teaching").set_value(True).run()
     next(b for b in at.button if b.label == "Draw a release").click().run()
@@ -89,7 +91,13 @@ def test_draw_release_and_export_warns_on_second_export():
     at.get("download_button")[0].click().run()
     assert len(at.session_state.exports) == 1
     goto(at, "export")
-    assert any("Releases compose" in w.value for w in at.warning)
+    assert not any("Releases compose" in w.value for w in at.warning)
+    at.get("download_button")[0].click().run()
+    assert len(at.session_state.exports) == 1
+    goto(at, "tune")
+    next(b for b in at.button if b.label == "Draw a release").click().run()
+    goto(at, "export")
+    assert any("exported 1 release(s)" in w.value and "total ε of 2" in w.value for w in at.warning)
 
 
 def test_bad_upload_shows_an_error_and_good_files_stay():

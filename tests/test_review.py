@@ -137,6 +137,30 @@ def test_studio_marks_a_release_stale_when_settings_documents_or_review_change()
     assert "attack" not in public
 
 
+def test_removing_every_document_takes_their_review_edits_along():
+    """A new user added a slot, removed all documents and loaded the sample: the stale edit named a document no
+    longer there, and every page showed only its error, with no edit list left to undo it from."""
+    from relguard import registry
+
+    state: dict = {}
+    studio = Studio(state, environ={})
+    studio.init()
+    resources = Resources(
+        registry.create("extractor", "spacy"),
+        registry.create("candidates", "inventory"),
+        registry.create("encoder", "sentence-transformers", model="all-MiniLM-L6-v2"),
+        ExtractionCache(),
+    )
+    studio.add([Document("a.txt", TEXT)], {"a.txt": "x"})
+    start = TEXT.index("founded")
+    studio.edit(RemoveSlot("a.txt", start, start + len("founded")))
+    studio.draw(studio.prepared(resources))
+    studio.clear()
+    assert not studio.review and state["release"] is None
+    studio.add([Document("b.txt", "Carol White works for Globex.")], {"b.txt": "y"})
+    assert [d.document.name for d in studio.prepared(resources).extraction.documents] == ["b.txt"]
+
+
 def test_queues_find_missed_relations_wrong_types_and_lost_antecedents():
     documents, _ = read_documents(["assets/sample_corpus"])
     corpus = prepare(documents, k=10)

@@ -51,7 +51,8 @@ DEFAULTS: dict[str, object] = {
     "seed": 42,
     "release": None,
     "release_seed": None,
-    "exports": [],  # (corpus key, epsilon) of every export, for the composition warning
+    "exports": [],  # (corpus key, epsilon, draw number) of every exported release, for the composition warning
+    "draws": 0,  # releases drawn in this session; numbers the drawn release, so a re-download is not a new one
     "risk": None,  # the last attack on a release (Risk & utility page), kept with the release it measured
     "extractor_name": "spacy",
     "candidates_name": "inventory",
@@ -153,7 +154,8 @@ class Studio:
         for key in ("documents", "hashes", "upload_errors"):
             self.state[key] = DEFAULTS[key].copy()
         self.state["prepared"] = self.state["prepared_key"] = self.state["model"] = None
-        self.state["release"] = None
+        self.state["release"] = self.state["release_key"] = None
+        self.state["review"] = Review()  # its edits name the documents just removed; kept, they would block every page
         self.state["sample_loaded"] = False
 
     # -- backends and the prepared corpus
@@ -232,6 +234,7 @@ class Studio:
         release = prepared.draw(epsilon=self.state["epsilon"], lam=self.state["lam"], seed=seed)
         self.state["release"], self.state["release_seed"] = release, seed
         self.state["release_key"] = self._release_key()
+        self.state["draws"] += 1
         self.state["sign_off"] = {}
         return release
 
@@ -300,13 +303,19 @@ class Studio:
         return content_key(self.documents)
 
     def earlier_exports(self) -> list[float]:
-        """ε of every release of this corpus already exported in this session."""
-        key = self.corpus_key()
-        return [epsilon for corpus, epsilon in self.state["exports"] if corpus == key]
+        """ε of every other release of this corpus already exported in this session.
+
+        Downloading the drawn release again publishes nothing new, so it never counts against itself; a new draw
+        of the same corpus is a new release, and its ε composes with every earlier one's.
+        """
+        key, current = self.corpus_key(), self.state["draws"]
+        return [epsilon for corpus, epsilon, draw in self.state["exports"] if corpus == key and draw != current]
 
     def composed(self, epsilon: float) -> float:
         """The total ε if this release is published next to the earlier ones (releases compose)."""
         return composed_epsilon([*self.earlier_exports(), epsilon])
 
     def record_export(self, epsilon: float) -> None:
-        self.state["exports"].append((self.corpus_key(), epsilon))
+        entry = (self.corpus_key(), epsilon, self.state["draws"])
+        if entry not in self.state["exports"]:
+            self.state["exports"].append(entry)
