@@ -5,7 +5,13 @@ from __future__ import annotations
 import streamlit as st
 
 from pages._shared import encoder
-from relguard.studio.baselines import PERCENT_COLUMNS, SECONDS_HINT, compare_seed_sanitizers, descriptions
+from relguard.studio.baselines import (
+    PERCENT_COLUMNS,
+    SECONDS_HINT,
+    compare_seed_sanitizers,
+    descriptions,
+    display_rows,
+)
 
 NAMES = {"PromptGraph (spans)": "promptgraph", "TRIP-RAG (entities)": "trip-rag", "PA-HDP (sentences)": "pa-hdp"}
 
@@ -41,8 +47,8 @@ def seed_comparison(corpus, release, *, attacker, matcher) -> None:
     if stored is None or stored.release is not release:
         return
     percent = st.column_config.NumberColumn(format="%.1f %%")
-    config = {**dict.fromkeys(PERCENT_COLUMNS, percent), "seconds": st.column_config.NumberColumn(format="%.1f s")}
-    st.dataframe(list(stored.rows), hide_index=True, width="stretch", column_config=config, key="seed_table")
+    config = dict.fromkeys(PERCENT_COLUMNS, percent)
+    st.dataframe(display_rows(stored.rows), hide_index=True, width="stretch", column_config=config, key="seed_table")
     st.caption(
         f"{stored.seconds:.0f} s in all. Lower attack F1 is more private; document similarity is the mean cosine "
         "between each document and its sanitized version. Co-occ. is the independent co-occurrence reader."

@@ -113,6 +113,6 @@ if corpus is not None and corpus.groups:
             st.caption(
                 "Answer survival and retrieval recall need questions with known answers; `relguard evaluate "
                 "--dataset hotpotqa` (or `2wiki`) measures them against the same baselines. See the side-by-side "
-                "text of this release on **Tune**."
+                "text of this release on **Drawn release**."
             )
         seed_comparison(corpus, release, attacker=attacker(), matcher=matcher())

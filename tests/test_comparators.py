@@ -384,5 +384,6 @@ def test_risk_page_compares_the_release_with_a_seed_sanitizer():
     ]
     assert rows.iloc[0]["Conn. F1"] == pytest.approx(100.0)  # the attacker's own truth on the originals
     assert rows.iloc[0]["doc. similarity"] == pytest.approx(100.0, abs=1e-3)
-    assert rows.iloc[2]["spans changed"] > 0 and rows.iloc[2]["protects"] == "spans"
+    assert int(rows.iloc[2]["spans changed"].replace(",", "")) > 0 and rows.iloc[2]["protects"] == "spans"
+    assert list(rows["spans changed"])[:2] == ["—", "—"] and rows.iloc[2]["seconds"].endswith(" s")
     assert rows.iloc[2]["doc. similarity"] < 100.0

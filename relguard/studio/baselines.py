@@ -109,6 +109,20 @@ def compare_seed_sanitizers(
     return SeedComparison(release, tuple(rows), time.perf_counter() - started, match)
 
 
+def display_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The comparison's rows with "spans changed" and "seconds" as text, "—" where they do not apply: the
+    original text and the release drawn earlier were not sanitized in this run, and a table cell reading
+    "None" looks like a failure."""
+    return [
+        {
+            **row,
+            "spans changed": "—" if row["spans changed"] is None else f"{row['spans changed']:,}",
+            "seconds": "—" if row["seconds"] is None else f"{row['seconds']:.1f} s",
+        }
+        for row in rows
+    ]
+
+
 def descriptions(names: Sequence[str]) -> dict[str, str]:
     """What each sanitizer protects and what guarantee its paper claims, by name."""
     return {name: COMPARATORS[name].describe() for name in names}
@@ -129,4 +143,12 @@ def _row(method: str, protects: str, setting: str, evaluation, similarity: float
     }
 
 
-__all__ = ["PERCENT_COLUMNS", "SECONDS_HINT", "UNITS", "SeedComparison", "compare_seed_sanitizers", "descriptions"]
+__all__ = [
+    "PERCENT_COLUMNS",
+    "SECONDS_HINT",
+    "UNITS",
+    "SeedComparison",
+    "compare_seed_sanitizers",
+    "descriptions",
+    "display_rows",
+]

@@ -58,8 +58,11 @@ def run_attack(prepared: Prepared, release: Release, *, attacker: TargetedAttack
 
 
 def leakage_row(method: str, evaluation: Evaluation) -> dict:
-    """One table row: precision, recall and F1 of connections and relations, coverage, deletions (percent)."""
+    """One table row: precision, recall and F1 of connections and relations, deletions (percent), and coverage
+    when the truth is annotated gold: against RelGuard's own extraction it would be 100 % by definition, a
+    number that says nothing about the relations the extractor missed."""
     s = evaluation.leakage
+    coverage = {"coverage": 100 * evaluation.coverage} if evaluation.truth == "gold" else {}
     return {
         "method": method,
         "Conn. P": 100 * s.conn_precision,
@@ -68,7 +71,7 @@ def leakage_row(method: str, evaluation: Evaluation) -> dict:
         "Rel. P": 100 * s.rel_precision,
         "Rel. R": 100 * s.rel_recall,
         "Rel. F1": 100 * s.rel_f1,
-        "coverage": 100 * evaluation.coverage,
+        **coverage,
         "deleted": 100 * evaluation.deleted_share,
         "targets": s.targets,
     }
