@@ -67,7 +67,7 @@ def _make(tmp: Path, case: str) -> list[str]:
         ("binary", "image.txt: looks like a binary file"),  # NUL bytes
         ("latin1", "latin1.txt: not valid UTF-8 (byte 1"),  # wrong encoding, names the byte
         ("no_documents", "folder holds no documents"),  # only unsupported files
-        ("broken_jsonl", "c.jsonl: line 2 is not valid JSON"),  # names the line; whole file refused
+        ("broken_jsonl", "c.jsonl: line 2 is not valid JSON ("),  # names the line; whole file refused, and says so
         ("jsonl_no_text", "line 1 has no string field 'text'"),  # wrong field
         ("missing", "nope.txt: no such file or folder"),
         ("too_big", "over the limit of 1,000"),  # size limit is configurable
@@ -84,6 +84,8 @@ def test_bad_input_gives_one_clear_line_and_nonzero_exit(tmp_path, case, fragmen
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("relguard: error: ")
     assert fragment in lines[0]
+    if "jsonl" in case:
+        assert "nothing from this file was loaded" in lines[0]
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "out").exists()
 
