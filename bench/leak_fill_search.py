@@ -17,7 +17,7 @@ import argparse
 from relguard.evaluation.datasets import load_dataset
 from relguard.extract.spacy import SpacyExtractor
 from relguard.pipeline import prepare
-from relguard.release.leakscan import _explained, _normalize
+from relguard.release.leakscan import _normalize, worded_as
 from relguard.rewrite import FormVerbalizer, mask
 
 
@@ -51,7 +51,7 @@ def main() -> None:
                         continue
                     if _normalize(fill) != _normalize(original):
                         continue
-                    if _explained(_normalize(original), predicate, group.type_pair, forms):
+                    if worded_as(original, predicate, group.type_pair, forms):
                         continue
                     hits += 1
                     if hits <= args.show:

@@ -85,7 +85,8 @@ else:
     st.markdown(help_text("export-confidential"))
     private = confidential_counts(release)
     st.caption(
-        f"Confidential: {private['unchanged']} of {private['relations']} relations kept their original predicate, "
+        f"Confidential: {private['unchanged']} of {private['relations']} relations kept their original predicate "
+        f"and {private['same_words']} more read in their original words, "
         f"{private['substituted']} were substituted, {private['deleted']} deleted."
     )
     st.download_button(

@@ -14,7 +14,7 @@ from relguard.errors import RelGuardError
 from relguard.io import read_documents
 from relguard.pipeline import prepare, withhold_leaks
 from relguard.release.bundle import config_toml, public_files, release_zip, write_release
-from relguard.release.confidential import MAPPING_FILE, build_confidential
+from relguard.release.confidential import MAPPING_FILE, build_confidential, confidential_counts
 from relguard.release.leakscan import LeakError, check_public_files, scan
 from relguard.rewrite import FormVerbalizer, Sampled, fill, mask, reconstruct
 from relguard.types import Document, Outcome, SanitizedDocument
@@ -310,3 +310,19 @@ def test_touching_spans_are_one_slot_so_their_fills_never_run_together():
     assert "Incredibles[REL_" in masked.text and ",," not in masked.text
     for release in _every_pool_predicate(prepared, _substitute_all(prepared)):
         assert scan(release, public_files(release)) == [], release.documents[0].text
+
+
+def test_a_substitute_that_reads_like_the_original_is_counted_in_the_confidential_file():
+    """A new user released "Bob Jones works for Acme Corp." word for word while the counts said "0 kept their
+    original predicate": the extractor merged the tense into ``worked_for`` and the draw gave ``works_for``. The
+    confidential counts name such relations (``same_words``); a substitute in other words is not one."""
+    prepared = prepare([Document("bob.txt", "Bob Jones works for Acme Corp.")], k=10)
+    (group,) = prepared.groups
+    assert group.predicates == ("worked_for",) and "works_for" in prepared.pools[group.type_pair].predicates
+    same = _release(prepared, [Outcome(group, "works_for")])
+    assert same.documents[0].text == "Bob Jones works for Acme Corp."
+    counts = confidential_counts(same)
+    assert (counts["unchanged"], counts["substituted"], counts["same_words"]) == (0, 1, 1)
+    other = next(p for p in prepared.pools[group.type_pair].predicates if "work" not in p)
+    counts = confidential_counts(_release(prepared, [Outcome(group, other)]))
+    assert (counts["substituted"], counts["same_words"]) == (1, 0)

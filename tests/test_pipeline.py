@@ -135,7 +135,7 @@ def test_cli_sanitize_writes_release_and_audit_only_on_request(tmp_path):
     assert audited.returncode == 0, audited.stderr
     audit = json.loads((tmp_path / "b" / MAPPING_FILE).read_text())
     assert audit["outcomes"] and "CONFIDENTIAL" in audit
-    assert set(audit["counts"]) == {"relations", "unchanged", "substituted", "deleted"}
+    assert set(audit["counts"]) == {"relations", "unchanged", "substituted", "same_words", "deleted"}
     assert len(audit["input_sha256"]) == 6
     assert MAPPING_FILE not in json.loads((tmp_path / "b" / "report.json").read_text())["files"]["outputs"]
 

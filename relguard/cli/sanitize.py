@@ -170,7 +170,8 @@ def _summary(report: dict, private: dict | None, args: argparse.Namespace, priva
     if private is not None:
         print(
             f"CONFIDENTIAL mapping written ({private['unchanged']} of {private['relations']} relations kept their "
-            "original predicate); keep it apart from the release",
+            f"original predicate, {private['same_words']} more read in their original words); keep it apart from "
+            "the release",
             file=sys.stderr,
         )
     withheld = counts["sentences_withheld"]

@@ -36,14 +36,32 @@ def mapping_rows(release: Release) -> list[MappingRow]:
 
 
 def confidential_counts(release: Release | Sequence[MappingRow]) -> dict[str, int]:
-    """Counts that need the original relations: kept with their original predicate, substituted, deleted."""
+    """Counts that need the original relations: kept with their original predicate, substituted, deleted.
+
+    ``same_words`` counts the substituted relations whose every span reads, in the inventory's wordings, as the
+    sampled predicate ("works for" drawn as ``works_for`` for an extracted ``worked_for``, whose tense the
+    extractor merged): the output shows the original words there, which ``unchanged`` alone would hide from a
+    reviewer.
+    """
+    from relguard.release.leakscan import worded_as
+
     rows = mapping_rows(release) if isinstance(release, Release) else release
-    relations = [(sampled, original) for _, sampled, triples in rows for original, _ in triples]
+    relations = [
+        (sampled, original, (key[1], key[3]), occurrences)
+        for key, sampled, triples in rows
+        for original, occurrences in triples
+    ]
+    substituted = [r for r in relations if r[0] is not None and r[0] != r[1]]
     return {
         "relations": len(relations),
-        "unchanged": sum(1 for sampled, original in relations if sampled == original),
-        "substituted": sum(1 for sampled, original in relations if sampled is not None and sampled != original),
-        "deleted": sum(1 for sampled, _ in relations if sampled is None),
+        "unchanged": sum(1 for sampled, original, _, _ in relations if sampled == original),
+        "substituted": len(substituted),
+        "same_words": sum(
+            1
+            for sampled, _, pair, occurrences in substituted
+            if occurrences and all(worded_as(o["span"], sampled, pair) for o in occurrences)
+        ),
+        "deleted": sum(1 for sampled, *_ in relations if sampled is None),
     }
 
 

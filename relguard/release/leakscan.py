@@ -98,11 +98,12 @@ def _wordings(predicate: str, type_pair: TypePair, forms: Forms) -> set[str]:
     return {_normalize(w) for w in words}
 
 
-def _explained(span: str, predicate: str | None, type_pair: TypePair, forms: Forms) -> bool:
+def worded_as(span: str, predicate: str | None, type_pair: TypePair, forms: Forms = default_forms) -> bool:
     """The span's words are a public wording of the shown predicate, or its first or last words ("by" of
     "founded by"): a fill in that wording writes them itself, so their presence is a function of the sample."""
     if predicate is None:
         return False
+    span = _normalize(span)
     return any(
         w == span or w.startswith(span + " ") or w.endswith(" " + span) for w in _wordings(predicate, type_pair, forms)
     )
@@ -201,7 +202,7 @@ def document_needles(
             _, predicate, pair = shown[(occ.sentence, occ.start, occ.end)]
             if predicate == triple.predicate:
                 continue
-            if occ.sentence not in deleted and _explained(_normalize(occ.text), predicate, pair, forms):
+            if occ.sentence not in deleted and worded_as(occ.text, predicate, pair, forms):
                 continue
             others = [(a, b) for a, b in spans[occ.sentence] if b <= occ.start or a >= occ.end]
             left, window = _window(doc, occ.sentence, occ.start, occ.end, others)

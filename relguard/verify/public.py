@@ -21,8 +21,8 @@ from relguard.types import CandidatePool, DocumentExtraction, Triple, TypePair
 
 #: Keys that must never appear in a public report: each needs the originals or the confidential mapping.
 FORBIDDEN_KEYS = frozenset(
-    {"inputs", "input_sha256", "unchanged", "substituted", "prompt_tokens", "completion_tokens", "calls", "usage",
-     "dropped", "backend_usage", "withheld", "original", "pool_origin"}
+    {"inputs", "input_sha256", "unchanged", "substituted", "same_words", "prompt_tokens", "completion_tokens",
+     "calls", "usage", "dropped", "backend_usage", "withheld", "original", "pool_origin"}
 )  # fmt: skip
 
 
