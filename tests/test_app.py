@@ -100,6 +100,25 @@ def test_export_warns_when_a_second_draw_is_exported_not_on_a_re_download():
     assert any("exported 1 release(s)" in w.value and "total ε of 2" in w.value for w in at.warning)
 
 
+def test_a_release_drawn_before_an_upload_stays_and_is_marked_stale():
+    """A new user's draw vanished without a word when a file was uploaded after it; changing ε instead said
+    "stale". Every page now says the documents changed, and Export refuses the old draw until it is redrawn."""
+    at = goto(with_sample(), "tune")
+    next(b for b in at.button if b.label == "Draw a release").click().run()
+    goto(at, "documents")
+    at.file_uploader(key="uploads").set_value([("late.txt", b"Dana Reyes works for Vexel Labs.", "text/plain")])
+    at.run()
+    assert at.session_state.release is not None
+    for page in ("release", "risk", "tune", "documents"):
+        goto(at, page)
+        assert not at.exception, (page, [e.value for e in at.exception])
+    goto(at, "release")
+    assert any("the documents changed" in w.value for w in at.warning)
+    goto(at, "export")
+    assert any("the documents changed" in e.value for e in at.error)
+    assert not any(b.label.startswith("Download the release") for b in at.get("download_button"))
+
+
 def test_bad_upload_shows_an_error_and_good_files_stay():
     at = start()
     at.file_uploader(key="uploads").set_value(

@@ -131,7 +131,6 @@ class Studio:
         for d in documents:
             self.state["documents"][d.name] = d
         self.state["hashes"].update(hashes)
-        self.state["release"] = None
 
     def add_uploads(self, result: UploadResult) -> None:
         """Documents of one upload batch; its errors join the list, which stays until the analyst dismisses it.
