@@ -11,10 +11,11 @@ st.title("Documents")
 st.write("Load the corpus to review. Nothing leaves this machine; each browser session sees only its own documents.")
 
 files = st.file_uploader(
-    "Upload files (.txt, .md, .jsonl, .csv with a text column, .pdf, .docx, .html)",
+    "Upload files (.txt, .md, .jsonl, .csv or .parquet with a text column, .pdf, .docx, .html)",
     type=[s.lstrip(".") for s in UPLOAD_SUFFIXES],
     accept_multiple_files=True,
     key="uploads",
+    help="A file's documents stay loaded when you clear it from this box; **Remove all documents** starts over.",
 )
 new = [f for f in files or [] if f.file_id not in st.session_state.seen_uploads]
 if over_limit := too_many_files(len(files or [])):

@@ -119,6 +119,25 @@ def test_a_release_drawn_before_an_upload_stays_and_is_marked_stale():
     assert not any(b.label.startswith("Download the release") for b in at.get("download_button"))
 
 
+def test_a_fixed_file_uploaded_again_clears_its_error_and_loads():
+    """A new user fixed a .jsonl and uploaded it again: its documents loaded while the old "line 2" error stayed
+    on the page. An error about a file that has since loaded under the same name is over; others stay."""
+    at = start()
+    broken = b'{"text": "Alice Meyer founded Quantix."}\n{"text": "Bob \n'
+    at.file_uploader(key="uploads").set_value(
+        [("records.jsonl", broken, "application/json"), ("empty.txt", b"", "text/plain")]
+    ).run()
+    assert {m.split(":")[0] for m in (e.value for e in at.error)} >= {"records.jsonl", "empty.txt"}
+    assert any("nothing from this file was loaded" in e.value for e in at.error)
+    fixed = b'{"text": "Alice Meyer founded Quantix."}\n{"text": "Bob Stone works for Acme Corp."}\n'
+    at.file_uploader(key="uploads").set_value([("records.jsonl", fixed, "application/json")]).run()
+    assert not at.exception
+    messages = [e.value for e in at.error]
+    assert not any(m.startswith("records.jsonl:") for m in messages)
+    assert any(m.startswith("empty.txt:") for m in messages)
+    assert set(table(at)["document"]) == {"records.jsonl:1", "records.jsonl:2"}
+
+
 def test_bad_upload_shows_an_error_and_good_files_stay():
     at = start()
     at.file_uploader(key="uploads").set_value(

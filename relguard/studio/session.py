@@ -135,11 +135,12 @@ class Studio:
     def add_uploads(self, result: UploadResult) -> None:
         """Documents of one upload batch; its errors join the list, which stays until the analyst dismisses it.
 
-        A rejected file must not vanish from view because another file was uploaded after it.
+        A rejected file must not vanish from view because another file was uploaded after it; an error about a
+        file that has now loaded under the same name is over, and goes.
         """
         self.add(result.documents, result.hashes)
-        listed = self.state["upload_errors"]
-        listed += [error for error in result.errors if error not in listed]
+        listed = [error for error in self.state["upload_errors"] if error[0] not in result.hashes]
+        self.state["upload_errors"] = listed + [error for error in result.errors if error not in listed]
 
     def dismiss_errors(self) -> None:
         self.state["upload_errors"] = []
