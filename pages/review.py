@@ -3,7 +3,16 @@
 import streamlit as st
 
 from pages._shared import extractor, need_corpus, studio
-from relguard.extract.review import AddSlot, MergeAlias, RemoveSlot, SetType, entity_names, locate_span, slots_of
+from relguard.extract.review import (
+    AddSlot,
+    MergeAlias,
+    RemoveSlot,
+    SetType,
+    entity_names,
+    locate_span,
+    slot_on,
+    slots_of,
+)
 from relguard.studio.review import needs_a_look, suspicious_types, unprotected_queue
 from relguard.types import ENTITY_TYPES
 
@@ -52,6 +61,8 @@ if corpus is not None:
             span = locate_span(doc, number, words)
             if span is None:
                 st.error(f"{words!r} is not in sentence {number + 1} outside the entity names; copy it exactly.")
+            elif slot_on(doc, span[0], span[1], pair[0], pair[1]) is not None:
+                st.warning(f"{words!r} already has a slot between {pair[0]} and {pair[1]}; nothing was added.")
             else:
                 session.edit(AddSlot(document, span[0], span[1], pair[0], pair[1]))
                 st.rerun()

@@ -12,7 +12,16 @@ import pytest
 
 from relguard import cli
 from relguard.errors import InputError
-from relguard.extract.review import AddSlot, MergeAlias, RemoveSlot, Review, SetType, apply_review, locate_span
+from relguard.extract.review import (
+    AddSlot,
+    MergeAlias,
+    RemoveSlot,
+    Review,
+    SetType,
+    apply_review,
+    locate_span,
+    slot_on,
+)
 from relguard.io import read_documents
 from relguard.pipeline import prepare
 from relguard.release.markdown import in_words
@@ -78,6 +87,16 @@ def test_remove_retype_and_merge_change_only_the_structure(prepared):
         apply_review(prepared.extraction, Review((SetType(person, "CITY"),)))
     with pytest.raises(InputError, match=r"no slot of a\.txt overlaps"):
         apply_review(prepared.extraction, Review((RemoveSlot("a.txt", 0, 1),)))
+
+
+def test_a_slot_added_where_one_already_is_is_refused_by_name(prepared):
+    """A new user added "works for" between two entities whose slot was already there: the pair then held two
+    relations for one statement, silently. The library refuses it naming the slot; the Review page checks first."""
+    occ, _, add, first = _removed_then_added(prepared)
+    doc = prepared.extraction.documents[0]
+    assert slot_on(doc, occ.start, occ.end, add.first, add.second) is not None
+    with pytest.raises(InputError, match=f"review edit 1: {occ.text!r} already has a slot between {first}"):
+        apply_review(prepared.extraction, Review((add,)))
 
 
 def test_review_file_round_trips_and_the_cli_replays_it(prepared, tmp_path):

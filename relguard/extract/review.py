@@ -199,6 +199,11 @@ def _add_slot(doc: DocumentExtraction, edit: AddSlot, number: int) -> DocumentEx
         raise InputError(f"review edit {number}: both entities must be named in the sentence of the span {span!r}")
     if positions[second.name] < positions[first.name]:
         first, second = second, first
+    if (existing := slot_on(doc, edit.start, edit.end, first.name, second.name)) is not None:
+        raise InputError(
+            f"review edit {number}: {span!r} already has a slot between {first.name} and {second.name} "
+            f"({existing.predicate}); remove this edit"
+        )
     triple = Triple(first.name, first.type, normalize_predicate(span), second.name, second.type, (occurrence,))
     return replace(doc, triples=(*doc.triples, triple))
 
@@ -287,6 +292,16 @@ def locate_span(doc: DocumentExtraction, sentence: int, words: str) -> tuple[int
         if not any(a < end and at < b for a, b in mentions):
             return at, end
         at = text.find(words, at + 1, bounds.end)
+    return None
+
+
+def slot_on(doc: DocumentExtraction, start: int, end: int, first: str, second: str) -> Triple | None:
+    """The triple of ``doc`` that already has a slot overlapping ``start:end`` between ``first`` and ``second``
+    (either way round), or None. A second slot there would draw the pair twice for one stated relation."""
+    pair = {first, second}
+    for triple in doc.triples:
+        if {triple.subject, triple.object} == pair and any(o.start < end and start < o.end for o in triple.occurrences):
+            return triple
     return None
 
 
