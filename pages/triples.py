@@ -16,7 +16,7 @@ if corpus is not None and corpus.triples:
     st.html(legend_html())
     st.html(highlight_html(extraction))
 
-    st.subheader("Canonical triples")
+    st.subheader("Canonical triples of the whole corpus")
     entity = st.selectbox(
         "Everything about … (the one-hop neighbourhood a targeted attacker goes after)",
         ["(all entities)", *entities(corpus.triples)],
