@@ -17,7 +17,7 @@ import argparse
 from relguard.evaluation.datasets import load_dataset
 from relguard.extract.spacy import SpacyExtractor
 from relguard.pipeline import prepare
-from relguard.release.leakscan import _normalize, worded_as
+from relguard.release.wordings import normalize, worded_as
 from relguard.rewrite import FormVerbalizer, mask
 
 
@@ -49,7 +49,7 @@ def main() -> None:
                     original = text[start:end]
                     if triple.pair_key not in keys or predicate == triple.predicate or not fill.strip():
                         continue
-                    if _normalize(fill) != _normalize(original):
+                    if normalize(fill) != normalize(original):
                         continue
                     if worded_as(original, predicate, group.type_pair, forms):
                         continue

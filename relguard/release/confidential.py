@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
+from relguard.release.wordings import worded_as
 from relguard.types import Release
 
 MAPPING_FILE = "CONFIDENTIAL-mapping.json"
@@ -43,8 +44,6 @@ def confidential_counts(release: Release | Sequence[MappingRow]) -> dict[str, in
     extractor merged): the output shows the original words there, which ``unchanged`` alone would hide from a
     reviewer.
     """
-    from relguard.release.leakscan import worded_as
-
     rows = mapping_rows(release) if isinstance(release, Release) else release
     relations = [
         (sampled, original, (key[1], key[3]), occurrences)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -35,14 +35,13 @@ from relguard import registry
 from relguard.candidates.forms import default_forms
 from relguard.errors import OutputError, RelGuardError
 from relguard.release.confidential import MARKER
+from relguard.release.wordings import Forms, worded_as, wordings
 from relguard.rewrite.mask import joins_slot
-from relguard.rewrite.verbalize import APPOSITIVE, RELATIVES
+from relguard.rewrite.verbalize import RELATIVES
 from relguard.types import Document, DocumentExtraction, Release, TypePair
 
 CONTEXT = 30
 MIN_CONTEXT = 8
-
-Forms = Callable[[str, TypePair], Mapping[str, str | None]]
 
 
 class LeakError(RelGuardError):
@@ -77,36 +76,6 @@ class Needle(NamedTuple):
     sentence: int
     span: str
     at: int = 0
-
-
-def _normalize(text: str) -> str:
-    return " ".join(text.lower().replace("_", " ").replace("-", " ").split())
-
-
-def _wordings(predicate: str, type_pair: TypePair, forms: Forms) -> set[str]:
-    """Every public way the sampled predicate may read in the output."""
-    found = forms(predicate, type_pair) or {}
-    words = {predicate, *(v for v in found.values() if isinstance(v, str) and v)}
-    noun = found.get("noun")
-    if noun:
-        words |= {f"the {noun} of", f"{noun} of"}
-    for word in list(words):
-        words.add(re.sub(r"^(is|was|are|were)\s+", "", word))
-    words |= {f"{pronoun} {word}" for pronoun in RELATIVES for word in words}  # "that employs", "which borders"
-    if predicate in APPOSITIVE:
-        words.add(",")  # "Dublin, Ohio": the comma the verbalizer writes for it between two names
-    return {_normalize(w) for w in words}
-
-
-def worded_as(span: str, predicate: str | None, type_pair: TypePair, forms: Forms = default_forms) -> bool:
-    """The span's words are a public wording of the shown predicate, or its first or last words ("by" of
-    "founded by"): a fill in that wording writes them itself, so their presence is a function of the sample."""
-    if predicate is None:
-        return False
-    span = _normalize(span)
-    return any(
-        w == span or w.startswith(span + " ") or w.endswith(" " + span) for w in _wordings(predicate, type_pair, forms)
-    )
 
 
 def _window(
@@ -291,9 +260,9 @@ def _fill_regions(
     """
     gone = _gone(doc, drawn, withheld)
     kept = {(p, pair) for (sentence, _, _), (_, p, pair) in _shown(doc, drawn).items() if p and sentence not in gone}
-    wordings = set().union(*(_wordings(predicate, pair, forms) for predicate, pair in kept))
+    written = set().union(*(wordings(predicate, pair, forms) for predicate, pair in kept))
     regions: list[tuple[int, int]] = []
-    for wording in sorted(w for w in wordings if w):
+    for wording in sorted(w for w in written if w):
         regions += [m.span() for m in _wording_pattern(wording).finditer(output)]
     return regions
 

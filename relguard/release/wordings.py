@@ -1,0 +1,46 @@
+"""The public wordings of a sampled predicate: every way a fill of it may read in the output.
+
+The leak scan excuses original words that are a wording of the outcome shown at their place, and the
+confidential counts name substitutes that read in the original words; both ask the same question here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+from relguard.candidates.forms import default_forms
+from relguard.rewrite.verbalize import APPOSITIVE, RELATIVES
+from relguard.types import TypePair
+
+Forms = Callable[[str, TypePair], Mapping[str, str | None]]
+
+
+def normalize(text: str) -> str:
+    return " ".join(text.lower().replace("_", " ").replace("-", " ").split())
+
+
+def wordings(predicate: str, type_pair: TypePair, forms: Forms) -> set[str]:
+    """Every public way the sampled predicate may read in the output."""
+    found = forms(predicate, type_pair) or {}
+    words = {predicate, *(v for v in found.values() if isinstance(v, str) and v)}
+    noun = found.get("noun")
+    if noun:
+        words |= {f"the {noun} of", f"{noun} of"}
+    for word in list(words):
+        words.add(re.sub(r"^(is|was|are|were)\s+", "", word))
+    words |= {f"{pronoun} {word}" for pronoun in RELATIVES for word in words}  # "that employs", "which borders"
+    if predicate in APPOSITIVE:
+        words.add(",")  # "Dublin, Ohio": the comma the verbalizer writes for it between two names
+    return {normalize(w) for w in words}
+
+
+def worded_as(span: str, predicate: str | None, type_pair: TypePair, forms: Forms = default_forms) -> bool:
+    """The span's words are a public wording of the shown predicate, or its first or last words ("by" of
+    "founded by"): a fill in that wording writes them itself, so their presence is a function of the sample."""
+    if predicate is None:
+        return False
+    span = normalize(span)
+    return any(
+        w == span or w.startswith(span + " ") or w.endswith(" " + span) for w in wordings(predicate, type_pair, forms)
+    )
