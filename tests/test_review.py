@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from relguard import cli
+from relguard import cli, registry
 from relguard.errors import InputError
 from relguard.extract.review import (
     AddSlot,
@@ -123,18 +123,26 @@ def test_review_file_round_trips_and_the_cli_replays_it(prepared, tmp_path):
     assert occ.text in (tmp_path / "missed" / "documents" / "a.txt").read_text()  # a missed slot stays as written
 
 
-def test_studio_marks_a_release_stale_when_settings_documents_or_review_change():
-    state: dict = {}
-    studio = Studio(state, environ={})
-    studio.init()
-    from relguard import registry
-
-    resources = Resources(
+@pytest.fixture(scope="module")
+def resources():
+    """The app's offline backends, loaded once for the Studio tests (pages/_shared.py builds the same)."""
+    return Resources(
         registry.create("extractor", "spacy"),
         registry.create("candidates", "inventory"),
         registry.create("encoder", "sentence-transformers", model="all-MiniLM-L6-v2"),
         ExtractionCache(),
     )
+
+
+def _studio() -> tuple[Studio, dict]:
+    state: dict = {}
+    studio = Studio(state, environ={})
+    studio.init()
+    return studio, state
+
+
+def test_studio_marks_a_release_stale_when_settings_documents_or_review_change(resources):
+    studio, state = _studio()
     studio.add([Document("a.txt", TEXT)], {"a.txt": "x"})
     corpus = studio.prepared(resources)
     studio.draw(corpus)
@@ -156,20 +164,10 @@ def test_studio_marks_a_release_stale_when_settings_documents_or_review_change()
     assert "attack" not in public
 
 
-def test_removing_every_document_takes_their_review_edits_along():
+def test_removing_every_document_takes_their_review_edits_along(resources):
     """A new user added a slot, removed all documents and loaded the sample: the stale edit named a document no
     longer there, and every page showed only its error, with no edit list left to undo it from."""
-    from relguard import registry
-
-    state: dict = {}
-    studio = Studio(state, environ={})
-    studio.init()
-    resources = Resources(
-        registry.create("extractor", "spacy"),
-        registry.create("candidates", "inventory"),
-        registry.create("encoder", "sentence-transformers", model="all-MiniLM-L6-v2"),
-        ExtractionCache(),
-    )
+    studio, state = _studio()
     studio.add([Document("a.txt", TEXT)], {"a.txt": "x"})
     start = TEXT.index("founded")
     studio.edit(RemoveSlot("a.txt", start, start + len("founded")))
