@@ -172,6 +172,12 @@ POSITIVE = [
         ("Acme Corp", "founded_by", "Alice Smith"),
         "was founded by",
     ),
+    # a possessive object between the verb and its preposition joins the span: one slot, filled once
+    (
+        "Pieter de Vries sold his stake to Maersk in 2006.",
+        ("Pieter de Vries", "sold_to", "Maersk"),
+        "sold his stake to",
+    ),
     # "is a ... game created by": the description stays, only the relation is the span
     (
         "Demon Dice is a collectible dice game created by Lester Smith.",

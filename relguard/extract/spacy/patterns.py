@@ -27,6 +27,15 @@ from typing import TYPE_CHECKING
 from relguard.extract.spacy import lexicon as lex
 from relguard.extract.spacy.inflect import expression_word, hyphen_group, normalize_predicate
 from relguard.extract.spacy.juxtaposed import juxtaposed, juxtaposed_predicate
+from relguard.extract.spacy.wordclass import (
+    bearing,
+    descriptive,
+    edge,
+    gap_word,
+    hedge,
+    noun_part,
+    object_word,
+)
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -48,15 +57,12 @@ MAX_MENTIONS = 24
 CARRIER_LINKS = frozenset({"conj", "ccomp", "advcl", "parataxis"})
 _OWN_COMPLEMENTS = frozenset({"dobj", "attr", "prep", "agent", "dative", "oprd", "acomp", "pobj"})
 _SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "expl"})
-_BEARING = frozenset({"VERB", "NOUN", "PROPN", "ADJ", "ADP", "NUM"})
 _VERB_PARTS = frozenset({"aux", "auxpass", "neg", "prt"})
 _NOUN_PARTS = frozenset({"compound", "amod", "det"})
 _MODIFIER_DEPS = frozenset({"amod", "compound", "nmod", "nummod"})
 
 _NOUNS = frozenset({"NOUN", "PROPN"})
 _PREDICATIVE = frozenset({"attr", "appos", "oprd", "ROOT", "conj"})
-#: Words a span may take between two expression words: they modify the relation, they are not a description.
-_GAP_POS = frozenset({"ADV", "PART", "DET", "AUX", "ADP", "PRON", "CCONJ"})
 _RELATIONAL = lex.ROLE_NOUNS | lex.LIGHT_NOUNS | lex.AREA_NOUNS | lex.BODY_NOUNS | lex.PLACE_NOUNS
 
 _Found = tuple[int, int, str, tuple[tuple[int, int], ...]]  # first mention, second mention, predicate, spans
@@ -144,7 +150,7 @@ class SentenceRelations:
         if len(inner) > MAX_INNER_TOKENS:
             return None
         listed = all(t.dep_ in ("conj", "appos") for t in path if t != lca)
-        if not any(t.pos_ in _BEARING for t in inner) or (listed and not _role_between(inner)):
+        if not any(bearing(t) for t in inner) or (listed and not _role_between(inner)):
             return None  # "Alice, Bob and Carol"; but "Amdír and his son Amroth" names a relation
         return inner
 
@@ -166,7 +172,7 @@ class SentenceRelations:
                     continue
                 at = order[noun.i]
                 cut = [t for t in inner if (order[t.i] <= at if side == "after" else order[t.i] >= at)]
-                if all(t.dep_ == "det" or t.lemma_ in lex.COPULAS or _descriptive(t) for t in cut):
+                if all(t.dep_ == "det" or t.lemma_ in lex.COPULAS or descriptive(t) for t in cut):
                     inner = [t for t in inner if t not in cut]
         ends = {path[0].i, path[-1].i}
         for t in list(inner):
@@ -226,9 +232,9 @@ class SentenceRelations:
                 if child.i in taken or ment_of[child.i] >= 0 or not self.sent.start <= child.i < self.sent.end:
                     continue
                 light = child.dep_ == "dobj" and child.lemma_.lower() in lex.LIGHT_NOUNS  # "takes place in"
-                verb_part = child.dep_ in _VERB_PARTS or _hedge(child) or light or _relativizer(child, t)
+                verb_part = child.dep_ in _VERB_PARTS or hedge(child) or light or _relativizer(child, t)
                 if (t.pos_ in ("VERB", "AUX") and verb_part) or (
-                    t.pos_ in ("NOUN", "PROPN", "ADJ") and child.i < t.i and _noun_part(child)
+                    t.pos_ in ("NOUN", "PROPN", "ADJ") and child.i < t.i and noun_part(child)
                 ):
                     taken[child.i] = child
                     queue.append(child)
@@ -253,23 +259,23 @@ class SentenceRelations:
         ("In Madrid, Sofia Jansen played", "Bob Jones, an Acme Corp employee"): a verb before both names
         belongs to its own subject's relation ("aviator awarded the Medal of Honor in the Vietnam War").
         """
-        cum, doc = self.s.cum, self.doc
+        doc = self.doc
         pieces: list[list[int]] = []
         for t in expression:
             if pieces:
                 last = pieces[-1][-1]
                 gap = t.i - last - 1
-                if gap <= MAX_GAP and cum[t.i] - cum[last + 1] == 0 and self._fills(last, t.i):
+                if gap <= MAX_GAP and self.s.cum[t.i] - self.s.cum[last + 1] == 0 and self._fills(last, t.i):
                     pieces[-1].extend(range(last + 1, t.i + 1))
                     continue
             pieces.append([t.i])
         spans = []
         for piece in pieces:
-            while piece and _edge(doc[piece[0]]):
+            while piece and edge(doc[piece[0]]):
                 piece = piece[1:]
-            while piece and (_edge(doc[piece[-1]]) or doc[piece[-1]].dep_ == "det"):
+            while piece and (edge(doc[piece[-1]]) or doc[piece[-1]].dep_ == "det"):
                 piece = piece[:-1]
-            if piece and any(_bearing(doc[i]) for i in piece):
+            if piece and any(bearing(doc[i]) for i in piece):
                 spans.append((piece[0], piece[-1]))
         low, high = self.s.mentions[a][1], self.s.mentions[b][0]
         between = tuple(span for span in spans if low <= span[0] and span[1] < high)
@@ -277,14 +283,15 @@ class SentenceRelations:
 
     def _fills(self, last: int, nxt: int) -> bool:
         """Whether the words between two expression words may join the span: modifiers and function words, or a
-        short object between a verb and its preposition ("studied computer science at"), never a number."""
+        short object between a verb and its preposition ("studied computer science at", "sold his stake to"),
+        never a number. Left out, the object would sit between two pieces of one slot, each filled alone."""
         gap = [self.doc[i] for i in range(last + 1, nxt)]
-        if all(_gap_word(t) for t in gap):
+        if all(gap_word(t) for t in gap):
             return True  # function words, superlatives, time phrases ("the largest city in", "every summer in")
         verb = self.doc[last]
         return (
             verb.pos_ == "VERB"
-            and all(t.pos_ in ("NOUN", "ADJ", "DET") and t.head.i in {verb.i, *(u.i for u in gap)} for t in gap)
+            and all(object_word(t) and t.head.i in {verb.i, *(u.i for u in gap)} for t in gap)
             and len(gap) <= 2
         )
 
@@ -338,27 +345,6 @@ def _nominal_chain(tokens: list[Token]) -> bool:
     return not any(t.pos_ in ("VERB", "AUX") for t in tokens)
 
 
-def _gap_word(tok: Token) -> bool:
-    if tok.pos_ in _GAP_POS or tok.dep_ in ("npadvmod", "tmod") or tok.head.dep_ == "npadvmod":
-        return True
-    return tok.pos_ == "ADJ" and (tok.tag_ == "JJS" or tok.lower_ in lex.ROLE_MODIFIERS)
-
-
-def _descriptive(tok: Token) -> bool:
-    """A word of what a name is described as ("is a county owned, public use airport located in")."""
-    return tok.pos_ in ("NOUN", "PROPN", "ADJ") and tok.dep_ in ("attr", "conj", "appos", "compound", "amod", "acl")
-
-
-def _noun_part(tok: Token) -> bool:
-    """Words that belong to a role noun: its article, noun compounds and role modifiers ("the chief executive",
-    "late wife", "board member"); not a description ("a small village", "the 2010 album")."""
-    if tok.dep_ == "det":
-        return True
-    if tok.dep_ == "compound":
-        return tok.pos_ == "NOUN"
-    return tok.dep_ == "amod" and tok.lower_ in lex.ROLE_MODIFIERS
-
-
 def _role_between(inner: list[Token]) -> bool:
     return any(t.pos_ == "NOUN" and t.lemma_.lower() in lex.ROLE_NOUNS for t in inner)
 
@@ -372,19 +358,6 @@ def _relativizer(tok: Token, verb: Token) -> bool:
 
 def _has_subject(tok: Token) -> bool:
     return any(c.dep_ in _SUBJECTS for c in tok.children)
-
-
-def _hedge(tok: Token) -> bool:
-    return tok.dep_ in ("advmod", "neg") and tok.lower_ in lex.HEDGES
-
-
-def _edge(tok: Token) -> bool:
-    """Words a span never starts or ends with: punctuation, conjunctions, spaces."""
-    return tok.is_space or tok.pos_ in ("PUNCT", "CCONJ", "SPACE") or tok.dep_ == "cc"
-
-
-def _bearing(tok: Token) -> bool:
-    return tok.pos_ in _BEARING
 
 
 def _hyphen_joined(doc, tok: Token, sent: Span) -> Iterable[Token]:

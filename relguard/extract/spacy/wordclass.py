@@ -1,0 +1,62 @@
+"""Word classes the slot rules of :mod:`.patterns` test a token against: what may sit inside a relation span.
+
+Each is a function of one token's part of speech, dependency label and lemma, never of which relation the
+sentence states, so the same classes decide the span of every wording.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from relguard.extract.spacy import lexicon as lex
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+#: Parts of speech that can carry a relation.
+BEARING = frozenset({"VERB", "NOUN", "PROPN", "ADJ", "ADP", "NUM"})
+#: Words a span may take between two expression words: they modify the relation, they are not a description.
+GAP_POS = frozenset({"ADV", "PART", "DET", "AUX", "ADP", "PRON", "CCONJ"})
+
+
+def gap_word(tok: Token) -> bool:
+    if tok.pos_ in GAP_POS or tok.dep_ in ("npadvmod", "tmod") or tok.head.dep_ == "npadvmod":
+        return True
+    return tok.pos_ == "ADJ" and (tok.tag_ == "JJS" or tok.lower_ in lex.ROLE_MODIFIERS)
+
+
+def object_word(tok: Token) -> bool:
+    """A word of a short verb object: a noun, an adjective, an article or a possessive ("his stake")."""
+    return tok.pos_ in ("NOUN", "ADJ", "DET") or possessive(tok)
+
+
+def possessive(tok: Token) -> bool:
+    return tok.pos_ == "PRON" and tok.dep_ == "poss"
+
+
+def descriptive(tok: Token) -> bool:
+    """A word of what a name is described as ("is a county owned, public use airport located in")."""
+    return tok.pos_ in ("NOUN", "PROPN", "ADJ") and tok.dep_ in ("attr", "conj", "appos", "compound", "amod", "acl")
+
+
+def noun_part(tok: Token) -> bool:
+    """Words that belong to a role noun: its article, noun compounds and role modifiers ("the chief executive",
+    "late wife", "board member"); not a description ("a small village", "the 2010 album")."""
+    if tok.dep_ == "det":
+        return True
+    if tok.dep_ == "compound":
+        return tok.pos_ == "NOUN"
+    return tok.dep_ == "amod" and tok.lower_ in lex.ROLE_MODIFIERS
+
+
+def hedge(tok: Token) -> bool:
+    return tok.dep_ in ("advmod", "neg") and tok.lower_ in lex.HEDGES
+
+
+def edge(tok: Token) -> bool:
+    """Words a span never starts or ends with: punctuation, conjunctions, spaces."""
+    return tok.is_space or tok.pos_ in ("PUNCT", "CCONJ", "SPACE") or tok.dep_ == "cc"
+
+
+def bearing(tok: Token) -> bool:
+    return tok.pos_ in BEARING
