@@ -9,12 +9,16 @@ another outcome would read); the neighbour document is extracted again and compa
 * each slot's entity pairs with their types and direction, and every entity's type.
 
 A neighbour is *identical* when both agree. The share of identical neighbours is what a reader of a release
-cannot use to tell two wordings apart before any outcome is drawn.
+cannot use to tell two wordings apart before any outcome is drawn. A neighbour that differs is put down to the
+first of :data:`CAUSES` that applies, and the share with the same slot *regions* (the masked text with every
+placeholder alike) is counted too: it bounds what any later step that reads only the masked text could reach.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from relguard.extract.corpus import group_relations
@@ -22,14 +26,25 @@ from relguard.rewrite import FormVerbalizer, mask
 from relguard.rewrite.mask import joins_slot
 from relguard.types import Document, DocumentExtraction
 
+#: Why a neighbour differs, tested in this order: an entity pair of the original has no slot any more, a new pair
+#: has one, a pair's direction turned, an entity's type changed, the same pairs sit in other slots, or only the
+#: span's extent moved.
+CAUSES = ("pair lost", "pair added", "direction", "entity type", "slot grouping", "span boundary")
+_PLACEHOLDER = re.compile(r"\[REL_\d+\]")
+
 
 @dataclass(frozen=True)
 class NeighbourShare:
-    """Identical neighbours out of all tried; ``differing`` keeps a few examples (document, span, wording)."""
+    """Identical neighbours out of all tried, why the others differ, and how many kept the same slot regions.
+
+    ``differing`` keeps a few examples (document, span, wording, cause).
+    """
 
     identical: int
     tried: int
-    differing: tuple[tuple[str, str, str], ...] = field(default=())
+    differing: tuple[tuple[str, str, str, str], ...] = field(default=())
+    causes: Mapping[str, int] = field(default_factory=dict)
+    same_regions: int = 0
 
     @property
     def share(self) -> float:
@@ -44,6 +59,33 @@ def signature(extraction: DocumentExtraction) -> tuple:
     return masked.text, slots, tuple(sorted((e.name, e.type) for e in extraction.entities))
 
 
+def difference(original: DocumentExtraction, neighbour: DocumentExtraction) -> str | None:
+    """Why ``neighbour`` is told apart from ``original``: the first of :data:`CAUSES` that applies, or None."""
+    base, other = signature(original), signature(neighbour)
+    if base == other:
+        return None
+    ordered, ordered_other = _pairs(original), _pairs(neighbour)
+    unordered, unordered_other = ({frozenset(p) for p in pairs} for pairs in (ordered, ordered_other))
+    if unordered - unordered_other:
+        return "pair lost"
+    if unordered_other - unordered:
+        return "pair added"
+    if ordered != ordered_other:
+        return "direction"
+    if base[2] != other[2] or {t.pair_key for t in original.triples} != {t.pair_key for t in neighbour.triples}:
+        return "entity type"
+    return "slot grouping" if base[1] != other[1] else "span boundary"
+
+
+def same_regions(original: DocumentExtraction, neighbour: DocumentExtraction) -> bool:
+    """Whether both mask the same stretches of text, whatever pairs, types or directions the slots hold."""
+    return _PLACEHOLDER.sub("[REL]", signature(original)[0]) == _PLACEHOLDER.sub("[REL]", signature(neighbour)[0])
+
+
+def _pairs(extraction: DocumentExtraction) -> set[tuple[str, str]]:
+    return {(t.subject, t.object) for t in extraction.triples}
+
+
 def neighbour_share(
     documents: Iterable[Document], extractor, generator, *, k: int = 10, examples: int = 20
 ) -> NeighbourShare:
@@ -52,22 +94,26 @@ def neighbour_share(
     ``generator`` is the pool backend (its pools give the other predicates, its forms their wordings).
     """
     verbalize = FormVerbalizer(generator.forms)
-    identical = tried = 0
-    differing: list[tuple[str, str, str]] = []
+    tried = regions = 0
+    causes: Counter[str] = Counter()
+    differing: list[tuple[str, str, str, str]] = []
     originals = list(extractor.extract_many(list(documents)))
     for extraction in originals:
-        base = signature(extraction)
         neighbours = list(_neighbours(extraction, generator, verbalize, k))
         if not neighbours:
             continue
         found = extractor.extract_many([n for n, _, _ in neighbours])
         for (_, span, wording), result in zip(neighbours, found, strict=True):
             tried += 1
-            if signature(result) == base:
-                identical += 1
-            elif len(differing) < examples:
-                differing.append((extraction.document.name, span, wording))
-    return NeighbourShare(identical, tried, tuple(differing))
+            regions += same_regions(extraction, result)
+            cause = difference(extraction, result)
+            if cause is None:
+                continue
+            causes[cause] += 1
+            if len(differing) < examples:
+                differing.append((extraction.document.name, span, wording, cause))
+    identical = tried - sum(causes.values())
+    return NeighbourShare(identical, tried, tuple(differing), {c: causes[c] for c in CAUSES}, regions)
 
 
 def _neighbours(
