@@ -96,10 +96,11 @@ POSITIVE = [
     ("Hamburg, a city in Germany, hosted the summit.", ("Hamburg", "located_in", "Germany"), "a city in"),
     # participle clause "(born in Y)"
     ("Albert Einstein (born in Ulm) was a physicist.", ("Albert Einstein", "born_in", "Ulm"), "born in"),
-    # relative clause: "who" stands for its antecedent
-    ("Steve Wozniak, who founded Apple, lives in California.", ("Steve Wozniak", "founded", "Apple"), "who founded"),
+    # relative clause: "who" stands for its antecedent; the comma that sets it off joins the span, as the comma of
+    # "Dublin, Ohio" is the span there, so both wordings leave the same masked text
+    ("Steve Wozniak, who founded Apple, lives in California.", ("Steve Wozniak", "founded", "Apple"), ", who founded"),
     # reduced passive relative clause with agent
-    ("Acme Corp, founded by Alice Smith, makes robots.", ("Acme Corp", "founded_by", "Alice Smith"), "founded by"),
+    ("Acme Corp, founded by Alice Smith, makes robots.", ("Acme Corp", "founded_by", "Alice Smith"), ", founded by"),
     # passive participle + preposition
     ("The Louvre Museum is located in Paris.", ("Louvre Museum", "located_in", "Paris"), "is located in"),
     # conjoined objects: each gets the relation

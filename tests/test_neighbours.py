@@ -46,6 +46,11 @@ NEIGHBOURS = [
     ("negation", ["Alice Smith did not join Acme Corp."], ["Alice Smith joined Acme Corp."], None),
     ("fronted place", ["In Madrid, Sofia Jansen played three concerts."],
      ["In Madrid, Sofia Jansen recorded three concerts."], None),
+    # the comma of "Dublin, Ohio" is the span; a relative clause set off by a comma takes that comma into its own
+    ("comma vs relative clause", ["Dublin, Ohio, is a small city."], ["Dublin, which lies in Ohio, is a small city."],
+     None),
+    ("comma vs reduced relative", ["Dublin, Ohio, is a small city."], ["Dublin, located in Ohio, is a small city."],
+     None),
 ]  # fmt: skip
 
 

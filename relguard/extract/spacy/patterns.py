@@ -276,10 +276,20 @@ class SentenceRelations:
             while piece and (edge(doc[piece[-1]]) or doc[piece[-1]].dep_ == "det"):
                 piece = piece[:-1]
             if piece and any(bearing(doc[i]) for i in piece):
-                spans.append((piece[0], piece[-1]))
+                spans.append((piece[0] - self._comma_before(piece[0], a), piece[-1]))
         low, high = self.s.mentions[a][1], self.s.mentions[b][0]
         between = tuple(span for span in spans if low <= span[0] and span[1] < high)
         return between or tuple(spans)
+
+    def _comma_before(self, start: int, a: int) -> int:
+        """1 when the piece is a relative clause on the first name set off by a comma alone ("Dublin, which lies
+        in Ohio", "Dublin, located in Ohio"): the comma joins the span, so the slot is the one the comma of
+        "Dublin, Ohio" gets and another wording of the relation leaves the same masked text; else 0."""
+        first = self.doc[start]
+        if start - 1 != self.s.mentions[a][1] or self.doc[start - 1].text != ",":
+            return 0
+        clause = first.head if first.tag_ in ("WDT", "WP") else first
+        return int(clause.dep_ in ("relcl", "acl") and self.s.ment_of[clause.head.i] == a)
 
     def _fills(self, last: int, nxt: int) -> bool:
         """Whether the words between two expression words may join the span: modifiers and function words, or a
