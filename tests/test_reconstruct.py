@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from relguard.rewrite import FormVerbalizer, Sampled, fill, mask
-from relguard.types import Document, DocumentExtraction, Occurrence, Sentence, Triple
+from relguard.types import Document, DocumentExtraction, Entity, Mention, Occurrence, Sentence, Triple
 
 FORMS = {
     "works_for": {"clause": "works for", "noun": "employee"},
@@ -203,6 +203,30 @@ def test_context_from_entity_positions_decides_between_clause_and_apposition():
     assert fill(masked, outcomes, INVERSE).text == (
         "Her predecessor, Bob Stone, founded Acme Council. Ann Lee, the founder of Beta, spoke."
     )
+
+
+def test_a_name_that_closes_a_relative_clause_is_followed_by_the_main_verb():
+    """ "Steve Wozniak, who founded Apple, lives in California": the relative clause's slot (its comma included)
+    opens at Steve Wozniak, so Apple sits inside it and the next slot is the main verb, filled as a clause."""
+    text = "Steve Wozniak, who founded Apple, lives in California."
+    names = {name: text.index(name) for name in ("Steve Wozniak", "Apple", "California")}
+    entities = tuple(
+        Entity(name, kind, (Mention(0, at, at + len(name), name),))
+        for (name, at), kind in zip(names.items(), ("PERSON", "ORG", "GPE"), strict=True)
+    )
+    clause, verb = text.index(", who founded"), text.index("lives in")
+    triples = (
+        Triple("Steve Wozniak", "PERSON", "founded", "Apple", "ORG",
+               (Occurrence("d", 0, clause, clause + 13, ", who founded"),)),
+        Triple("Steve Wozniak", "PERSON", "lived_in", "California", "GPE",
+               (Occurrence("d", 0, verb, verb + 8, "lives in"),)),
+    )  # fmt: skip
+    doc = DocumentExtraction(Document("d", text), (Sentence(0, 0, len(text)),), entities, triples)
+    masked = mask(doc, {t.pair_key: i for i, t in enumerate(triples)})
+    assert masked.text == "Steve Wozniak[REL_0] Apple, [REL_1] California."
+    assert [slot.context for slot in masked.slots] == ["juxtaposed", "after_apposition"]
+    outcomes = {0: Sampled(("PERSON", "ORG"), "founded"), 1: Sampled(("PERSON", "GPE"), "headquartered_in")}
+    assert fill(masked, outcomes, INVERSE).text == "Steve Wozniak, who founded Apple, is headquartered in California."
 
 
 def test_deleting_a_sentence_keeps_line_and_paragraph_breaks():

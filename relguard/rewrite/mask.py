@@ -65,6 +65,7 @@ def mask(extraction: DocumentExtraction, group_index: Mapping[tuple, int]) -> Ma
     text = extraction.document.text
     mentions = _mention_starts(extraction)
     ends = _mention_ends(extraction)
+    opened = _clause_ends(extraction, ends)
     spans: list[tuple[int, int, int, int, bool, str]] = []
     for triple in extraction.triples:
         index = group_index[triple.pair_key]
@@ -73,7 +74,7 @@ def mask(extraction: DocumentExtraction, group_index: Mapping[tuple, int]) -> Ma
         for occ in triple.occurrences:
             if occ.document == extraction.document.name:
                 inverted = _is_inverted(occ.start, subject.get(occ.sentence, ()), obj.get(occ.sentence, ()))
-                context = _context(text, occ.start, ends.get(occ.sentence, ()))
+                context = _context(text, occ.start, ends.get(occ.sentence, ()), opened.get(occ.sentence, ()))
                 spans.append((occ.start, occ.end, index, occ.sentence, inverted, context))
     spans.sort()
     merged: list[list] = []
@@ -133,12 +134,25 @@ def _mention_ends(extraction: DocumentExtraction) -> dict[int, list[tuple[int, i
 _DETERMINER_BEFORE = re.compile(r"(?:^|\s)(?:an?|the|his|her|its|their|our|my|your)\s+$", re.IGNORECASE)
 
 
-def _context(text: str, position: int, mentions) -> str:
+def _clause_ends(extraction: DocumentExtraction, mentions: Mapping[int, list[tuple[int, int]]]):
+    """Per sentence, where each slot ends that opens right at a name's end: a comma or a relative clause set off
+    by one ("Steve Wozniak[, who founded] Apple"), so a name after it sits inside that clause."""
+    found: dict[int, list[int]] = {}
+    for triple in extraction.triples:
+        for occ in triple.occurrences:
+            if any(end == occ.start for _, end in mentions.get(occ.sentence, ())):
+                found.setdefault(occ.sentence, []).append(occ.end)
+    return found
+
+
+def _context(text: str, position: int, mentions, opened=()) -> str:
     """What stands right before a slot: an entity ("entity"), an entity after an article, so the slot ends a noun
     phrase ("modifier": "an Acme Corp [REL]"), an entity and a comma ("apposition"), or an entity that itself
-    sits between commas ("after_apposition": the slot is the main verb), or an entity with not even a space
-    between ("juxtaposed": the slot was the comma of "Dublin, Ohio"). Entity positions are public and
-    unchanged by masking, so this is a function of the masked text."""
+    sits between commas or closes a relative clause ("after_apposition": the slot is the main verb, as in
+    "Steve Wozniak, who founded Apple, [lives in] California"), or an entity with not even a space between
+    ("juxtaposed": the slot was the comma of "Dublin, Ohio"). ``opened`` are the ends of slots that open at a
+    name (:func:`_clause_ends`). Entity and slot positions are public and unchanged by masking, so this is a
+    function of the masked text."""
     before = [m for m in mentions if m[1] <= position]
     if not before:
         return ""
@@ -149,7 +163,10 @@ def _context(text: str, position: int, mentions) -> str:
     if not gap.strip():
         return "modifier" if _DETERMINER_BEFORE.search(text[max(0, start - 12) : start]) else "entity"
     if gap.strip() == ",":
-        return "after_apposition" if re.search(r"[,(]\s*$", text[max(0, start - 3) : start]) else "apposition"
+        inside = re.search(r"[,(]\s*$", text[max(0, start - 3) : start]) or any(
+            end <= start and not text[end:start].strip() for end in opened
+        )
+        return "after_apposition" if inside else "apposition"
     return ""
 
 
