@@ -14,6 +14,7 @@ in this process only)::
 
     .venv/bin/python bench/answer_survival_exact.py
     .venv/bin/python bench/answer_survival_exact.py --without comma --without comma,paths
+    .venv/bin/python bench/answer_survival_exact.py --lam 1,1.5,2
 """
 
 from __future__ import annotations
@@ -37,8 +38,10 @@ ABLATIONS = {
 }
 
 
-def expected_survival(limit: int) -> tuple[dict[float, float], int, int]:
-    """({ε: expected survival}, slots, groups) for the first ``limit`` HotpotQA questions at λ = 1, K = 10."""
+def expected_survival(limit: int, lams: tuple[float, ...] = (1.0,)) -> tuple[dict, int, int, float]:
+    """({(λ, ε): expected survival}, slots, groups, mean groups per question) for the first ``limit`` HotpotQA
+    questions at K = 10; the last is how many groups a question's supporting sentences hold on average, each of
+    which deletes them when it draws null."""
     dataset = load_dataset("hotpotqa", limit=limit)
     documents = {d.name: d for d in dataset.documents}
     prepared = prepare(dataset.documents, k=10, extractor=SpacyExtractor())
@@ -63,11 +66,13 @@ def expected_survival(limit: int) -> tuple[dict[float, float], int, int]:
         present = any(contains_answer(" ".join(masked[p] for p in q.passages), a) for a in q.answers)
         answerable.append((groups, present))
     result = {}
-    for epsilon in EPSILONS:
-        null = prepared.probabilities(epsilon=epsilon, lam=1.0)[:, -1]
-        kept = [present * float(np.prod([1.0 - null[g] for g in groups])) for groups, present in answerable]
-        result[epsilon] = sum(kept) / max(1, len(kept))
-    return result, sum(len(v) for v in spans.values()), len(prepared.groups)
+    for lam in lams:
+        for epsilon in EPSILONS:
+            null = prepared.probabilities(epsilon=epsilon, lam=lam)[:, -1]
+            kept = [present * float(np.prod([1.0 - null[g] for g in groups])) for groups, present in answerable]
+            result[(lam, epsilon)] = sum(kept) / max(1, len(kept))
+    per_question = sum(len(groups) for groups, _ in answerable) / max(1, len(answerable))
+    return result, sum(len(v) for v in spans.values()), len(prepared.groups), per_question
 
 
 def _masked(text: str, spans: list[tuple[int, int]]) -> str:
@@ -81,19 +86,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit", type=int, default=30, help="first N HotpotQA questions (default 30)")
     parser.add_argument("--without", action="append", default=[], help="comma-separated rules: comma, paths, inner")
+    parser.add_argument("--lam", default="1", help="comma-separated λ values (default 1)")
     args = parser.parse_args()
+    lams = tuple(float(value) for value in args.lam.split(","))
     for label in ["every rule", *args.without]:
         off = [] if label == "every rule" else label.split(",")
         saved = {name: getattr(patterns, ABLATIONS[name][0]) for name in off}
         for name in off:
             setattr(patterns, ABLATIONS[name][0], ABLATIONS[name][1])
         try:
-            survival, slots, groups = expected_survival(args.limit)
+            survival, slots, groups, per_question = expected_survival(args.limit, lams)
         finally:
             for name, value in saved.items():
                 setattr(patterns, ABLATIONS[name][0], value)
-        shown = "  ".join(f"ε={e:g}: {100 * v:.1f} %" for e, v in survival.items())
-        print(f"{('without ' + label) if off else label:24} {slots:5} slots {groups:5} groups  {shown}", flush=True)
+        name = ("without " + label) if off else label
+        print(f"{name:24} {slots:5} slots {groups:5} groups, {per_question:.1f} per question's supporting sentences")
+        for lam in lams:
+            shown = "  ".join(f"ε={e:g}: {100 * survival[(lam, e)]:.1f} %" for e in EPSILONS)
+            print(f"    λ={lam:g}  {shown}", flush=True)
 
 
 if __name__ == "__main__":
