@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from relguard.types import DocumentExtraction
@@ -134,18 +134,20 @@ def _mention_ends(extraction: DocumentExtraction) -> dict[int, list[tuple[int, i
 _DETERMINER_BEFORE = re.compile(r"(?:^|\s)(?:an?|the|his|her|its|their|our|my|your)\s+$", re.IGNORECASE)
 
 
-def _clause_ends(extraction: DocumentExtraction, mentions: Mapping[int, list[tuple[int, int]]]):
+def _clause_ends(extraction: DocumentExtraction, mentions: Mapping[int, list[tuple[int, int]]]) -> dict[int, list[int]]:
     """Per sentence, where each slot ends that opens right at a name's end: a comma or a relative clause set off
     by one ("Steve Wozniak[, who founded] Apple"), so a name after it sits inside that clause."""
     found: dict[int, list[int]] = {}
     for triple in extraction.triples:
         for occ in triple.occurrences:
+            if occ.document != extraction.document.name:
+                continue
             if any(end == occ.start for _, end in mentions.get(occ.sentence, ())):
                 found.setdefault(occ.sentence, []).append(occ.end)
     return found
 
 
-def _context(text: str, position: int, mentions, opened=()) -> str:
+def _context(text: str, position: int, mentions, opened: Sequence[int] = ()) -> str:
     """What stands right before a slot: an entity ("entity"), an entity after an article, so the slot ends a noun
     phrase ("modifier": "an Acme Corp [REL]"), an entity and a comma ("apposition"), or an entity that itself
     sits between commas or closes a relative clause ("after_apposition": the slot is the main verb, as in

@@ -259,13 +259,13 @@ class SentenceRelations:
         ("In Madrid, Sofia Jansen played", "Bob Jones, an Acme Corp employee"): a verb before both names
         belongs to its own subject's relation ("aviator awarded the Medal of Honor in the Vietnam War").
         """
-        doc = self.doc
+        cum, doc = self.s.cum, self.doc
         pieces: list[list[int]] = []
         for t in expression:
             if pieces:
                 last = pieces[-1][-1]
                 gap = t.i - last - 1
-                if gap <= MAX_GAP and self.s.cum[t.i] - self.s.cum[last + 1] == 0 and self._fills(last, t.i):
+                if gap <= MAX_GAP and cum[t.i] - cum[last + 1] == 0 and self._fills(last, t.i):
                     pieces[-1].extend(range(last + 1, t.i + 1))
                     continue
             pieces.append([t.i])
