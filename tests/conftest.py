@@ -4,6 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from relguard.errors import ModelError
+from relguard.extract.spacy import SpacyExtractor
 from relguard.io import read_documents
 from relguard.pipeline import prepare
 
@@ -15,3 +17,12 @@ def sample():
     """The sample corpus prepared at K = 10 with its input hashes (read-only: Prepared is frozen)."""
     documents, hashes = read_documents([SAMPLE_CORPUS])
     return prepare(documents, k=10, input_hashes=hashes)
+
+
+@pytest.fixture(scope="session")
+def extractor() -> SpacyExtractor:
+    """One offline spaCy extractor for the modules that test extraction on real parses."""
+    try:
+        return SpacyExtractor()
+    except ModelError as exc:  # pragma: no cover - depends on the environment
+        pytest.skip(str(exc))

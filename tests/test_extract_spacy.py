@@ -18,14 +18,6 @@ from relguard.types import Document, DocumentExtraction
 pytest.importorskip("spacy")
 
 
-@pytest.fixture(scope="module")
-def extractor() -> SpacyExtractor:
-    try:
-        return SpacyExtractor()
-    except ModelError as exc:  # pragma: no cover - depends on the environment
-        pytest.skip(str(exc))
-
-
 def run(extractor: SpacyExtractor, text: str, name: str = "doc.txt") -> DocumentExtraction:
     result = extractor.extract(Document(name, text))
     check_invariants(result)

@@ -5,20 +5,11 @@ from __future__ import annotations
 import pytest
 
 from relguard.candidates.inventory import InventoryCandidates
-from relguard.errors import ModelError
 from relguard.evaluation.neighbours import CAUSES, difference, neighbour_share, same_regions
 from relguard.extract.spacy import SpacyExtractor
 from relguard.types import Document
 
 pytest.importorskip("spacy")
-
-
-@pytest.fixture(scope="module")
-def extractor() -> SpacyExtractor:
-    try:
-        return SpacyExtractor()
-    except ModelError as exc:  # pragma: no cover - depends on the environment
-        pytest.skip(str(exc))
 
 
 def extract(extractor: SpacyExtractor, text: str):
