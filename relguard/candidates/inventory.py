@@ -101,6 +101,7 @@ class InventoryCandidates:
                     raise PoolError(f"{path}: not a readable JSON pool file ({exc})") from exc
                 self._pairs, self._forms = dict(data.get("pairs", {})), dict(data.get("forms", {}))
         validate(self._pairs, where=where)
+        self._inverse_nouns: dict[tuple[str, str | None, TypePair], str | None] = {}
 
     @property
     def version(self) -> str:
@@ -145,7 +146,17 @@ class InventoryCandidates:
 
     def _inverse_noun(self, clause: str, inverse: str | None, type_pair: TypePair) -> str | None:
         """The object's role noun, from the predicate of the reverse pool that reads the same relation the other
-        way ("founded_by" under ORG→PERSON ↔ "founded" under PERSON→ORG, whose noun is "founder")."""
+        way ("founded_by" under ORG→PERSON ↔ "founded" under PERSON→ORG, whose noun is "founder").
+
+        Every fill and every leak-scan excuse asks for forms, and this searches a whole pool, so each answer is
+        kept: the inventory does not change once loaded.
+        """
+        key = (clause, inverse, type_pair)
+        if key not in self._inverse_nouns:
+            self._inverse_nouns[key] = self._search_inverse_noun(clause, inverse, type_pair)
+        return self._inverse_nouns[key]
+
+    def _search_inverse_noun(self, clause: str, inverse: str | None, type_pair: TypePair) -> str | None:
         reverse = (type_pair[1], type_pair[0])
         for other in self._pairs.get(pair_key(reverse), ()):
             form = self._forms.get(f"{reverse[0]}|{other}") or self._forms.get(other) or {}
@@ -159,10 +170,12 @@ class InventoryCandidates:
         return {key: tuple(value) for key, value in self._pairs.items()}
 
 
+_COPULA = re.compile(r"^(is|was|are|were)\s+")
+
+
 def _same(a: str | None, b: str | None) -> bool:
     """Two wordings of one relation, copulas aside ("is led by" = "was led by")."""
-    strip = re.compile(r"^(is|was|are|were)\s+")
-    return bool(a and b) and strip.sub("", a.strip().lower()) == strip.sub("", b.strip().lower())
+    return bool(a and b) and _COPULA.sub("", a.strip().lower()) == _COPULA.sub("", b.strip().lower())
 
 
 def checked_type_pair(type_pair: TypePair) -> TypePair:

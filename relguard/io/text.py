@@ -68,7 +68,7 @@ def documents_from_bytes(
 
 
 #: A .jsonl file is read whole or not at all, so a bad line never drops the good ones silently.
-_NOTHING_LOADED = "nothing from this file was loaded; fix or remove that line"
+_NOTHING_LOADED = "nothing from this file was loaded"
 
 
 def _jsonl_documents(name: str, text: str, *, text_field: str) -> list[Document]:
@@ -80,18 +80,19 @@ def _jsonl_documents(name: str, text: str, *, text_field: str) -> list[Document]
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(
-                f"{name}: line {number} is not valid JSON ({exc.msg}, column {exc.colno}); {_NOTHING_LOADED}"
+                f"{name}: line {number} is not valid JSON ({exc.msg}, column {exc.colno}); {_NOTHING_LOADED}; "
+                "fix or remove that line"
             ) from exc
         if not isinstance(record, dict):
             raise InputError(
                 f'{name}: line {number} is not a JSON object (each line must be {{"{text_field}": ...}}); '
-                f"{_NOTHING_LOADED}"
+                f"{_NOTHING_LOADED}; fix or remove that line"
             )
         value = record.get(text_field)
         if not isinstance(value, str):
             raise InputError(
                 f"{name}: line {number} has no string field {text_field!r}; add it or pass --text-field "
-                f"(nothing from this file was loaded)"
+                f"({_NOTHING_LOADED})"
             )
         fields = tuple((k, json.dumps(v, ensure_ascii=False)) for k, v in record.items() if k != text_field)
         documents.append(Document(name=f"{name}:{number}", text=value, source=name, line=number, fields=fields))
