@@ -51,6 +51,13 @@ NEIGHBOURS = [
      None),
     ("comma vs reduced relative", ["Dublin, Ohio, is a small city."], ["Dublin, located in Ohio, is a small city."],
      None),
+    # HotpotQA's "The Prestige": the parse links other pairs once one "as" reads "mentored"; the regions are the
+    # same, and the pairs come from their positions (relguard.extract.regions)
+    ("one relation in a list of castings",
+     ["The film stars Hugh Jackman as Robert Angier, Christian Bale as Alfred Borden, and David Bowie as "
+      "Nikola Tesla."],
+     ["The film stars Hugh Jackman as Robert Angier, Christian Bale mentored Alfred Borden, and David Bowie as "
+      "Nikola Tesla."], None),
 ]  # fmt: skip
 
 

@@ -22,8 +22,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from relguard.extract.corpus import group_relations
+from relguard.extract.regions import slot_regions
 from relguard.rewrite import FormVerbalizer, mask
-from relguard.rewrite.mask import joins_slot
 from relguard.types import Document, DocumentExtraction
 
 #: Why a neighbour differs, tested in this order: an entity pair of the original has no slot any more, a new pair
@@ -144,11 +144,5 @@ def _neighbours(
 
 def _slot_ranges(extraction: DocumentExtraction) -> Sequence[tuple[int, int]]:
     """The original character range of each slot, spans in one sentence merged as masking merges them."""
-    spans = sorted((o.start, o.end, o.sentence) for t in extraction.triples for o in t.occurrences)
-    merged: list[list[int]] = []
-    for start, end, sentence in spans:
-        if merged and joins_slot(start, sentence, last_end=merged[-1][1], last_sentence=merged[-1][2]):
-            merged[-1][1] = max(merged[-1][1], end)
-        else:
-            merged.append([start, end, sentence])
-    return [(start, end) for start, end, _ in merged]
+    spans = ((o.start, o.end, o.sentence) for t in extraction.triples for o in t.occurrences)
+    return [(region.start, region.end) for region in slot_regions(spans)]

@@ -4,6 +4,7 @@ Which entity pairs get a slot, the entities' types (hence the pool) and the slot
 the relation's words, or two documents that differ only in how a relation is worded would be told apart before
 any outcome is drawn. The rules here read only what stays in the masked text — entity names and where they are:
 
+* **pairs**: each slot region stands for the entities named nearest it (:mod:`relguard.extract.regions`);
 * **direction**: the subject is the entity mentioned first in the sentence (:func:`first_mentioned`), so
   "Acme Corp was founded by Alice Smith" and "Acme Corp employs Alice Smith" both give ORG → PERSON and the
   predicate keeps its voice ("founded_by", "employs"); every pool holds both directions' predicates;

@@ -16,7 +16,9 @@ document, whose sentences and mentions it keeps:
   call) where it gives one, else the NER label.
 
 Both extractors take a slot's direction from public structure (``relguard.extract.slots``: the endpoint named
-first is the subject), and where both saw one slot the merge keeps spaCy's triple.
+first is the subject), and where both saw one slot the merge keeps spaCy's triple. The merged regions then stand
+for the pairs their positions give among spaCy's mentions (:func:`relguard.extract.regions.pair_by_position`), as
+the spaCy extractor's own do.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from relguard import registry
 from relguard.errors import ConfigTypeError
 from relguard.extract import slots
 from relguard.extract.llm import LLMExtractor
+from relguard.extract.regions import pair_by_position
 from relguard.llm.client import LLMClient, LLMConfig
 from relguard.llm.locate import overlaps
 from relguard.types import Document, DocumentExtraction, Entity, Mention, Occurrence, Triple
@@ -155,7 +158,7 @@ class UnionExtractor:
             for key, spans in sorted(found.items())
         )
         entities = _entities(base, llm, spelling, typed, blocked)
-        return DocumentExtraction(base.document, base.sentences, entities, triples)
+        return pair_by_position(DocumentExtraction(base.document, base.sentences, entities, triples))
 
     def _merged(self, records: Sequence[_Record]) -> list[_Record]:
         """Overlapping spans on one entity pair in one sentence become one record: the best-ranked, widened."""

@@ -34,9 +34,9 @@ from typing import NamedTuple
 from relguard import registry
 from relguard.candidates.forms import default_forms
 from relguard.errors import OutputError, RelGuardError
+from relguard.extract.regions import joins_slot, pair_distance
 from relguard.release.confidential import MARKER
 from relguard.release.wordings import Forms, worded_as, wordings
-from relguard.rewrite.mask import joins_slot
 from relguard.rewrite.verbalize import RELATIVES
 from relguard.types import Document, DocumentExtraction, Release, TypePair
 
@@ -122,29 +122,41 @@ def _shown(doc: DocumentExtraction, drawn: Drawn) -> dict[tuple[int, int, int], 
     of the group it belongs to (the fill is worded for that pair, which may not be the occurrence's own).
 
     Overlapping or touching spans of one sentence become one slot ("X studied at Y and Z": one span, two groups), filled
-    with the outcome of the slot's first group (:func:`relguard.rewrite.mask.mask`). What a reader sees at such
+    with the outcome of the group named nearest it (:func:`relguard.extract.regions.pair_distance`, then the lowest
+    index; :func:`relguard.rewrite.mask.mask`). What a reader sees at such
     a span is that outcome, so it is the one whose public wordings may excuse the original words there. This
     is re-derived here from the outcomes, not read from reconstruction, so a bug there cannot hide itself.
     """
-    by_sentence: dict[int, list[tuple[int, int, int]]] = {}
+    named: dict[tuple[str, str], dict[int, list[tuple[int, int]]]] = {}
+    for entity in doc.entities:
+        for mention in entity.mentions:
+            named.setdefault((entity.name, entity.type), {}).setdefault(mention.sentence, []).append(
+                (mention.start, mention.end)
+            )
+    by_sentence: dict[int, list[tuple[int, int, int, int]]] = {}
     for triple in doc.triples:
         index = drawn[triple.pair_key][0]
+        ends = (
+            named.get((triple.subject, triple.subject_type), {}),
+            named.get((triple.object, triple.object_type), {}),
+        )
         for occ in triple.occurrences:
-            by_sentence.setdefault(occ.sentence, []).append((occ.start, occ.end, index))
+            far = pair_distance(occ.start, occ.end, *(m.get(occ.sentence, ()) for m in ends))
+            by_sentence.setdefault(occ.sentence, []).append((occ.start, occ.end, index, far))
     order = {index: value for index, value in drawn.values()}
     pairs = {index: (key[1], key[3]) for key, (index, _) in drawn.items()}
     shown: dict[tuple[int, int, int], tuple[int, str | None, TypePair]] = {}
     for sentence, spans in by_sentence.items():
-        clusters: list[list[tuple[int, int, int]]] = []
+        clusters: list[list[tuple[int, int, int, int]]] = []
         for span in sorted(spans):
-            last_end = max(e for _, e, _ in clusters[-1]) if clusters else -1
+            last_end = max(e for _, e, _, _ in clusters[-1]) if clusters else -1
             if joins_slot(span[0], sentence, last_end=last_end, last_sentence=sentence):
                 clusters[-1].append(span)
             else:
                 clusters.append([span])
         for cluster in clusters:
-            first = min(index for _, _, index in cluster)
-            for start, end, _ in cluster:
+            _, first = min((far, index) for _, _, index, far in cluster)
+            for start, end, _, _ in cluster:
                 shown[(sentence, start, end)] = (first, order[first], pairs[first])
     return shown
 

@@ -13,12 +13,20 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from relguard.extract.regions import DETERMINER_BEFORE, joins_slot, pair_distance
 from relguard.types import DocumentExtraction
+
+__all__ = ["MaskedDocument", "Slot", "joins_slot", "mask", "placeholder"]
 
 
 @dataclass(frozen=True)
 class Slot:
-    """A placeholder in the masked text: which relation groups it stands for and where it is."""
+    """A placeholder in the masked text: which relation groups it stands for and where it is.
+
+    ``groups`` starts with the group whose two entities are named nearest the slot (by characters between, in
+    its sentence; then by index): its outcome is the one the fill prints, since a reader takes a relation
+    phrase as linking the names next to it. The others follow in index order.
+    """
 
     groups: tuple[int, ...]
     sentence: int
@@ -45,59 +53,63 @@ def placeholder(index: int) -> str:
     return f"[REL_{index}]"
 
 
-def joins_slot(start: int, sentence: int, *, last_end: int, last_sentence: int) -> bool:
-    """Whether a span starting at ``start`` is part of the slot before it: spans of one sentence that overlap or
-    touch are one slot, filled once. Two fills with nothing between them would run together ("which suedsued"
-    for the two comma spans of "The Incredibles,, Ratatouille")."""
-    return sentence == last_sentence and start <= last_end
-
-
 def mask(extraction: DocumentExtraction, group_index: Mapping[tuple, int]) -> MaskedDocument:
     """Replace every recorded relation span with its placeholder.
 
     ``group_index`` maps each relation group's public key to its corpus-wide index. Occurrences whose spans
     overlap or touch (``"Alice and Bob founded Acme"`` gives two groups on one span) are merged into one slot
-    that stands for all of them (:func:`joins_slot`).
+    that stands for all of them (:func:`joins_slot`), first the group named nearest it (:class:`Slot`).
     A slot is *inverted* when, in the text, the object's mention comes before it
     and the subject's after it ("Acme was founded by Alice"): that is read from
     entity positions, which stay in the masked text, not from the relation words.
     """
     text = extraction.document.text
     mentions = _mention_starts(extraction)
+    ranges = _mention_ranges(extraction)
     ends = _mention_ends(extraction)
     opened = _clause_ends(extraction, ends)
-    spans: list[tuple[int, int, int, int, bool, str]] = []
+    spans: list[tuple[int, int, int, int, int, bool, str]] = []
     for triple in extraction.triples:
         index = group_index[triple.pair_key]
         subject = mentions.get((triple.subject, triple.subject_type), {})
         obj = mentions.get((triple.object, triple.object_type), {})
+        named = [
+            ranges.get((triple.subject, triple.subject_type), {}),
+            ranges.get((triple.object, triple.object_type), {}),
+        ]
         for occ in triple.occurrences:
             if occ.document == extraction.document.name:
                 inverted = _is_inverted(occ.start, subject.get(occ.sentence, ()), obj.get(occ.sentence, ()))
                 context = _context(text, occ.start, ends.get(occ.sentence, ()), opened.get(occ.sentence, ()))
-                spans.append((occ.start, occ.end, index, occ.sentence, inverted, context))
+                distance = pair_distance(occ.start, occ.end, *(m.get(occ.sentence, ()) for m in named))
+                spans.append((occ.start, occ.end, distance, index, occ.sentence, inverted, context))
     spans.sort()
     merged: list[list] = []
-    for start, end, index, sentence, inverted, context in spans:
+    for start, end, distance, index, sentence, inverted, context in spans:
         if merged and joins_slot(start, sentence, last_end=merged[-1][1], last_sentence=merged[-1][3]):
             last = merged[-1]
             last[1] = max(last[1], end)
             if index not in last[2]:
                 last[2].append(index)
+            if (distance, index) < last[6]:
+                last[2].remove(index)
+                last[2].insert(0, index)
+                last[4], last[6] = inverted, (distance, index)
         else:
-            merged.append([start, end, [index], sentence, inverted, context])
+            merged.append([start, end, [index], sentence, inverted, context, (distance, index)])
 
     pieces: list[str] = []
     offsets: list[tuple[int, int]] = []
     cursor = 0
     shift = 0
     slots: list[Slot] = []
-    for start, end, indices, sentence, inverted, context in merged:
+    for start, end, indices, sentence, inverted, context, _ in merged:
         pieces.append(text[cursor:start])
         token = placeholder(min(indices))
         new_start = start + shift
         pieces.append(token)
-        slots.append(Slot(tuple(sorted(indices)), sentence, new_start, new_start + len(token), inverted, context))
+        groups = (indices[0], *sorted(indices[1:]))
+        slots.append(Slot(groups, sentence, new_start, new_start + len(token), inverted, context))
         offsets.append((end, len(token) - (end - start)))
         shift += len(token) - (end - start)
         cursor = end
@@ -123,15 +135,21 @@ def _mention_starts(extraction: DocumentExtraction) -> dict[tuple[str, str], dic
     return found
 
 
+def _mention_ranges(extraction: DocumentExtraction) -> dict[tuple[str, str], dict[int, list[tuple[int, int]]]]:
+    found: dict[tuple[str, str], dict[int, list[tuple[int, int]]]] = {}
+    for entity in extraction.entities:
+        by_sentence = found.setdefault((entity.name, entity.type), {})
+        for mention in entity.mentions:
+            by_sentence.setdefault(mention.sentence, []).append((mention.start, mention.end))
+    return found
+
+
 def _mention_ends(extraction: DocumentExtraction) -> dict[int, list[tuple[int, int]]]:
     found: dict[int, list[tuple[int, int]]] = {}
     for entity in extraction.entities:
         for mention in entity.mentions:
             found.setdefault(mention.sentence, []).append((mention.start, mention.end))
     return found
-
-
-_DETERMINER_BEFORE = re.compile(r"(?:^|\s)(?:an?|the|his|her|its|their|our|my|your)\s+$", re.IGNORECASE)
 
 
 def _clause_ends(extraction: DocumentExtraction, mentions: Mapping[int, list[tuple[int, int]]]) -> dict[int, list[int]]:
@@ -163,7 +181,7 @@ def _context(text: str, position: int, mentions, opened: Sequence[int] = ()) -> 
     if not gap:
         return "juxtaposed"
     if not gap.strip():
-        return "modifier" if _DETERMINER_BEFORE.search(text[max(0, start - 12) : start]) else "entity"
+        return "modifier" if DETERMINER_BEFORE.search(text[max(0, start - 12) : start]) else "entity"
     if gap.strip() == ",":
         inside = re.search(r"[,(]\s*$", text[max(0, start - 3) : start]) or any(
             end <= start and not text[end:start].strip() for end in opened

@@ -3,9 +3,12 @@
 It follows the extraction prompt of the paper (App. B, Fig. 4) with rules instead of an LLM, and with the slot
 rules of :mod:`relguard.extract.slots` (DESIGN invariant 11): entities come from the OntoNotes NER labels
 (exactly the paper's type inventory), aliases and unambiguous pronouns are mapped to one canonical entity, and
-every pair of entity mentions that a dependency path links through a relation-bearing word gets a slot
+every relation-bearing stretch on a dependency path between two entity mentions becomes a slot region
 (:mod:`.patterns`), negated and hedged clauses included — failing closed, since a sentence without a slot is
 released as written. Which pairs get a slot, their types and their direction are read from public structure:
+
+* pairs: each region stands for the entities named nearest it, by position alone
+  (:func:`relguard.extract.regions.pair_by_position`); the parse's own links give only the predicates;
 
 * direction: the entity named first in the sentence is the subject, and the predicate keeps the voice of the
   text ("Acme Corp was founded by Alice Smith" -> (Acme Corp, ``founded_by``, Alice Smith), pool ORG -> PERSON,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from relguard.extract.regions import pair_by_position
 from relguard.extract.slots import first_mentioned
 from relguard.extract.spacy import lexicon as lex
 from relguard.extract.spacy.coref import Coreference
@@ -73,8 +74,9 @@ class DocumentState(EntityResolution, Coreference):
         return self
 
     def finish(self, types: list[str] | None = None) -> DocumentExtraction:
-        """The extraction, with ``types`` (one per entity; default the first-pass ones) and slots oriented by
-        mention order: the entity named first in the sentence is the subject (invariant 11)."""
+        """The extraction, with ``types`` (one per entity; default the first-pass ones), each slot region standing
+        for the pairs its position gives and oriented by mention order: the entity named first in the sentence is
+        the subject (invariant 11, :func:`~relguard.extract.regions.pair_by_position`)."""
         if not self.sentences:
             return DocumentExtraction(self.document, (), (), ())
         types = list(types) if types is not None else self.entity_types
@@ -91,8 +93,10 @@ class DocumentState(EntityResolution, Coreference):
             key = (self.names[first], types[first], predicate, self.names[second], types[second])
             for start, end in spans:
                 found.setdefault(key, set()).add((sentence, start, end))
-        return DocumentExtraction(
-            self.document, tuple(self.sentences), self._entities(types, self.names), self._triples(found)
+        return pair_by_position(
+            DocumentExtraction(
+                self.document, tuple(self.sentences), self._entities(types, self.names), self._triples(found)
+            )
         )
 
     def mention_type(self, mention: int) -> str:

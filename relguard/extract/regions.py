@@ -1,0 +1,176 @@
+"""Slot regions, and which entity pairs each one stands for, read from positions alone (DESIGN invariant 11).
+
+An extractor finds *where* relation words are; the stretches it marks, merged where they touch, are the slot
+regions (:func:`slot_regions`), and the masked text shows exactly those. Which pairs a region stands for must not
+come from its words as well: a parse of "A was founded by B in C" links other pairs than a parse of "A employs B
+in C", and a reader of the release sees the pairs through which sentences are deleted together and which
+placeholders share one outcome. So :func:`pair_by_position` throws the extractor's pairing away and links, for
+every region, the nearest :data:`NEAREST` distinct entities before it with the nearest :data:`NEAREST` after it;
+the two nearest before it as well when it hangs on the name before it ("an American [singer]"); and, where a
+region has names on one side only, the two nearest there. That is a function of the masked text: region and
+mention positions and the entities' names and types.
+
+Measured on the first 100 Re-DocRED dev documents, the positional pairs cover the human gold as the parse's did
+(31.2 % against 31.3 %), with a slightly higher slot precision and 4 % more relation groups per sentence
+(``bench/slot_coverage.py``); the neighbour share rises by about 20 points (``bench/neighbour_share.py``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from relguard.types import DocumentExtraction, Occurrence, Triple
+
+#: How many distinct entities on each side of a region it links: the nearest two. One on each side covers the
+#: gold far less (18.8 % on Re-DocRED dev); three covers a little more (34.5 %) at a quarter more groups, each
+#: another chance of a null that deletes the sentence.
+NEAREST = 2
+
+#: The predicate of a pair that a region stands for by position only, the extractor having read no relation
+#: between the two there: the mechanism then draws from a constant input, and the analyst sees which pairs
+#: are protected by position rather than by what the text says.
+UNREAD = "related_to"
+#: An article or possessive right before a name: the name modifies the noun phrase that follows it.
+DETERMINER_BEFORE = re.compile(r"(?:^|\s)(?:an?|the|his|her|its|their|our|my|your)\s+$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Region:
+    """A stretch of one sentence that a release masks: one or more relation spans that overlap or touch."""
+
+    sentence: int
+    start: int
+    end: int
+
+
+def joins_slot(start: int, sentence: int, *, last_end: int, last_sentence: int) -> bool:
+    """Whether a span starting at ``start`` is part of the slot before it: spans of one sentence that overlap or
+    touch are one slot, filled once. Two fills with nothing between them would run together ("which suedsued"
+    for the two comma spans of "The Incredibles,, Ratatouille")."""
+    return sentence == last_sentence and start <= last_end
+
+
+def pair_distance(start: int, end: int, *entities: Sequence[tuple[int, int]]) -> int:
+    """How far a span stands from a pair: for each entity, the characters between the span and that entity's
+    nearest mention ``(start, end)`` in the span's sentence, summed. A slot that stands for several groups is
+    filled with the outcome of the nearest one, since a reader takes a relation phrase as linking the names
+    next to it; mentions are public, so the choice is too."""
+    return sum(min((start - b if b <= start else a - end for a, b in mentions), default=10**9) for mentions in entities)
+
+
+def slot_regions(spans: Iterable[tuple[int, int, int]]) -> list[Region]:
+    """The regions that ``spans`` (start, end, sentence) make: sorted, merged where :func:`joins_slot` says so."""
+    merged: list[list[int]] = []
+    for start, end, sentence in sorted(spans):
+        if merged and joins_slot(start, sentence, last_end=merged[-1][1], last_sentence=merged[-1][2]):
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end, sentence])
+    return [Region(sentence, start, end) for start, end, sentence in merged]
+
+
+def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
+    """``extraction`` with every region standing for the entity pairs its position gives (module docstring).
+
+    The regions, entities and sentences stay as they are. Each positional pair is oriented by mention order (the
+    entity named first in the sentence is the subject) and keeps the predicate the extractor gave that pair in
+    that region, else in that sentence; a pair the extractor linked nowhere in the sentence gets :data:`UNREAD`.
+    A region with too few names around it to pair (an extractor whose mentions miss a name) keeps the
+    extractor's own triples, so no region is ever left unmasked. A second call gives the same result.
+    """
+    name = extraction.document.name
+    own = [(t, o) for t in extraction.triples for o in t.occurrences]
+    if not own:
+        return extraction
+    regions = slot_regions((o.start, o.end, o.sentence) for _, o in own)
+    starts = [r.start for r in regions]
+    said: dict[tuple[int, frozenset[tuple[str, str]]], set[str]] = {}
+    linked: dict[int, list[tuple[Triple, Occurrence]]] = {}
+    for triple, occurrence in own:
+        index = bisect.bisect_right(starts, occurrence.start) - 1
+        linked.setdefault(index, []).append((triple, occurrence))
+        ends = frozenset({(triple.subject, triple.subject_type), (triple.object, triple.object_type)})
+        said.setdefault((index, ends), set()).add(triple.predicate)
+        said.setdefault((-1 - occurrence.sentence, ends), set()).add(triple.predicate)
+    mentions = _mentions_by_sentence(extraction)
+    text = extraction.document.text
+    found: dict[tuple[str, str, str, str, str], set[Occurrence]] = {}
+    for index, region in enumerate(regions):
+        row = mentions.get(region.sentence, [])
+        occurrence = Occurrence(name, region.sentence, region.start, region.end, text[region.start : region.end])
+        hangs = _hangs(text, row, region)
+        pairs = _positional_pairs(row, region, hangs=hangs)
+        for first, second in pairs:
+            ends = frozenset({first, second})
+            predicates = said.get((index, ends)) or said.get((-1 - region.sentence, ends)) or {UNREAD}
+            for predicate in predicates:
+                found.setdefault((*first, predicate, *second), set()).add(occurrence)
+        if not pairs:
+            for triple, piece in linked[index]:
+                key = (triple.subject, triple.subject_type, triple.predicate, triple.object, triple.object_type)
+                found.setdefault(key, set()).add(piece)
+    triples = tuple(
+        Triple(*key, occurrences=tuple(sorted(occurrences, key=lambda o: (o.start, o.end))))
+        for key, occurrences in sorted(found.items())
+    )
+    return replace(extraction, triples=triples)
+
+
+_Mention = tuple[int, int, tuple[str, str]]  # start, end, (entity name, type)
+
+
+def _mentions_by_sentence(extraction: DocumentExtraction) -> dict[int, list[_Mention]]:
+    found: dict[int, list[_Mention]] = {}
+    for entity in extraction.entities:
+        for mention in entity.mentions:
+            found.setdefault(mention.sentence, []).append((mention.start, mention.end, (entity.name, entity.type)))
+    for row in found.values():
+        row.sort()
+    return found
+
+
+def _hangs(text: str, row: Sequence[_Mention], region: Region) -> bool:
+    """Whether ``region`` ends a noun phrase that the name right before it opens with an article ("an American
+    [singer]", "the Canadian [province of]"): blanks between them, a determiner before the name."""
+    before = [m for m in row if m[1] <= region.start]
+    if not before:
+        return False
+    start, end, _ = max(before, key=lambda m: m[1])
+    return not text[end : region.start].strip() and bool(DETERMINER_BEFORE.search(text[max(0, start - 12) : start]))
+
+
+def _positional_pairs(
+    row: Sequence[_Mention], region: Region, *, hangs: bool
+) -> list[tuple[tuple[str, str], tuple[str, str]]]:
+    """The pairs ``region`` stands for, each (subject, object) by first mention in the sentence.
+
+    ``hangs`` (:func:`_hangs`): the region is the head of a noun phrase the name before it modifies ("an
+    American [singer from]"), so it also links the two entities before it, as a role noun after a name does.
+    """
+    before = _distinct(m for m in reversed(row) if m[1] <= region.start)
+    after = _distinct(m for m in row if m[0] >= region.end)
+    pairs = [(a, b) for a in before for b in after]
+    if pairs and hangs and len(before) >= 2:
+        pairs.append((before[1], before[0]))
+    elif not pairs and len(before) >= 2:
+        pairs = [(before[1], before[0])]
+    elif not pairs and len(after) >= 2:
+        pairs = [(after[0], after[1])]
+    first = {}
+    for start, _, entity in row:
+        first.setdefault(entity, start)
+    return [(a, b) if first[a] <= first[b] else (b, a) for a, b in pairs if a != b]
+
+
+def _distinct(mentions: Iterable[_Mention]) -> list[tuple[str, str]]:
+    """The first :data:`NEAREST` distinct entities of ``mentions`` (taken in the order given)."""
+    found: list[tuple[str, str]] = []
+    for _, _, entity in mentions:
+        if entity not in found:
+            found.append(entity)
+            if len(found) == NEAREST:
+                break
+    return found
