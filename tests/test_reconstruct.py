@@ -229,6 +229,40 @@ def test_a_name_that_closes_a_relative_clause_is_followed_by_the_main_verb():
     assert fill(masked, outcomes, INVERSE).text == "Steve Wozniak, who founded Apple, is headquartered in California."
 
 
+def test_a_slot_after_a_prepositions_object_qualifies_it():
+    """ "recorded at Studio 92 [in] Canada": the name after "at" is a preposition's object, so the fill cannot be
+    a main verb ("at Studio 92 is headquartered in Canada"); it reads as a participle or a "that" clause."""
+    text = "The tracks were recorded at Studio 92 in Canada."
+    names = {name: text.index(name) for name in ("Studio 92", "Canada")}
+    entities = tuple(
+        Entity(name, kind, (Mention(0, at, at + len(name), name),))
+        for (name, at), kind in zip(names.items(), ("FAC", "GPE"), strict=True)
+    )
+    at = text.index(" in ") + 1
+    triples = (Triple("Studio 92", "FAC", "located_in", "Canada", "GPE", (Occurrence("d", 0, at, at + 2, "in"),)),)
+    doc = DocumentExtraction(Document("d", text), (Sentence(0, 0, len(text)),), entities, triples)
+    masked = mask(doc, {triples[0].pair_key: 0})
+    assert [slot.context for slot in masked.slots] == ["object"]
+    pair = ("FAC", "GPE")
+    assert fill(masked, {0: Sampled(pair, "headquartered_in")}, INVERSE).text == (
+        "The tracks were recorded at Studio 92 headquartered in Canada."
+    )
+    assert fill(masked, {0: Sampled(pair, "founded")}, INVERSE).text == (
+        "The tracks were recorded at Studio 92 that founded Canada."
+    )
+    subject = "Studio 92 is in Canada."  # a name that opens the sentence takes the main verb as before
+    doc = DocumentExtraction(
+        Document("d", subject),
+        (Sentence(0, 0, len(subject)),),
+        (
+            Entity("Studio 92", "FAC", (Mention(0, 0, 9, "Studio 92"),)),
+            Entity("Canada", "GPE", (Mention(0, 16, 22, "Canada"),)),
+        ),
+        (Triple("Studio 92", "FAC", "located_in", "Canada", "GPE", (Occurrence("d", 0, 10, 15, "is in"),)),),
+    )
+    assert [slot.context for slot in mask(doc, {triples[0].pair_key: 0}).slots] == ["entity"]
+
+
 def test_deleting_a_sentence_keeps_line_and_paragraph_breaks():
     """The release issue: deleting the last sentence of a paragraph keeps the paragraph break."""
     text = "Alice works at Acme. Bob sued Acme.\n\nThe sky is blue. It rained."

@@ -165,9 +165,18 @@ def _clause_ends(extraction: DocumentExtraction, mentions: Mapping[int, list[tup
     return found
 
 
+#: A preposition right before a name: the name is its object, so a slot right after it cannot be the main verb.
+_PREPOSITION_BEFORE = re.compile(
+    r"(?:^|\s)(?:in|at|on|of|from|to|with|by|for|into|near|during|under|over|across|through|against|between|among"
+    r"|within|via)\s+$",
+    re.IGNORECASE,
+)
+
+
 def _context(text: str, position: int, mentions, opened: Sequence[int] = ()) -> str:
     """What stands right before a slot: an entity ("entity"), an entity after an article, so the slot ends a noun
-    phrase ("modifier": "an Acme Corp [REL]"), an entity and a comma ("apposition"), or an entity that itself
+    phrase ("modifier": "an Acme Corp [REL]"), an entity after a preposition, so the slot qualifies it ("object":
+    "recorded at Studio 92 [REL] Canada"), an entity and a comma ("apposition"), or an entity that itself
     sits between commas or closes a relative clause ("after_apposition": the slot is the main verb, as in
     "Steve Wozniak, who founded Apple, [lives in] California"), or an entity with not even a space between
     ("juxtaposed": the slot was the comma of "Dublin, Ohio"). ``opened`` are the ends of slots that open at a
@@ -181,7 +190,10 @@ def _context(text: str, position: int, mentions, opened: Sequence[int] = ()) -> 
     if not gap:
         return "juxtaposed"
     if not gap.strip():
-        return "modifier" if DETERMINER_BEFORE.search(text[max(0, start - 12) : start]) else "entity"
+        head = text[max(0, start - 12) : start]
+        if DETERMINER_BEFORE.search(head):
+            return "modifier"
+        return "object" if _PREPOSITION_BEFORE.search(head) else "entity"
     if gap.strip() == ",":
         inside = re.search(r"[,(]\s*$", text[max(0, start - 3) : start]) or any(
             end <= start and not text[end:start].strip() for end in opened

@@ -38,7 +38,8 @@ class FormVerbalizer:
     OBJECT"), ``inverse`` ("OBJECT has as its capital SUBJECT"), the role
     ``noun`` ("capital": the subject's role) and ``inverse_noun`` (the object's
     role, for "Acme Corp's founder Alice Smith"). Which one fits is decided from the masked text before
-    the slot and the slot's orientation only: after a possessive the role noun,
+    the slot and the slot's orientation only: after a preposition's object a qualifying clause, after a
+    possessive the role noun,
     after a determiner the noun phrase, after a copula the form without its
     copula, after a comma an apposition, after a common noun a reduced relative
     clause, else the clause (or its inverse when the object comes first).
@@ -60,6 +61,8 @@ class FormVerbalizer:
             if predicate in APPOSITIVE and not inverted:
                 return ","  # "Dublin, Ohio": the one relation a bare comma states
             return ", " + _relative(phrase, type_pair, inverted=inverted)
+        if context == "object":
+            return _qualifier(phrase)  # "recorded at Studio 92 [that is a landmark of] Canada"
         if context in ("entity", "after_apposition", "modifier"):
             return phrase
         tail = before[-40:]
@@ -88,6 +91,15 @@ class FormVerbalizer:
             stripped = _LEADING_COPULA.sub("", phrase)
             return stripped if stripped != phrase else "that " + phrase
         return phrase
+
+
+def _qualifier(phrase: str) -> str:
+    """A clause that qualifies the name before it, which is a preposition's object and cannot take a main verb:
+    a participle where the phrase is a passive ("at the Olympics [held in] Turin"), else a "that" clause."""
+    stripped = _LEADING_COPULA.sub("", phrase)
+    if stripped != phrase and stripped.split(" ", 1)[0] not in _DETERMINERS | _POSSESSIVES and " " in stripped:
+        return stripped
+    return "that " + phrase
 
 
 def _relative(phrase: str, type_pair: TypePair, *, inverted: bool) -> str:
