@@ -3,6 +3,7 @@
 import streamlit as st
 
 from pages._shared import need_corpus
+from relguard.extract.regions import UNREAD
 from relguard.studio.graph import entities, frame_height, graph_html, knowledge_graph, neighbourhood
 from relguard.studio.render import highlight_html, legend_html
 from relguard.studio.tables import triple_rows
@@ -26,6 +27,11 @@ if corpus is not None and corpus.triples:
     keys = {t.key for t in shown}
     rows = [row for row, t in zip(triple_rows(corpus), corpus.triples, strict=True) if t.key in keys]
     st.dataframe(rows, hide_index=True, width="stretch")
+    if any(t.predicate == UNREAD for t in shown):
+        st.caption(
+            f"`{UNREAD}`: a pair protected by position. A slot lies next to both names, so its outcome decides "
+            "whether the sentence is kept, but the extractor read no relation between these two."
+        )
 
     st.subheader("Knowledge graph")
     st.caption("Nodes are coloured by entity type; hover an edge for the relation and its occurrences.")

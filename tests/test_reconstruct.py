@@ -263,6 +263,27 @@ def test_a_slot_after_a_prepositions_object_qualifies_it():
     assert [slot.context for slot in mask(doc, {triples[0].pair_key: 0}).slots] == ["entity"]
 
 
+def test_a_slot_after_a_possessive_pronoun_of_an_entity_is_a_role_noun():
+    """ "Bob Jones met his [wife] Alice Smith": "his" is a mention of Bob Jones with nothing before the slot, but
+    the slot is a role noun after a possessive, not a verb after a name ("met his is married to Alice Smith")."""
+    text = "Bob Jones met his wife Alice Smith."
+    his, wife, alice = text.index("his"), text.index("wife"), text.index("Alice")
+    entities = (
+        Entity("Bob Jones", "PERSON", (Mention(0, 0, 9, "Bob Jones"), Mention(0, his, his + 3, "his"))),
+        Entity("Alice Smith", "PERSON", (Mention(0, alice, alice + 11, "Alice Smith"),)),
+    )
+    triple = Triple(
+        "Bob Jones", "PERSON", "wife", "Alice Smith", "PERSON", (Occurrence("d", 0, wife, wife + 4, "wife"),)
+    )
+    doc = DocumentExtraction(Document("d", text), (Sentence(0, 0, len(text)),), entities, (triple,))
+    masked = mask(doc, {triple.pair_key: 0})
+    assert [slot.context for slot in masked.slots] == [""]
+    married = FormVerbalizer(lambda p, _pair: {"clause": "is married to", "noun": "spouse", "inverse": "is married to"})
+    assert fill(masked, {0: Sampled(("PERSON", "PERSON"), "married_to")}, married).text == (
+        "Bob Jones met his spouse Alice Smith."
+    )
+
+
 def test_deleting_a_sentence_keeps_line_and_paragraph_breaks():
     """The release issue: deleting the last sentence of a paragraph keeps the paragraph break."""
     text = "Alice works at Acme. Bob sued Acme.\n\nThe sky is blue. It rained."

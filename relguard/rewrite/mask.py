@@ -165,6 +165,7 @@ def _clause_ends(extraction: DocumentExtraction, mentions: Mapping[int, list[tup
     return found
 
 
+_POSSESSIVE_PRONOUNS = frozenset({"his", "her", "its", "their"})
 #: A preposition right before a name: the name is its object, so a slot right after it cannot be the main verb.
 _PREPOSITION_BEFORE = re.compile(
     r"(?:^|\s)(?:in|at|on|of|from|to|with|by|for|into|near|during|under|over|across|through|against|between|among"
@@ -190,6 +191,8 @@ def _context(text: str, position: int, mentions, opened: Sequence[int] = ()) -> 
     if not gap:
         return "juxtaposed"
     if not gap.strip():
+        if text[start:end].lower() in _POSSESSIVE_PRONOUNS:
+            return ""  # "of its [REL]": a role noun after a possessive, as after "Acme Corp's"
         head = text[max(0, start - 12) : start]
         if DETERMINER_BEFORE.search(head):
             return "modifier"
