@@ -87,25 +87,25 @@ def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
         return extraction
     regions = slot_regions((o.start, o.end, o.sentence) for _, o in own)
     starts = [r.start for r in regions]
-    said: dict[tuple[int, frozenset[tuple[str, str]]], set[str]] = {}
+    in_region: dict[tuple[int, frozenset[tuple[str, str]]], set[str]] = {}
+    in_sentence: dict[tuple[int, frozenset[tuple[str, str]]], set[str]] = {}
     linked: dict[int, list[tuple[Triple, Occurrence]]] = {}
     for triple, occurrence in own:
         index = bisect.bisect_right(starts, occurrence.start) - 1
         linked.setdefault(index, []).append((triple, occurrence))
         ends = frozenset({(triple.subject, triple.subject_type), (triple.object, triple.object_type)})
-        said.setdefault((index, ends), set()).add(triple.predicate)
-        said.setdefault((-1 - occurrence.sentence, ends), set()).add(triple.predicate)
+        in_region.setdefault((index, ends), set()).add(triple.predicate)
+        in_sentence.setdefault((occurrence.sentence, ends), set()).add(triple.predicate)
     mentions = _mentions_by_sentence(extraction)
     text = extraction.document.text
     found: dict[tuple[str, str, str, str, str], set[Occurrence]] = {}
     for index, region in enumerate(regions):
         row = mentions.get(region.sentence, [])
         occurrence = Occurrence(name, region.sentence, region.start, region.end, text[region.start : region.end])
-        hangs = _hangs(text, row, region)
-        pairs = _positional_pairs(row, region, hangs=hangs)
+        pairs = _positional_pairs(row, region, hangs=_hangs(text, row, region))
         for first, second in pairs:
             ends = frozenset({first, second})
-            predicates = said.get((index, ends)) or said.get((-1 - region.sentence, ends)) or {UNREAD}
+            predicates = in_region.get((index, ends)) or in_sentence.get((region.sentence, ends)) or {UNREAD}
             for predicate in predicates:
                 found.setdefault((*first, predicate, *second), set()).add(occurrence)
         if not pairs:
