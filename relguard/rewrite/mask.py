@@ -16,8 +16,6 @@ from dataclasses import dataclass
 from relguard.extract.regions import DETERMINER_BEFORE, joins_slot, pair_distance
 from relguard.types import DocumentExtraction
 
-__all__ = ["MaskedDocument", "Slot", "joins_slot", "mask", "placeholder"]
-
 
 @dataclass(frozen=True)
 class Slot:

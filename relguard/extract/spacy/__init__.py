@@ -9,7 +9,6 @@ released as written. Which pairs get a slot, their types and their direction are
 
 * pairs: each region stands for the entities named nearest it, by position alone
   (:func:`relguard.extract.regions.pair_by_position`); the parse's own links give only the predicates;
-
 * direction: the entity named first in the sentence is the subject, and the predicate keeps the voice of the
   text ("Acme Corp was founded by Alice Smith" -> (Acme Corp, ``founded_by``, Alice Smith), pool ORG -> PERSON,
   like "Acme Corp employs Alice Smith");
