@@ -6,7 +6,7 @@ regions with different pairs linked (as a parse of two wordings links them) must
 
 from __future__ import annotations
 
-from relguard.extract.regions import UNREAD, pair_by_position, slot_regions
+from relguard.extract.regions import UNREAD, opens_noun_phrase, pair_by_position, slot_regions
 from relguard.rewrite import mask
 from relguard.types import Document, DocumentExtraction, Entity, Mention, Occurrence, Sentence, Triple
 
@@ -100,3 +100,16 @@ def test_a_region_that_ends_a_noun_phrase_on_a_name_links_the_names_before_it() 
     document = _extraction([("American", "singer_from", "Paris", "singer from")], text, {**NAMES, "American": "NORP"})
     pairs = {(t.subject, t.object) for t in pair_by_position(document).triples}
     assert pairs == {("Alice Smith", "Paris"), ("American", "Paris"), ("Alice Smith", "American")}
+
+
+def test_a_name_after_an_article_opens_a_noun_phrase_unless_it_opens_the_sentence() -> None:
+    """ "an [Acme Corp] employee" ends a noun phrase at the slot; "The [Harbor Street Clinic] is …" (the bundled
+    sample's first sentence) names the subject, and the slot after it is the verb."""
+    cases = {
+        ("Bob Jones, an Acme Corp employee, left.", "Acme"): True,
+        ("Lana Grey is an American singer from Ohio.", "American"): True,
+        ("The Harbor Street Clinic is a community health centre in Boston.", "Harbor"): False,
+        ("It grew. The Acme Corp is based in Berlin.", "Acme"): False,
+        ("Alice Smith founded Acme Corp in Berlin.", "Acme"): False,
+    }
+    assert {key: opens_noun_phrase(key[0], key[0].index(key[1])) for key in cases} == cases

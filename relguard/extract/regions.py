@@ -36,6 +36,7 @@ NEAREST = 2
 UNREAD = "related_to"
 #: An article or possessive right before a name: the name modifies the noun phrase that follows it.
 DETERMINER_BEFORE = re.compile(r"(?:^|\s)(?:an?|the|his|her|its|their|our|my|your)\s+$", re.IGNORECASE)
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;][\"'”’)\]]*)\s*$")
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,19 @@ def _mentions_by_sentence(extraction: DocumentExtraction) -> dict[int, list[_Men
     return found
 
 
+def opens_noun_phrase(text: str, start: int) -> bool:
+    """Whether the name at ``start`` follows an article or possessive inside its sentence, so that a slot right
+    after it ends that noun phrase ("is an [American] singer", "Bob Jones, an [Acme Corp] employee"). A sentence
+    that opens with "The" names its subject that way ("The Harbor Street Clinic is a community health centre in
+    Boston"), and the slot after it is the verb."""
+    window = text[max(0, start - 12) : start]
+    found = DETERMINER_BEFORE.search(window)
+    if not found:
+        return False
+    article = max(0, start - 12) + found.start() + (window[found.start()].isspace())
+    return not _SENTENCE_START.search(text[max(0, article - 8) : article])
+
+
 def _hangs(text: str, row: Sequence[_Mention], region: Region) -> bool:
     """Whether ``region`` ends a noun phrase that the name right before it opens with an article ("an American
     [singer]", "the Canadian [province of]"): blanks between them, a determiner before the name."""
@@ -140,7 +154,7 @@ def _hangs(text: str, row: Sequence[_Mention], region: Region) -> bool:
     if not before:
         return False
     start, end, _ = max(before, key=lambda m: m[1])
-    return not text[end : region.start].strip() and bool(DETERMINER_BEFORE.search(text[max(0, start - 12) : start]))
+    return not text[end : region.start].strip() and opens_noun_phrase(text, start)
 
 
 def _positional_pairs(

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from relguard.extract.regions import DETERMINER_BEFORE, joins_slot, pair_distance
+from relguard.extract.regions import joins_slot, opens_noun_phrase, pair_distance
 from relguard.types import DocumentExtraction
 
 
@@ -191,10 +191,9 @@ def _context(text: str, position: int, mentions, opened: Sequence[int] = ()) -> 
     if not gap.strip():
         if text[start:end].lower() in _POSSESSIVE_PRONOUNS:
             return ""  # "of its [REL]": a role noun after a possessive, as after "Acme Corp's"
-        head = text[max(0, start - 12) : start]
-        if DETERMINER_BEFORE.search(head):
+        if opens_noun_phrase(text, start):
             return "modifier"
-        return "object" if _PREPOSITION_BEFORE.search(head) else "entity"
+        return "object" if _PREPOSITION_BEFORE.search(text[max(0, start - 12) : start]) else "entity"
     if gap.strip() == ",":
         inside = re.search(r"[,(]\s*$", text[max(0, start - 3) : start]) or any(
             end <= start and not text[end:start].strip() for end in opened
