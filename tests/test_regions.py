@@ -104,12 +104,19 @@ def test_a_region_that_ends_a_noun_phrase_on_a_name_links_the_names_before_it() 
 
 def test_a_name_after_an_article_opens_a_noun_phrase_unless_it_opens_the_sentence() -> None:
     """ "an [Acme Corp] employee" ends a noun phrase at the slot; "The [Harbor Street Clinic] is …" (the bundled
-    sample's first sentence) names the subject, and the slot after it is the verb."""
+    sample's first sentence) and "leads the [Harbor Street Clinic] and …" name the entity with its own article,
+    and the slot after it is a verb."""
     cases = {
         ("Bob Jones, an Acme Corp employee, left.", "Acme"): True,
         ("Lana Grey is an American singer from Ohio.", "American"): True,
         ("The Harbor Street Clinic is a community health centre in Boston.", "Harbor"): False,
         ("It grew. The Acme Corp is based in Berlin.", "Acme"): False,
         ("Alice Smith founded Acme Corp in Berlin.", "Acme"): False,
+        ("Alberta is a province of the Canadian federation.", "Canadian"): True,
+        ("Maria Alvarez leads the Harbor Street Clinic and teaches at Harvard.", "Harbor Street Clinic"): False,
     }
-    assert {key: opens_noun_phrase(key[0], key[0].index(key[1])) for key in cases} == cases
+    found = {}
+    for text, name in cases:
+        start = text.index(name)
+        found[(text, name)] = opens_noun_phrase(text, start, start + len(name))
+    assert found == cases

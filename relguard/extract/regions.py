@@ -134,16 +134,19 @@ def _mentions_by_sentence(extraction: DocumentExtraction) -> dict[int, list[_Men
     return found
 
 
-def opens_noun_phrase(text: str, start: int) -> bool:
-    """Whether the name at ``start`` follows an article or possessive inside its sentence, so that a slot right
-    after it ends that noun phrase ("is an [American] singer", "Bob Jones, an [Acme Corp] employee"). A sentence
-    that opens with "The" names its subject that way ("The Harbor Street Clinic is a community health centre in
-    Boston"), and the slot after it is the verb."""
+def opens_noun_phrase(text: str, start: int, end: int) -> bool:
+    """Whether the name at ``start:end`` follows an article or possessive inside its sentence, so that a slot right
+    after it ends that noun phrase ("is an [American] singer", "Bob Jones, an [Acme Corp] employee", "the
+    [Canadian] province of"). A sentence that opens with "The" names its subject that way ("The Harbor Street
+    Clinic is a community health centre in Boston"), and "the" before a name of several words is mostly that
+    name's own article ("leads the Harbor Street Clinic and teaches at"): the slot after either is a verb."""
     window = text[max(0, start - 12) : start]
     found = DETERMINER_BEFORE.search(window)
     if not found:
         return False
     article = max(0, start - 12) + found.start() + (window[found.start()].isspace())
+    if text[article : article + 3].lower() == "the" and " " in text[start:end].strip():
+        return False
     return not _SENTENCE_START.search(text[max(0, article - 8) : article])
 
 
@@ -154,7 +157,7 @@ def _hangs(text: str, row: Sequence[_Mention], region: Region) -> bool:
     if not before:
         return False
     start, end, _ = max(before, key=lambda m: m[1])
-    return not text[end : region.start].strip() and opens_noun_phrase(text, start)
+    return not text[end : region.start].strip() and opens_noun_phrase(text, start, end)
 
 
 def _positional_pairs(

@@ -191,7 +191,7 @@ def _context(text: str, position: int, mentions, opened: Sequence[int] = ()) -> 
     if not gap.strip():
         if text[start:end].lower() in _POSSESSIVE_PRONOUNS:
             return ""  # "of its [REL]": a role noun after a possessive, as after "Acme Corp's"
-        if opens_noun_phrase(text, start):
+        if opens_noun_phrase(text, start, end):
             return "modifier"
         return "object" if _PREPOSITION_BEFORE.search(text[max(0, start - 12) : start]) else "entity"
     if gap.strip() == ",":
