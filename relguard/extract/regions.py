@@ -12,7 +12,7 @@ mention positions and the entities' names and types.
 
 Measured on the first 100 Re-DocRED dev documents, the positional pairs cover the human gold as the parse's did
 (31.4 % against 31.3 %) with a slightly higher slot precision (34.1 % against 32.8 %, ``bench/slot_coverage.py``),
-and the share of re-worded neighbours that nothing tells apart rises from 29.2 % to 48.1 %
+and the share of re-worded neighbours that nothing tells apart rises from 29.2 % to 48.3 %
 (``bench/neighbour_share.py``, HotpotQA and Re-DocRED).
 """
 
