@@ -120,3 +120,13 @@ def test_a_name_after_an_article_opens_a_noun_phrase_unless_it_opens_the_sentenc
         start = text.index(name)
         found[(text, name)] = opens_noun_phrase(text, start, start + len(name))
     assert found == cases
+
+
+def test_a_region_with_too_few_names_around_it_keeps_the_extractors_triples() -> None:
+    """Fail closed: an extractor whose mentions miss a name ("Smith" for Alice Smith) still gets its slot masked."""
+    text = "Smith praised Bob Jones."
+    alone = _extraction(
+        [("Alice Smith", "praised", "Bob Jones", "praised")], text, {"Alice Smith": "PERSON", "Bob Jones": "PERSON"}
+    )
+    assert [m.text for e in alone.entities for m in e.mentions] == ["Bob Jones"]
+    assert pair_by_position(alone).triples == alone.triples
