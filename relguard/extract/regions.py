@@ -63,6 +63,17 @@ def pair_distance(start: int, end: int, *entities: Sequence[tuple[int, int]]) ->
     return sum(min((start - b if b <= start else a - end for a, b in mentions), default=10**9) for mentions in entities)
 
 
+def mentions_by_entity(extraction: DocumentExtraction) -> dict[tuple[str, str], dict[int, list[tuple[int, int]]]]:
+    """Every entity's mentions (start, end), by (name, type) and then by sentence: the public positions the slot
+    rules read."""
+    found: dict[tuple[str, str], dict[int, list[tuple[int, int]]]] = {}
+    for entity in extraction.entities:
+        by_sentence = found.setdefault((entity.name, entity.type), {})
+        for mention in entity.mentions:
+            by_sentence.setdefault(mention.sentence, []).append((mention.start, mention.end))
+    return found
+
+
 def slot_regions(spans: Iterable[tuple[int, int, int]]) -> list[Region]:
     """The regions that ``spans`` (start, end, sentence) make: sorted, merged where :func:`joins_slot` says so."""
     merged: list[list[int]] = []

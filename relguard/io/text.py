@@ -69,6 +69,7 @@ def documents_from_bytes(
 
 #: A .jsonl file is read whole or not at all, so a bad line never drops the good ones silently.
 _NOTHING_LOADED = "nothing from this file was loaded"
+_FIX_THE_LINE = f"{_NOTHING_LOADED}; fix or remove that line"
 
 
 def _jsonl_documents(name: str, text: str, *, text_field: str) -> list[Document]:
@@ -80,13 +81,12 @@ def _jsonl_documents(name: str, text: str, *, text_field: str) -> list[Document]
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(
-                f"{name}: line {number} is not valid JSON ({exc.msg}, column {exc.colno}); {_NOTHING_LOADED}; "
-                "fix or remove that line"
+                f"{name}: line {number} is not valid JSON ({exc.msg}, column {exc.colno}); {_FIX_THE_LINE}"
             ) from exc
         if not isinstance(record, dict):
             raise InputError(
                 f'{name}: line {number} is not a JSON object (each line must be {{"{text_field}": ...}}); '
-                f"{_NOTHING_LOADED}; fix or remove that line"
+                f"{_FIX_THE_LINE}"
             )
         value = record.get(text_field)
         if not isinstance(value, str):

@@ -34,7 +34,7 @@ from typing import NamedTuple
 from relguard import registry
 from relguard.candidates.forms import default_forms
 from relguard.errors import OutputError, RelGuardError
-from relguard.extract.regions import joins_slot, pair_distance
+from relguard.extract.regions import joins_slot, mentions_by_entity, pair_distance
 from relguard.release.confidential import MARKER
 from relguard.release.wordings import Forms, worded_as, wordings
 from relguard.rewrite.verbalize import RELATIVES
@@ -127,12 +127,7 @@ def _shown(doc: DocumentExtraction, drawn: Drawn) -> dict[tuple[int, int, int], 
     a span is that outcome, so it is the one whose public wordings may excuse the original words there. This
     is re-derived here from the outcomes, not read from reconstruction, so a bug there cannot hide itself.
     """
-    named: dict[tuple[str, str], dict[int, list[tuple[int, int]]]] = {}
-    for entity in doc.entities:
-        for mention in entity.mentions:
-            named.setdefault((entity.name, entity.type), {}).setdefault(mention.sentence, []).append(
-                (mention.start, mention.end)
-            )
+    named = mentions_by_entity(doc)
     by_sentence: dict[int, list[tuple[int, int, int, int]]] = {}
     for triple in doc.triples:
         index = drawn[triple.pair_key][0]

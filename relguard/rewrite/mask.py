@@ -13,8 +13,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from relguard.extract.regions import joins_slot, opens_noun_phrase, pair_distance
-from relguard.types import DocumentExtraction
+from relguard.extract.regions import joins_slot, mentions_by_entity, opens_noun_phrase, pair_distance
+from relguard.types import DocumentExtraction, Triple
 
 
 @dataclass(frozen=True)
@@ -62,52 +62,43 @@ def mask(extraction: DocumentExtraction, group_index: Mapping[tuple, int]) -> Ma
     entity positions, which stay in the masked text, not from the relation words.
     """
     text = extraction.document.text
-    mentions = _mention_starts(extraction)
-    ranges = _mention_ranges(extraction)
+    named = mentions_by_entity(extraction)
     ends = _mention_ends(extraction)
     opened = _clause_ends(extraction, ends)
     spans: list[tuple[int, int, int, int, int, bool, str]] = []
     for triple in extraction.triples:
         index = group_index[triple.pair_key]
-        subject = mentions.get((triple.subject, triple.subject_type), {})
-        obj = mentions.get((triple.object, triple.object_type), {})
-        named = [
-            ranges.get((triple.subject, triple.subject_type), {}),
-            ranges.get((triple.object, triple.object_type), {}),
-        ]
+        pair = _pair_mentions(named, triple)
         for occ in triple.occurrences:
             if occ.document == extraction.document.name:
-                inverted = _is_inverted(occ.start, subject.get(occ.sentence, ()), obj.get(occ.sentence, ()))
+                here = [m.get(occ.sentence, ()) for m in pair]
+                inverted = _is_inverted(occ.start, *([a for a, _ in mentions] for mentions in here))
                 context = _context(text, occ.start, ends.get(occ.sentence, ()), opened.get(occ.sentence, ()))
-                distance = pair_distance(occ.start, occ.end, *(m.get(occ.sentence, ()) for m in named))
+                distance = pair_distance(occ.start, occ.end, *here)
                 spans.append((occ.start, occ.end, distance, index, occ.sentence, inverted, context))
-    spans.sort()
-    merged: list[list] = []
-    for start, end, distance, index, sentence, inverted, context in spans:
-        if merged and joins_slot(start, sentence, last_end=merged[-1][1], last_sentence=merged[-1][3]):
-            last = merged[-1]
-            last[1] = max(last[1], end)
-            if index not in last[2]:
-                last[2].append(index)
-            if (distance, index) < last[6]:
-                last[2].remove(index)
-                last[2].insert(0, index)
-                last[4], last[6] = inverted, (distance, index)
+    merged: list[list] = []  # start, end, sentence, context, {group: (distance, inverted) of its nearest span}
+    for start, end, distance, index, sentence, inverted, context in sorted(spans):
+        if merged and joins_slot(start, sentence, last_end=merged[-1][1], last_sentence=merged[-1][2]):
+            merged[-1][1] = max(merged[-1][1], end)
         else:
-            merged.append([start, end, [index], sentence, inverted, context, (distance, index)])
+            merged.append([start, end, sentence, context, {}])
+        members = merged[-1][4]
+        if index not in members or distance < members[index][0]:
+            members[index] = (distance, inverted)
 
     pieces: list[str] = []
     offsets: list[tuple[int, int]] = []
     cursor = 0
     shift = 0
     slots: list[Slot] = []
-    for start, end, indices, sentence, inverted, context, _ in merged:
+    for start, end, sentence, context, members in merged:
         pieces.append(text[cursor:start])
-        token = placeholder(min(indices))
+        token = placeholder(min(members))
         new_start = start + shift
         pieces.append(token)
-        groups = (indices[0], *sorted(indices[1:]))
-        slots.append(Slot(groups, sentence, new_start, new_start + len(token), inverted, context))
+        primary = min(members, key=lambda index: (members[index][0], index))
+        groups = (primary, *sorted(set(members) - {primary}))
+        slots.append(Slot(groups, sentence, new_start, new_start + len(token), members[primary][1], context))
         offsets.append((end, len(token) - (end - start)))
         shift += len(token) - (end - start)
         cursor = end
@@ -124,22 +115,11 @@ def mask(extraction: DocumentExtraction, group_index: Mapping[tuple, int]) -> Ma
     return MaskedDocument(extraction.document.name, "".join(pieces), sentences, tuple(slots))
 
 
-def _mention_starts(extraction: DocumentExtraction) -> dict[tuple[str, str], dict[int, list[int]]]:
-    found: dict[tuple[str, str], dict[int, list[int]]] = {}
-    for entity in extraction.entities:
-        by_sentence = found.setdefault((entity.name, entity.type), {})
-        for mention in entity.mentions:
-            by_sentence.setdefault(mention.sentence, []).append(mention.start)
-    return found
-
-
-def _mention_ranges(extraction: DocumentExtraction) -> dict[tuple[str, str], dict[int, list[tuple[int, int]]]]:
-    found: dict[tuple[str, str], dict[int, list[tuple[int, int]]]] = {}
-    for entity in extraction.entities:
-        by_sentence = found.setdefault((entity.name, entity.type), {})
-        for mention in entity.mentions:
-            by_sentence.setdefault(mention.sentence, []).append((mention.start, mention.end))
-    return found
+def _pair_mentions(
+    named: Mapping[tuple[str, str], dict[int, list[tuple[int, int]]]], triple: Triple
+) -> tuple[dict[int, list[tuple[int, int]]], dict[int, list[tuple[int, int]]]]:
+    """The subject's and the object's mentions by sentence."""
+    return named.get((triple.subject, triple.subject_type), {}), named.get((triple.object, triple.object_type), {})
 
 
 def _mention_ends(extraction: DocumentExtraction) -> dict[int, list[tuple[int, int]]]:
