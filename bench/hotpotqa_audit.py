@@ -2,8 +2,9 @@
 
 Prepares the corpus once, then for each ε prints the pass/fail table: the exact bound over the corpus's
 original relations, all candidates, other public relations and near-duplicates in every pool; the χ² test
-of the OpenDP sampler (family α = 1e-3); the public-pool checks (signature, regeneration from the type pairs
-alone, the corpus with every relation rewritten and re-extracted). Then the test-only mechanism without the
+of the OpenDP sampler (family α = 1e-6, with enough draws that the law without the ``/2`` passes with
+probability at most 1e-6); the public-pool checks (signature, regeneration from the type pairs alone, the
+corpus with every relation rewritten and re-extracted). Then the test-only mechanism without the
 ``/2`` on the same pools, which the exact bound must flag. A bench script, not a test: it takes minutes.
 
     .venv/bin/python bench/hotpotqa_audit.py

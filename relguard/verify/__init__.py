@@ -16,7 +16,13 @@ from relguard.verify.bound import TOLERANCE, audit_groups, audit_pool, audit_poo
 from relguard.verify.pools import generator_takes_only_type_pair_and_k, regenerated_pool_hash
 from relguard.verify.public import grouping_is_public, public_file_problems, read_release_files
 from relguard.verify.result import Check, SelfAudit, render_table
-from relguard.verify.sampler import chi2_test, sampler_conformance
+from relguard.verify.sampler import (
+    chi2_test,
+    draws_for_power,
+    family_power,
+    power_against_missing_halving,
+    sampler_conformance,
+)
 
 __all__ = [
     "TOLERANCE",
@@ -31,9 +37,12 @@ __all__ = [
     "audit_report",
     "audit_with_backends",
     "chi2_test",
+    "draws_for_power",
+    "family_power",
     "generator_takes_only_type_pair_and_k",
     "grouping_is_public",
     "near_duplicates",
+    "power_against_missing_halving",
     "public_audit",
     "public_file_problems",
     "read_release_files",

@@ -11,8 +11,9 @@ module checks three things and returns a pass/fail table:
    for every ordered pair (DESIGN invariant 10).
 2. **Sampler conformance.** The OpenDP sampler's draws for one row per pool
    match the exact probabilities under a χ² goodness-of-fit test at a stated
-   family-wise α (Bonferroni over the pools), so a correct sampler fails with
-   probability at most α and a sampler of another distribution is caught.
+   family-wise α = 1e-6 (Bonferroni over the pools), so a correct sampler fails
+   with probability at most α; the number of draws is chosen so that a sampler
+   of the law without the ``/2`` passes with probability at most 1e-6 as well.
 3. **Pools are public.** The generator's signature receives only a type pair
    and K; pools regenerated from the type pairs alone hash to the release's
    pool hash; and the same corpus with every relation rewritten to another
@@ -59,7 +60,7 @@ from relguard.verify.bound import TOLERANCE, GroupDistances, LogProbabilities, a
 from relguard.verify.pools import pool_checks
 from relguard.verify.public import grouping_is_public, public_file_problems
 from relguard.verify.result import Check, SelfAudit
-from relguard.verify.sampler import CHI2_ALPHA, CHI2_DRAWS, Sampler, sampler_conformance
+from relguard.verify.sampler import CHI2_ALPHA, Sampler, family_power, sampler_conformance
 
 
 def run_audit(
@@ -77,7 +78,7 @@ def run_audit(
     extractor: Any = None,
     probabilities: LogProbabilities = log_probabilities,
     sampler: Sampler = sample_outcomes,
-    draws: int = CHI2_DRAWS,
+    draws: int | None = None,
     alpha: float = CHI2_ALPHA,
     pools_check: bool = True,
     combine: GroupDistances | None = None,
@@ -119,8 +120,17 @@ def run_audit(
         Check(
             f"sampler: χ² vs exact probabilities (family α={alpha:g})",
             all(r.passed for r in results),
-            f"{len(results)} tests × {draws} OpenDP draws, each at α={alpha / max(len(results), 1):.2g}; "
-            + (f"lowest p = {low.p_value:.3g} ({'->'.join(low.type_pair)})" if low else "no pools"),
+            (
+                f"{len(results)} tests × {results[0].draws} OpenDP draws, each at α={alpha / len(results):.2g}; "
+                f"lowest p = {low.p_value:.3g} ({'->'.join(low.type_pair)}); "
+                + (
+                    "at ε = 0 the law without the /2 is the same uniform law"
+                    if epsilon == 0.0
+                    else f"a sampler without the /2 would pass with probability {1.0 - family_power(results):.2g}"
+                )
+            )
+            if low
+            else "no pools",
         )
     )
     groups = extraction.groups if extraction is not None else ()

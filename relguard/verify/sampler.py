@@ -1,7 +1,13 @@
 """Sampler conformance: the OpenDP sampler's draws against the exact probabilities, by a χ² test.
 
 One test per pool at α / (number of pools) (Bonferroni), so a correct sampler fails a run with probability at
-most α, while a sampler of another distribution (the exponent without its ``/2``) is caught.
+most α. The draws per pool are chosen from the rows themselves, so that a sampler of the named wrong
+distribution (the exponent without its ``/2``, i.e. the law at 2ε) is caught with probability at least
+``CHI2_POWER``. Both error rates are one in a million: an audit that cries wolf once in a thousand runs is an
+audit a privacy officer learns to ignore, and one that misses a broken sampler is no audit.
+
+The power is computed, not simulated: under the alternative q the Pearson statistic over the same cells is
+approximately noncentral χ² with df = cells − 1 and noncentrality N·Σ (q − p)² / p.
 """
 
 from __future__ import annotations
@@ -16,12 +22,10 @@ from relguard.privacy.mechanism import log_probabilities
 from relguard.privacy.sampling import sample_outcomes
 from relguard.types import TypePair
 
-CHI2_ALPHA = 1e-3
-
-
-CHI2_DRAWS = 2000
-
-
+CHI2_ALPHA = 1e-6
+CHI2_POWER = 1 - 1e-6
+MIN_DRAWS = 2000
+MAX_DRAWS = 20000
 MIN_EXPECTED = 5.0
 
 
@@ -30,7 +34,10 @@ Sampler = Callable[..., np.ndarray]
 
 @dataclass(frozen=True)
 class Chi2Result:
-    """One χ² goodness-of-fit test of the sampler against the exact distribution of one row."""
+    """One χ² goodness-of-fit test of the sampler against the exact distribution of one row.
+
+    ``power`` is the probability that this test rejects a sampler that draws the law at 2ε instead of ε.
+    """
 
     type_pair: TypePair
     draws: int
@@ -38,10 +45,80 @@ class Chi2Result:
     statistic: float
     p_value: float
     alpha: float
+    power: float = float("nan")
 
     @property
     def passed(self) -> bool:
         return self.p_value >= self.alpha
+
+
+def _probabilities(row: np.ndarray, *, epsilon: float, lam: float) -> np.ndarray:
+    return np.exp(log_probabilities(np.atleast_2d(np.asarray(row, dtype=np.float64)), epsilon=epsilon, lam=lam))[0]
+
+
+def _cells(expected: np.ndarray) -> np.ndarray:
+    """Cell of each outcome: outcomes with expected count below 5 share one last cell, so the χ² law holds."""
+    big = expected >= MIN_EXPECTED
+    cells = np.cumsum(big) - 1
+    if np.any(~big):
+        cells[~big] = int(big.sum())
+    return cells
+
+
+def _merge(values: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    return np.bincount(cells, weights=values, minlength=int(cells.max()) + 1)
+
+
+def power_against_missing_halving(row: np.ndarray, *, epsilon: float, lam: float, draws: int, alpha: float) -> float:
+    """Probability that one χ² test of ``draws`` draws at level ``alpha`` rejects the law at 2ε."""
+    p = _probabilities(row, epsilon=epsilon, lam=lam)
+    q = _probabilities(row, epsilon=2 * epsilon, lam=lam)
+    cells = _cells(p * draws)
+    p_cells, q_cells = _merge(p, cells), _merge(q, cells)
+    df = max(len(p_cells) - 1, 1)
+    noncentrality = draws * float(np.sum((q_cells - p_cells) ** 2 / np.maximum(p_cells, 1e-300)))
+    critical = stats.chi2.isf(alpha, df)
+    if noncentrality <= 0.0:
+        return float(alpha)
+    return float(stats.ncx2.sf(critical, df, noncentrality))
+
+
+def draws_for_power(
+    rows: Mapping[TypePair, np.ndarray],
+    *,
+    epsilon: float,
+    lam: float,
+    alpha: float = CHI2_ALPHA,
+    power: float = CHI2_POWER,
+) -> int:
+    """The fewest draws per pool (from ``MIN_DRAWS``, doubling up to ``MAX_DRAWS``) at which the family of tests
+    rejects the law at 2ε with probability at least ``power``; ``MAX_DRAWS`` when no count reaches it (small ε,
+    where the two laws are close; the achieved power is then reported, not hidden). At ε = 0 both laws are the
+    uniform one and no count tells them apart."""
+    if epsilon == 0.0:
+        return MIN_DRAWS
+    per_test = alpha / max(len(rows), 1)
+    draws = MIN_DRAWS
+    while draws < MAX_DRAWS:
+        if _family_power(rows, epsilon=epsilon, lam=lam, draws=draws, alpha=per_test) >= power:
+            return draws
+        draws = min(2 * draws, MAX_DRAWS)
+    return MAX_DRAWS
+
+
+def _family_power(
+    rows: Mapping[TypePair, np.ndarray], *, epsilon: float, lam: float, draws: int, alpha: float
+) -> float:
+    misses = [
+        1.0 - power_against_missing_halving(row, epsilon=epsilon, lam=lam, draws=draws, alpha=alpha)
+        for row in rows.values()
+    ]
+    return 1.0 - float(np.prod(misses)) if misses else 0.0
+
+
+def family_power(results: tuple[Chi2Result, ...]) -> float:
+    """Probability that at least one of the (independent) tests rejects the law at 2ε."""
+    return 1.0 - float(np.prod([1.0 - r.power for r in results])) if results else 0.0
 
 
 def chi2_test(
@@ -49,7 +126,7 @@ def chi2_test(
     *,
     epsilon: float,
     lam: float,
-    draws: int = CHI2_DRAWS,
+    draws: int = MIN_DRAWS,
     alpha: float = CHI2_ALPHA,
     sampler: Sampler = sample_outcomes,
     type_pair: TypePair = ("", ""),
@@ -59,18 +136,21 @@ def chi2_test(
     Cells with expected count below 5 are pooled into one, so the χ² approximation holds.
     """
     row = np.atleast_2d(np.asarray(row, dtype=np.float64))
-    expected = np.exp(log_probabilities(row, epsilon=epsilon, lam=lam))[0] * draws
+    expected = _probabilities(row[0], epsilon=epsilon, lam=lam) * draws
     observed = np.bincount(sampler(np.repeat(row, draws, axis=0), epsilon=epsilon, lam=lam), minlength=len(expected))
-    big = expected >= MIN_EXPECTED
-    exp_cells = list(expected[big])
-    obs_cells = list(observed[big])
-    if np.any(~big):
-        exp_cells.append(expected[~big].sum())
-        obs_cells.append(observed[~big].sum())
-    e, o = np.array(exp_cells), np.array(obs_cells, dtype=np.float64)
+    cells = _cells(expected)
+    e, o = _merge(expected, cells), _merge(observed.astype(np.float64), cells)
     statistic = float(np.sum((o - e) ** 2 / np.maximum(e, 1e-300)))
     df = max(len(e) - 1, 1)
-    return Chi2Result(type_pair, draws, len(e), statistic, float(stats.chi2.sf(statistic, df)), alpha)
+    return Chi2Result(
+        type_pair,
+        draws,
+        len(e),
+        statistic,
+        float(stats.chi2.sf(statistic, df)),
+        alpha,
+        power_against_missing_halving(row[0], epsilon=epsilon, lam=lam, draws=draws, alpha=alpha),
+    )
 
 
 def sampler_conformance(
@@ -78,12 +158,17 @@ def sampler_conformance(
     *,
     epsilon: float,
     lam: float,
-    draws: int = CHI2_DRAWS,
+    draws: int | None = None,
     alpha: float = CHI2_ALPHA,
     sampler: Sampler = sample_outcomes,
 ) -> tuple[Chi2Result, ...]:
-    """Check 2: one χ² test per pool at α/len(pools) each, so the family-wise false-alarm rate is ≤ α."""
+    """Check 2: one χ² test per pool at α/len(pools) each, so the family-wise false-alarm rate is ≤ α.
+
+    ``draws=None`` takes :func:`draws_for_power` of the rows, the same count for every pool.
+    """
     per_test = alpha / max(len(rows), 1)
+    if draws is None:
+        draws = draws_for_power(rows, epsilon=epsilon, lam=lam, alpha=alpha)
     return tuple(
         chi2_test(row, epsilon=epsilon, lam=lam, draws=draws, alpha=per_test, sampler=sampler, type_pair=pair)
         for pair, row in sorted(rows.items())
