@@ -29,11 +29,14 @@ from relguard.verify import (
     family_power,
     generator_takes_only_type_pair_and_k,
     grouping_is_public,
+    most_separating,
     power_against_missing_halving,
     public_audit,
     public_file_problems,
     read_report,
     run_audit,
+    sampler_conformance,
+    separation,
     with_audit,
 )
 
@@ -142,6 +145,25 @@ def test_draws_grow_until_the_law_without_halving_cannot_pass():
     # at ε = 0 both laws are uniform: no count separates them, so the audit spends the least
     assert draws_for_power(rows, epsilon=0.0, lam=1.0) == 2000
     assert power_against_missing_halving(rows[("PERSON", "ORG")], epsilon=0.0, lam=1.0, draws=2000, alpha=1e-6) == 1e-6
+
+
+def test_the_sampler_is_tested_on_the_rows_that_best_tell_epsilon_from_twice_epsilon():
+    """At most eight pools are tested; a row at distance λ from every candidate has the uniform law at every ε,
+    so it cannot tell a broken sampler from a correct one and is never among them."""
+    rng = np.random.default_rng(3)
+    rows = {("PERSON", f"T{i}"): rng.uniform(0.0, 1.0, 10) for i in range(9)}
+    rows |= {("ORG", "FLAT1"): np.ones(10), ("ORG", "FLAT2"): np.ones(10)}
+    assert separation(rows[("ORG", "FLAT1")], epsilon=5.0, lam=1.0) == pytest.approx(0.0, abs=1e-15)
+    chosen = most_separating(rows, epsilon=5.0, lam=1.0)
+    assert len(chosen) == 8 and not any(pair[0] == "ORG" for pair in chosen)
+    [left_out] = set(rows) - set(chosen) - {("ORG", "FLAT1"), ("ORG", "FLAT2")}
+    assert all(
+        separation(rows[pair], epsilon=5.0, lam=1.0) >= separation(rows[left_out], epsilon=5.0, lam=1.0)
+        for pair in chosen
+    )
+    results = sampler_conformance(rows, epsilon=5.0, lam=1.0, draws=300)
+    assert [r.type_pair for r in results] == sorted(chosen)
+    assert all(r.alpha == pytest.approx(1e-6 / 8) for r in results)
 
 
 class _LeakyGenerator:

@@ -20,8 +20,10 @@ from relguard.verify.sampler import (
     chi2_test,
     draws_for_power,
     family_power,
+    most_separating,
     power_against_missing_halving,
     sampler_conformance,
+    separation,
 )
 
 __all__ = [
@@ -41,6 +43,7 @@ __all__ = [
     "family_power",
     "generator_takes_only_type_pair_and_k",
     "grouping_is_public",
+    "most_separating",
     "near_duplicates",
     "power_against_missing_halving",
     "public_audit",
@@ -52,5 +55,6 @@ __all__ = [
     "render_table",
     "run_audit",
     "sampler_conformance",
+    "separation",
     "with_audit",
 ]

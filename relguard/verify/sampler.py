@@ -1,7 +1,11 @@
 """Sampler conformance: the OpenDP sampler's draws against the exact probabilities, by a χ² test.
 
-One test per pool at α / (number of pools) (Bonferroni), so a correct sampler fails a run with probability at
-most α. The draws per pool are chosen from the rows themselves, so that a sampler of the named wrong
+The sampler is one function of (distance row, ε, λ), the same for every pool, so it is tested on the rows that
+tell its law from the wrong one best: at most ``CHI2_MAX_POOLS`` pools, those whose exact laws at ε and 2ε lie
+farthest apart. (On 150 Re-DocRED documents, 93 pools at 2,000 draws each caught the missing ``/2`` at ε = 1
+only 8 % of the time while spending 186,000 draws; a few well-chosen rows catch it surely for less.) One test per
+chosen pool at α / (number of tests) (Bonferroni), so a correct sampler fails a run with probability at most α.
+The draws per pool are chosen from the rows themselves, so that a sampler of the named wrong
 distribution (the exponent without its ``/2``, i.e. the law at 2ε) is caught with probability at least
 ``CHI2_POWER``. Both error rates are one in a million: an audit that cries wolf once in a thousand runs is an
 audit a privacy officer learns to ignore, and one that misses a broken sampler is no audit.
@@ -24,6 +28,7 @@ from relguard.types import TypePair
 
 CHI2_ALPHA = 1e-6
 CHI2_POWER = 1 - 1e-6
+CHI2_MAX_POOLS = 8
 MIN_DRAWS = 2000
 MAX_DRAWS = 20000
 MIN_EXPECTED = 5.0
@@ -67,6 +72,21 @@ def _cells(expected: np.ndarray) -> np.ndarray:
 
 def _merge(values: np.ndarray, cells: np.ndarray) -> np.ndarray:
     return np.bincount(cells, weights=values, minlength=int(cells.max()) + 1)
+
+
+def separation(row: np.ndarray, *, epsilon: float, lam: float) -> float:
+    """Noncentrality one draw adds against the law at 2ε: Σ (q − p)² / p over the outcomes."""
+    p = _probabilities(row, epsilon=epsilon, lam=lam)
+    q = _probabilities(row, epsilon=2 * epsilon, lam=lam)
+    return float(np.sum((q - p) ** 2 / np.maximum(p, 1e-300)))
+
+
+def most_separating(
+    rows: Mapping[TypePair, np.ndarray], *, epsilon: float, lam: float, limit: int = CHI2_MAX_POOLS
+) -> dict[TypePair, np.ndarray]:
+    """The ``limit`` rows whose laws at ε and 2ε differ most (ties by type pair), in type-pair order."""
+    ranked = sorted(rows, key=lambda pair: (-separation(rows[pair], epsilon=epsilon, lam=lam), pair))
+    return {pair: rows[pair] for pair in sorted(ranked[:limit])}
 
 
 def power_against_missing_halving(row: np.ndarray, *, epsilon: float, lam: float, draws: int, alpha: float) -> float:
@@ -161,15 +181,18 @@ def sampler_conformance(
     draws: int | None = None,
     alpha: float = CHI2_ALPHA,
     sampler: Sampler = sample_outcomes,
+    pools: int = CHI2_MAX_POOLS,
 ) -> tuple[Chi2Result, ...]:
-    """Check 2: one χ² test per pool at α/len(pools) each, so the family-wise false-alarm rate is ≤ α.
+    """Check 2: one χ² test for each of the ``pools`` most separating rows, at α/(tests) each, so the family-wise
+    false-alarm rate is ≤ α.
 
-    ``draws=None`` takes :func:`draws_for_power` of the rows, the same count for every pool.
+    ``draws=None`` takes :func:`draws_for_power` of the chosen rows, the same count for every test.
     """
-    per_test = alpha / max(len(rows), 1)
+    chosen = most_separating(rows, epsilon=epsilon, lam=lam, limit=pools)
+    per_test = alpha / max(len(chosen), 1)
     if draws is None:
-        draws = draws_for_power(rows, epsilon=epsilon, lam=lam, alpha=alpha)
+        draws = draws_for_power(chosen, epsilon=epsilon, lam=lam, alpha=alpha)
     return tuple(
         chi2_test(row, epsilon=epsilon, lam=lam, draws=draws, alpha=per_test, sampler=sampler, type_pair=pair)
-        for pair, row in sorted(rows.items())
+        for pair, row in chosen.items()
     )
