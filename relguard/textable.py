@@ -1,4 +1,4 @@
-"""The one table renderer: aligned plain text for terminals, pipe tables for Markdown reports.
+"""The one table renderer: aligned plain text for terminals, pipe tables for Markdown reports; counted nouns.
 
 Tables are small (a report's counts, an audit's checks, an evaluation's rows), so a dependency would buy nothing;
 both styles keep the exact layout earlier releases used, so report.md stays byte-stable.
@@ -32,3 +32,8 @@ def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, 
 def markdown_cell(text: object) -> str:
     """Text safe inside a pipe table cell: a ``|`` is escaped, so it cannot open a new column."""
     return str(text).replace("|", "\\|")
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """ "1 document", "2 documents": a report read by a person says its counts in grammatical English."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"

@@ -124,6 +124,16 @@ def test_written_release_has_report_fields_hashes_and_no_audit_by_default(sample
     assert sorted(p.name for p in (tmp_path / "documents").iterdir()) == sorted(p.name for p in SAMPLE.glob("*.txt"))
 
 
+def test_report_summary_counts_in_grammatical_english():
+    """One document with one relation reads "1 document", "1 relation span", never "1 documents"."""
+    release = prepare([Document("one.txt", "Alice Smith founded Acme Corporation.")], k=10).draw(epsilon=5.0, lam=1.0)
+    summary = public_files(release)["report.md"].decode().split("## Sign-off")[0]
+    assert "rewrote **1 document**." in summary and "**1 relation span**" in summary
+    assert "**1 entity pair**" in summary and "of 1 sentence**" in summary
+    assert "**0 documents** had no relation at all and are released" in summary
+    assert "1 documents" not in summary and "1 sentences" not in summary
+
+
 def test_cli_sanitize_writes_release_and_audit_only_on_request(tmp_path):
     command = [sys.executable, "-m", "relguard.cli", "sanitize", str(SAMPLE), "--epsilon", "1", "--quiet"]
     plain = subprocess.run([*command, "--out", str(tmp_path / "a")], capture_output=True, text=True, timeout=600)

@@ -26,6 +26,7 @@ from relguard.pipeline import sanitize
 from relguard.release import write_release
 from relguard.release.confidential import confidential_counts
 from relguard.release.report import build_report
+from relguard.textable import plural
 from relguard.verify import audit_with_backends
 
 #: Exit status when the leak scan withheld sentences and --allow-withheld was not given.
@@ -153,7 +154,7 @@ def _summary(report: dict, private: dict | None, args: argparse.Namespace, priva
     counts = report["counts"]
     out = Path(args.out)
     print(
-        f"wrote {_plural(counts['documents'], 'document')} to {out / 'documents'}: "
+        f"wrote {plural(counts['documents'], 'document')} to {out / 'documents'}: "
         f"{counts['slots']} relation slots in {counts['groups']} groups, {counts['groups_deleted']} groups deleted, "
         f"{counts['sentences_removed']} of {counts['sentences']} sentences removed, "
         f"{counts['sentences_withheld']} withheld "
@@ -186,7 +187,3 @@ def _summary(report: dict, private: dict | None, args: argparse.Namespace, priva
         file=sys.stderr,
     )
     return 0 if args.allow_withheld else WITHHELD_EXIT
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -12,7 +12,7 @@ import math
 import re
 
 from relguard.release.report import COUNT_LABELS
-from relguard.textable import markdown_cell, markdown_table
+from relguard.textable import markdown_cell, markdown_table, plural
 
 SIGN_OFF_FIELDS = ("reviewer", "date", "decision", "notes")
 
@@ -33,28 +33,33 @@ def summary_lines(report: dict) -> list[str]:
     """The opening paragraph: what this release protected and what it did not, in plain words with numbers."""
     counts, params, cover = report["counts"], report["parameters"], report.get("coverage") or {}
     bound = report["guarantee"]["worst_case_per_relation_bound"]
+    bare = cover.get("sentences_with_two_entities_and_no_slot", 0)
+    bare_documents = cover.get("documents_with_unprotected_sentences", 0)
+    unslotted = cover.get("documents_without_slots", 0)
     lines = [
         "## Summary",
         "",
-        f"This release rewrote **{counts['documents']} documents**. RelGuard found **{counts['slots']} relation "
-        f"spans** between named entities, on **{counts['groups']} entity pairs**. Each pair's relation was replaced "
+        f"This release rewrote **{plural(counts['documents'], 'document')}**. RelGuard found "
+        f"**{plural(counts['slots'], 'relation span')}** between named entities, on "
+        f"**{plural(counts['groups'], 'entity pair')}**. Each pair's relation was replaced "
         f"by one of {params['k']} public candidate relations, or its sentence deleted, drawn at random with "
         f"ε = {params['epsilon']:g}: whatever a reader knows, the release makes them at most **{in_words(bound)}** "
         "more confident about which of two relations links the same two entities (less for relations close in "
-        f"meaning). {counts['groups_deleted']} pairs were deleted, removing **{counts['sentences_removed']} of "
-        f"{counts['sentences']} sentences**.",
+        f"meaning). {plural(counts['groups_deleted'], 'pair was', 'pairs were')} deleted, removing "
+        f"**{counts['sentences_removed']} of {plural(counts['sentences'], 'sentence')}**.",
         "",
         "**Not protected:** relations RelGuard did not find stay in the text as written. "
-        f"**{cover.get('sentences_with_two_entities_and_no_slot', 0)} sentences** name two or more entities but "
-        f"hold no relation slot (in {cover.get('documents_with_unprotected_sentences', 0)} documents), and "
-        f"**{cover.get('documents_without_slots', 0)} documents** had no relation at all and are released word for "
-        "word. Entity names are not hidden.",
+        f"**{plural(bare, 'sentence')}** {'names' if bare == 1 else 'name'} two or more entities but "
+        f"{'holds' if bare == 1 else 'hold'} no relation slot (in {plural(bare_documents, 'document')}), and "
+        f"**{plural(unslotted, 'document')}** had no relation at all and {'is' if unslotted == 1 else 'are'} "
+        "released word for word. Entity names are not hidden.",
     ]
-    if counts.get("sentences_withheld"):
+    withheld = counts.get("sentences_withheld", 0)
+    if withheld:
         lines += [
             "",
-            f"**{counts['sentences_withheld']} sentences were withheld** by the leak scan (an original relation was "
-            "still visible there); they are not in the release.",
+            f"**{plural(withheld, 'sentence was', 'sentences were')} withheld** by the leak scan (an original "
+            f"relation was still visible there); {'it is' if withheld == 1 else 'they are'} not in the release.",
         ]
     if not report.get("private_release", True):
         lines += ["", "**This is a teaching draw with a fixed seed, not a private release.**"]
