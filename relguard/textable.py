@@ -35,5 +35,5 @@ def markdown_cell(text: object) -> str:
 
 
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
-    """ "1 document", "2 documents": a report read by a person says its counts in grammatical English."""
+    """A count with its noun, "1 document" or "2 documents": a report read by a person counts in plain English."""
     return f"{count} {noun if count == 1 else nouns or noun + 's'}"
