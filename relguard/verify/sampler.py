@@ -16,13 +16,13 @@ approximately noncentral χ² with df = cells − 1 and noncentrality N·Σ (q �
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
 
-from relguard.privacy.mechanism import log_probabilities
+from relguard.privacy.mechanism import outcome_probabilities
 from relguard.privacy.sampling import sample_outcomes
 from relguard.types import TypePair
 
@@ -58,7 +58,18 @@ class Chi2Result:
 
 
 def _probabilities(row: np.ndarray, *, epsilon: float, lam: float) -> np.ndarray:
-    return np.exp(log_probabilities(np.atleast_2d(np.asarray(row, dtype=np.float64)), epsilon=epsilon, lam=lam))[0]
+    return outcome_probabilities(np.atleast_2d(np.asarray(row, dtype=np.float64)), epsilon=epsilon, lam=lam)[0]
+
+
+def _laws(row: np.ndarray, *, epsilon: float, lam: float) -> tuple[np.ndarray, np.ndarray]:
+    """The exact law at ε and the law a sampler without the ``/2`` draws (the law at 2ε)."""
+    return _probabilities(row, epsilon=epsilon, lam=lam), _probabilities(row, epsilon=2 * epsilon, lam=lam)
+
+
+def _at_least_one(powers: Iterable[float]) -> float:
+    """Probability that at least one of independent tests with these powers rejects."""
+    misses = [1.0 - power for power in powers]
+    return 1.0 - float(np.prod(misses)) if misses else 0.0
 
 
 def _cells(expected: np.ndarray) -> np.ndarray:
@@ -76,8 +87,7 @@ def _merge(values: np.ndarray, cells: np.ndarray) -> np.ndarray:
 
 def separation(row: np.ndarray, *, epsilon: float, lam: float) -> float:
     """Noncentrality one draw adds against the law at 2ε: Σ (q − p)² / p over the outcomes."""
-    p = _probabilities(row, epsilon=epsilon, lam=lam)
-    q = _probabilities(row, epsilon=2 * epsilon, lam=lam)
+    p, q = _laws(row, epsilon=epsilon, lam=lam)
     return float(np.sum((q - p) ** 2 / np.maximum(p, 1e-300)))
 
 
@@ -91,8 +101,7 @@ def most_separating(
 
 def power_against_missing_halving(row: np.ndarray, *, epsilon: float, lam: float, draws: int, alpha: float) -> float:
     """Probability that one χ² test of ``draws`` draws at level ``alpha`` rejects the law at 2ε."""
-    p = _probabilities(row, epsilon=epsilon, lam=lam)
-    q = _probabilities(row, epsilon=2 * epsilon, lam=lam)
+    p, q = _laws(row, epsilon=epsilon, lam=lam)
     cells = _cells(p * draws)
     p_cells, q_cells = _merge(p, cells), _merge(q, cells)
     df = max(len(p_cells) - 1, 1)
@@ -120,25 +129,19 @@ def draws_for_power(
     per_test = alpha / max(len(rows), 1)
     draws = MIN_DRAWS
     while draws < MAX_DRAWS:
-        if _family_power(rows, epsilon=epsilon, lam=lam, draws=draws, alpha=per_test) >= power:
+        powers = (
+            power_against_missing_halving(row, epsilon=epsilon, lam=lam, draws=draws, alpha=per_test)
+            for row in rows.values()
+        )
+        if _at_least_one(powers) >= power:
             return draws
         draws = min(2 * draws, MAX_DRAWS)
     return MAX_DRAWS
 
 
-def _family_power(
-    rows: Mapping[TypePair, np.ndarray], *, epsilon: float, lam: float, draws: int, alpha: float
-) -> float:
-    misses = [
-        1.0 - power_against_missing_halving(row, epsilon=epsilon, lam=lam, draws=draws, alpha=alpha)
-        for row in rows.values()
-    ]
-    return 1.0 - float(np.prod(misses)) if misses else 0.0
-
-
 def family_power(results: tuple[Chi2Result, ...]) -> float:
     """Probability that at least one of the (independent) tests rejects the law at 2ε."""
-    return 1.0 - float(np.prod([1.0 - r.power for r in results])) if results else 0.0
+    return _at_least_one(r.power for r in results)
 
 
 def chi2_test(
