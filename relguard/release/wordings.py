@@ -17,7 +17,13 @@ Forms = Callable[[str, TypePair], Mapping[str, str | None]]
 
 
 def normalize(text: str) -> str:
-    return " ".join(text.lower().replace("_", " ").replace("-", " ").split())
+    """Lower case, words split on blanks, underscores and hyphens; a comma that opens a clause is dropped
+    (", which was hosted by" reads as "which was hosted by"), since the verbalizer writes that comma itself
+    before every relative clause it opens there. A bare comma ("Dublin, Ohio") stays a comma."""
+    words = text.lower().replace("_", " ").replace("-", " ").split()
+    if len(words) > 1 and words[0] == ",":
+        words = words[1:]
+    return " ".join(words)
 
 
 def wordings(predicate: str, type_pair: TypePair, forms: Forms) -> set[str]:
