@@ -3,16 +3,19 @@
 from relguard.rewrite.fill import Sampled, fill, removed_ranges
 from relguard.rewrite.mask import MaskedDocument, Slot, mask
 from relguard.rewrite.reconstruct import reconstruct
+from relguard.rewrite.sentences import Rewritten, rewritten_sentences
 from relguard.rewrite.verbalize import FormVerbalizer, default_forms
 
 __all__ = [
     "FormVerbalizer",
     "MaskedDocument",
     "Sampled",
+    "Rewritten",
     "Slot",
     "default_forms",
     "fill",
     "mask",
     "reconstruct",
     "removed_ranges",
+    "rewritten_sentences",
 ]
