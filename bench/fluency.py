@@ -46,7 +46,9 @@ def gold_mentions(limit: int) -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     for number, doc in enumerate(raw):
         evidence = {e for label in doc.get("labels", []) for e in label.get("evidence", [])}
-        names = {detokenize(m["name"].split()) for entity in doc["vertexSet"] for m in entity if m["sent_id"] in evidence}
+        names = {
+            detokenize(m["name"].split()) for entity in doc["vertexSet"] for m in entity if m["sent_id"] in evidence
+        }
         found[f"{number:03d} {doc['title']}"] = names
     return found
 
@@ -85,16 +87,18 @@ def run(name, documents, *, extractor, epsilons, gold, sample, rng, lines) -> No
     sentences = sum(len(d.sentences) for d in prepared.extraction.documents)
     for epsilon in epsilons:
         release = prepared.draw(epsilon=epsilon, lam=1.0, seed=int(epsilon * 1000) + 7)
-        records = rewritten_sentences(release)
+        records = rewritten_sentences(release, prepared.generator.forms)
         changed = [r for r in records if r.changed]
         verdicts = judge(changed, extractor.nlp)
         counts = tally(verdicts)
         words, gold_share = content_kept(records, extractor.nlp, gold)
         removed = sum(len(d.removed_sentences) + len(d.withheld_sentences) for d in release.documents)
+        unfillable = sum(len(d.unfillable_sentences) for d in release.documents)
         patterns = "  ".join(f"{p}={counts[p]}" for p in DETECTORS)
         gold_text = f"{100 * gold_share:.1f} %" if gold_share is not None else "–"
         print(
-            f"{name:8} ε={epsilon:<3} sentences {sentences}, rewritten {len(changed)}, removed {removed}; "
+            f"{name:8} ε={epsilon:<3} sentences {sentences}, rewritten {len(changed)}, removed {removed}, "
+            f"unfillable {unfillable}; "
             f"broken {counts['broken']}/{len(changed)} = {100 * counts['broken'] / max(1, len(changed)):.1f} %; "
             f"content words kept {100 * words:.1f} %, gold mentions kept {gold_text}\n    {patterns}"
         )

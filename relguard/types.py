@@ -193,6 +193,19 @@ def _occurrence_order(occurrence: Occurrence) -> tuple[str, int, int]:
 
 
 @dataclass(frozen=True)
+class Link:
+    """Two spans of one relation expression that text lies between ("was founded [in 1777] by"): the later
+    ``part`` is filled from the head's outcome — its closing preposition (``role`` "tail") or nothing
+    ("removed", a coordinated verb the head's fill already states). ``head`` and ``part`` are character offsets
+    inside the two spans. Where the parts are is read from the wording, like every span of the default mode."""
+
+    sentence: int
+    head: int
+    part: int
+    role: str
+
+
+@dataclass(frozen=True)
 class DocumentExtraction:
     """What an extractor found in one document.
 
@@ -204,6 +217,7 @@ class DocumentExtraction:
     sentences: tuple[Sentence, ...]
     entities: tuple[Entity, ...]
     triples: tuple[Triple, ...]
+    links: tuple[Link, ...] = ()
 
     def __post_init__(self) -> None:
         text, name = self.document.text, self.document.name
@@ -285,7 +299,9 @@ class SanitizedDocument:
     """A rewritten document and what happened to it; sentence numbers index the original sentences.
 
     ``removed_sentences`` were deleted by a null outcome; ``withheld_sentences`` were taken out by the last
-    safety net, the leak scan, because they still held an original relation (:mod:`relguard.leakscan`).
+    safety net, the leak scan, because they still held an original relation (:mod:`relguard.release.leakscan`);
+    ``unfillable_sentences`` were deleted because no form of a sampled predicate fits a slot's frame there (a
+    function of the masked text and the outcomes, so public).
     """
 
     name: str
@@ -293,6 +309,7 @@ class SanitizedDocument:
     removed_sentences: tuple[int, ...] = ()
     filled_spans: int = 0
     withheld_sentences: tuple[int, ...] = ()
+    unfillable_sentences: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

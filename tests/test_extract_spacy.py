@@ -86,7 +86,8 @@ POSITIVE = [
         "served as the president of",
     ),
     # nominal apposition with a place noun -> located_in; the article joins the span, so the slot reads as a phrase
-    ("Hamburg, a city in Germany, hosted the summit.", ("Hamburg", "located_in", "Germany"), "a city in"),
+    # the head noun of a description stays in the text ("a city"); the relation's word is the preposition
+    ("Hamburg, a city in Germany, hosted the summit.", ("Hamburg", "located_in", "Germany"), "in"),
     # participle clause "(born in Y)"
     ("Albert Einstein (born in Ulm) was a physicist.", ("Albert Einstein", "born_in", "Ulm"), "born in"),
     # relative clause: "who" stands for its antecedent; the comma that sets it off joins the span, as the comma of
@@ -114,11 +115,12 @@ POSITIVE = [
     ),
     # fix 3: an irregular perfect still merges with the simple past ("has bought" -> bought)
     ("Google has bought YouTube.", ("Google", "bought", "YouTube"), "has bought"),
-    # fix 4: the light noun of "take place" stays in the predicate
+    # fix 4: the light noun of "take place" stays in the predicate; the date between is not the relation's, so the
+    # expression is two parts of one slot (the second takes the closing preposition)
     (
         "The Danube Jazz Festival takes place every summer in Vienna.",
         ("Danube Jazz Festival", "took_place_in", "Vienna"),
-        "takes place every summer in",
+        ["takes place", "in"],
     ),
     # fix 2: the bare surname "Raman" (labelled ORG) merges into the only person it names;
     # the preposition hung on the short object "computer science" is read onto the verb
@@ -209,7 +211,7 @@ FAIL_CLOSED = [
 def test_hedged_and_negated_clauses_get_a_slot(extractor: SpacyExtractor, text: str, pair, span: str) -> None:
     result = run(extractor, text)
     found = {(t.subject, t.object): [o.text for o in t.occurrences] for t in result.triples}
-    assert found.get(pair) == [span], found
+    assert span in found.get(pair, []), found
 
 
 # (text, the pair that must get no slot)
@@ -244,11 +246,11 @@ def test_exclusions(extractor: SpacyExtractor, text: str, pair: tuple[str, str])
 # ("wrote the foreword for"), and a third name nested by prepositions or apposition ("in Dublin in Ireland",
 # "Leeds, a city in England") each get a slot; the span never covers a name.
 STRUCTURAL = [
-    ("Lana Grey is an American singer from Ohio.", ("Lana Grey", "American"), ["singer from"]),
+    ("Lana Grey is an American singer from Ohio.", ("Lana Grey", "Ohio"), ["from"]),
     ("Bob Jones wrote the foreword for the Acme Corp annual report.", ("Bob Jones", "Acme Corp"),
      ["wrote the foreword for"]),
     ("Alice Smith lives in Dublin in Ireland.", ("Alice Smith", "Ireland"), ["lives in", "in"]),
-    ("Acme Corp is based in Leeds, a city in England.", ("Acme Corp", "England"), ["is based in", "a city in"]),
+    ("Acme Corp is based in Leeds, a city in England.", ("Acme Corp", "England"), ["is based in", "in"]),
     ("Bob Jones studied at Harvard University in Massachusetts.", ("Bob Jones", "Massachusetts"),
      ["studied at", "in"]),
     # a relation stated by the comma alone (Re-DocRED's most frequent gold: located in), through a chain of names,
@@ -280,7 +282,9 @@ def test_a_comma_slot_is_filled_as_a_relative_clause(extractor: SpacyExtractor) 
     result = run(extractor, "Bob Jones lives in Dublin, Ohio.")
     keys = sorted({t.pair_key for t in result.triples})
     masked = mask(result, {key: number for number, key in enumerate(keys)})
-    comma = [slot for slot in masked.slots if slot.context == "juxtaposed"]
+    from relguard.rewrite.frames import COMMA, read_frames
+
+    comma = [frame for frame in read_frames(masked) if frame.name == COMMA]
     assert len(comma) == 1, masked.text
     verbalize = FormVerbalizer(InventoryCandidates().forms)
     outcomes = {n: Sampled((key[1], key[3]), "borders") for n, key in enumerate(keys)}

@@ -60,8 +60,8 @@ def _copying_verbalizer(prepared, outcomes):
         spans.setdefault((outcome.predicate, outcome.group.type_pair), outcome.group.occurrences[0].text)
     good = FormVerbalizer(prepared.generator.forms)
 
-    def verbalize(predicate, type_pair, before, after, **options):
-        return spans.get((predicate, type_pair)) or good(predicate, type_pair, before, after, **options)
+    def verbalize(predicate, type_pair, place):
+        return spans.get((predicate, type_pair)) or good(predicate, type_pair, place)
 
     return verbalize
 
@@ -75,7 +75,7 @@ def _no_delete_fill(extraction, outcomes):
         sampled = {i: Sampled(o.group.type_pair, o.predicate or "__keep__") for i, o in enumerate(outcomes)}
         original = {o.group.type_pair: o.group.occurrences[0].text for o in outcomes if o.deleted}
 
-        def verbalize(predicate, type_pair, before, after, original=original, **options):
+        def verbalize(predicate, type_pair, place, original=original):
             return original.get(type_pair, "") if predicate == "__keep__" else predicate.replace("_", " ")
 
         documents.append(SanitizedDocument(doc.document.name, fill(masked, sampled, verbalize).text))
@@ -253,7 +253,7 @@ def test_a_comma_opened_clause_shown_for_another_group_of_its_span_is_not_a_leak
         for g, o in zip(prepared.groups, _substitute_all(prepared), strict=True)
     ]
     release = _release(prepared, outcomes)
-    assert ", which was hosted by Egypt" in release.documents[0].text
+    assert "World Cup hosted by Egypt" in release.documents[0].text  # a clause that does not close: a participle
     assert scan(release, public_files(release)) == [], release.documents[0].text
 
 
@@ -322,14 +322,15 @@ def test_a_phrase_left_in_place_is_a_leak_even_when_another_slot_shows_its_wordi
 def test_touching_spans_are_one_slot_so_their_fills_never_run_together():
     """Re-DocRED dev 124 writes "The Incredibles,, Ratatouille": two comma spans with nothing between them. As
     two slots they were filled "which sued" + "sued" into "which suedsued", a word no wording matches. They
-    are one slot, and every predicate of every group scans clean."""
-    text = "Michael Giacchino composed the scores to films such as The Incredibles,, Ratatouille, Star Trek and Up."
+    are one slot, and every predicate of every group scans clean (comma slots are between places only, so the
+    doubled comma here stands between two)."""
+    text = "Michael Giacchino recorded the score in Burbank,, California, and in London."
     prepared = prepare([Document("lists.txt", text)], k=10)
     masked = mask(prepared.extraction.documents[0], {g.key: n for n, g in enumerate(prepared.groups)})
     assert all(a.end < b.start for a, b in zip(masked.slots, masked.slots[1:], strict=False)), masked.text
     start = text.index(",,")
     assert any(o.start == start for g in prepared.groups for o in g.occurrences), "no slot on the first comma"
-    assert "Incredibles[REL_" in masked.text and ",," not in masked.text
+    assert "Burbank[REL_" in masked.text and ",," not in masked.text
     for release in _every_pool_predicate(prepared, _substitute_all(prepared)):
         assert scan(release, public_files(release)) == [], release.documents[0].text
 

@@ -30,7 +30,8 @@ NEIGHBOURS = [
     ("auxiliary in the span", ["Alice Smith has joined Acme Corp."], ["Alice Smith joined Acme Corp."], None),
     ("possessive role noun", ["Acme Corp's founder Alice Smith retired."],
      ["Acme Corp's chairman Alice Smith retired."], None),
-    ("copula and role noun", ["Paris is the capital of France."], ["Paris is the largest city in France."], None),
+    # a role noun with its preposition is the relation's wording; a description ("the largest city in") is not
+    ("copula and role noun", ["Paris is the capital of France."], ["Paris is a suburb of France."], None),
     ("coordinated verbs", ["Alice Smith founded and led Acme Corp."], ["Alice Smith founded and sold Acme Corp."],
      None),
     # the release issue's own case: the same pair in two documents, equal vs different predicates

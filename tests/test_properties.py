@@ -151,9 +151,9 @@ def test_exact_audit_inequality_on_random_unit_vectors(seed, k, n, dim, epsilon,
 WORDS = ["alpha", "beta", "gamma", "delta", "[REL_0]", "[REL_7]", "é", "שלום", "a\u0301", "x<y>", "**b**"]
 
 
-def marked(predicate, _type_pair, _before, _after, *, inverted=False, context=""):
-    """A verbalizer whose output is recognizable and placeholder-free; FormVerbalizer's choices are tested
-    in test_reconstruct.py."""
+def marked(predicate, _type_pair, _place):
+    """A verbalizer whose output is recognizable, placeholder-free and starts and ends with no letter (so the
+    seams need no mending); FormVerbalizer's choices are tested in test_reconstruct.py."""
     return f"<{predicate}>"
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from relguard.rewrite import FormVerbalizer, Sampled, fill, mask
+from relguard.rewrite.frames import APPOSITION, COMMA, COPULA, FINITE, MODIFIER, NOUN, POSSESSIVE, read_frames
+from relguard.rewrite.verbalize import Place
 from relguard.types import Document, DocumentExtraction, Entity, Mention, Occurrence, Sentence, Triple
 
 FORMS = {
@@ -119,15 +121,20 @@ def test_literal_placeholder_text_in_the_source_is_left_alone():
     assert result.text == "The form says [REL_0] here. Alice founded Acme."
 
 
-def test_verbalizer_fits_the_masked_context():
+def test_verbalizer_fits_the_frame():
+    """Each frame gets the form that is English there; the frame, not the replaced words, decides."""
     pair = ("PERSON", "ORG")
-    assert VERBALIZE("works_for", pair, "Alice ", " Acme.") == "works for"
-    assert VERBALIZE("founded", pair, "Acme's ", " Alice") == "founder"
-    assert VERBALIZE("founded", pair, "Alice, ", " Acme,") == "the founder of"
-    assert VERBALIZE("sued", pair, "Alice, ", " Acme,") == "who sued"
-    assert VERBALIZE("capital_of", ("GPE", "GPE"), "Paris is the ", " France") == "capital of"
-    assert VERBALIZE("capital_of", ("GPE", "GPE"), "Paris ", " France") == "is the capital of"
-    assert VERBALIZE("capital_of", ("GPE", "GPE"), "Paris is ", " France") == "the capital of"
+    assert VERBALIZE("works_for", pair, Place(FINITE)) == "works for"
+    assert VERBALIZE("founded", pair, Place(POSSESSIVE, inverted=True)) == "founder"  # "Acme's [founder] Alice"
+    assert VERBALIZE("founded", pair, Place(APPOSITION)) == "the founder of"  # "Alice, [the founder of] Acme,"
+    assert VERBALIZE("sued", pair, Place(APPOSITION, person=True)) == "who sued"
+    assert VERBALIZE("capital_of", ("GPE", "GPE"), Place(NOUN)) == "capital of"  # "Paris is the [capital of]"
+    assert VERBALIZE("capital_of", ("GPE", "GPE"), Place(NOUN, name_after=False)) == "capital"
+    assert VERBALIZE("capital_of", ("GPE", "GPE"), Place(FINITE)) == "is the capital of"
+    assert VERBALIZE("capital_of", ("GPE", "GPE"), Place(COPULA)) == "the capital of"  # "Paris is [the capital of]"
+    assert VERBALIZE("sued", pair, Place(NOUN)) == "person who sued"  # no role noun: a head noun of the type
+    assert VERBALIZE("sued", pair, Place(FINITE, preposition_after=True)) == "sued"
+    assert VERBALIZE("works_for", pair, Place(FINITE, preposition_after=True)) == "works"  # "[works] for X" kept
 
 
 INVERSE_FORMS = {
@@ -140,18 +147,25 @@ INVERSE = FormVerbalizer(lambda p, _pair: INVERSE_FORMS[p])
 
 def test_verbalizer_uses_the_inverse_when_the_object_comes_first():
     pair = ("PERSON", "ORG")
-    assert INVERSE("founded", pair, "Acme ", " Alice.", inverted=True) == "was founded by"
-    assert INVERSE("founded", pair, "Acme was ", " Alice.", inverted=True) == "founded by"
-    assert INVERSE("directed", ("PERSON", "WORK_OF_ART"), "a film ", " Alice.", inverted=True) == "directed by"
-    assert INVERSE("founded", pair, "Acme, ", " Alice,", inverted=True) == "founded by"
-    assert INVERSE("founded", pair, "Acme's ", " Alice", inverted=True) == "founder"
+    assert INVERSE("founded", pair, Place(FINITE, inverted=True)) == "was founded by"
+    assert INVERSE("founded", pair, Place(COPULA, inverted=True)) == "founded by"
+    assert INVERSE("directed", ("PERSON", "WORK_OF_ART"), Place(MODIFIER, inverted=True)) == "directed by"
+    assert INVERSE("founded", pair, Place(APPOSITION, inverted=True)) == "founded by"
+    assert INVERSE("founded", pair, Place(POSSESSIVE, inverted=True)) == "founder"
 
 
-def test_verbalizer_turns_a_slot_after_a_common_noun_into_a_relative_clause():
-    pair = ("ORG", "GPE")
-    assert INVERSE("headquartered_in", pair, "a software company ", " Austin", inverted=False) == "headquartered in"
-    assert INVERSE("founded", ("PERSON", "ORG"), "the lawyer ", " Acme", inverted=False) == "that founded"
-    assert INVERSE("founded", ("PERSON", "ORG"), "Keller previously ", " Acme", inverted=False) == "founded"
+def test_verbalizer_turns_a_slot_after_a_noun_phrase_into_a_participle_or_relative_clause():
+    assert INVERSE("headquartered_in", ("ORG", "GPE"), Place(MODIFIER)) == "headquartered in"
+    assert INVERSE("founded", ("PERSON", "ORG"), Place(MODIFIER)) == "that founded"
+    assert INVERSE("founded", ("PERSON", "ORG"), Place(MODIFIER, person=True)) == "who founded"
+
+
+def test_where_no_form_fits_the_verbalizer_says_so():
+    """A possessive wants the next name's role: with no role noun and no participle there is no English fill, and
+    the sentence is deleted and counted rather than printed broken."""
+    bare = FormVerbalizer(lambda p, _pair: {"clause": "sued", "noun": None, "inverse": "was sued by"})
+    assert bare("sued", ("PERSON", "ORG"), Place(POSSESSIVE, pronoun=True)) is None
+    assert bare("sued", ("PERSON", "ORG"), Place(POSSESSIVE)) == "-sued"  # "Acme's [REL] Bob" -> "Acme-sued Bob"
 
 
 def test_mask_marks_slots_whose_object_comes_first():
@@ -198,7 +212,7 @@ def test_context_from_entity_positions_decides_between_clause_and_apposition():
     )  # fmt: skip
     doc = DocumentExtraction(Document("d", text), sentences, entities, triples)
     masked = mask(doc, {t.pair_key: i for i, t in enumerate(triples)})
-    assert [slot.context for slot in masked.slots] == ["after_apposition", "apposition"]
+    assert [f.name for f in read_frames(masked)] == [FINITE, APPOSITION]
     outcomes = {0: Sampled(("PERSON", "ORG"), "founded"), 1: Sampled(("PERSON", "ORG"), "founded")}
     assert fill(masked, outcomes, INVERSE).text == (
         "Her predecessor, Bob Stone, founded Acme Council. Ann Lee, the founder of Beta, spoke."
@@ -224,7 +238,7 @@ def test_a_name_that_closes_a_relative_clause_is_followed_by_the_main_verb():
     doc = DocumentExtraction(Document("d", text), (Sentence(0, 0, len(text)),), entities, triples)
     masked = mask(doc, {t.pair_key: i for i, t in enumerate(triples)})
     assert masked.text == "Steve Wozniak[REL_0] Apple, [REL_1] California."
-    assert [slot.context for slot in masked.slots] == ["juxtaposed", "after_apposition"]
+    assert [f.name for f in read_frames(masked)] == [COMMA, FINITE]
     outcomes = {0: Sampled(("PERSON", "ORG"), "founded"), 1: Sampled(("PERSON", "GPE"), "headquartered_in")}
     assert fill(masked, outcomes, INVERSE).text == "Steve Wozniak, who founded Apple, is headquartered in California."
 
@@ -242,7 +256,7 @@ def test_a_slot_after_a_prepositions_object_qualifies_it():
     triples = (Triple("Studio 92", "FAC", "located_in", "Canada", "GPE", (Occurrence("d", 0, at, at + 2, "in"),)),)
     doc = DocumentExtraction(Document("d", text), (Sentence(0, 0, len(text)),), entities, triples)
     masked = mask(doc, {triples[0].pair_key: 0})
-    assert [slot.context for slot in masked.slots] == ["object"]
+    assert [f.name for f in read_frames(masked)] == [MODIFIER]
     pair = ("FAC", "GPE")
     assert fill(masked, {0: Sampled(pair, "headquartered_in")}, INVERSE).text == (
         "The tracks were recorded at Studio 92 headquartered in Canada."
@@ -260,7 +274,7 @@ def test_a_slot_after_a_prepositions_object_qualifies_it():
         ),
         (Triple("Studio 92", "FAC", "located_in", "Canada", "GPE", (Occurrence("d", 0, 10, 15, "is in"),)),),
     )
-    assert [slot.context for slot in mask(doc, {triples[0].pair_key: 0}).slots] == ["entity"]
+    assert [f.name for f in read_frames(mask(doc, {triples[0].pair_key: 0}))] == [FINITE]
 
 
 def test_a_slot_after_a_possessive_pronoun_of_an_entity_is_a_role_noun():
@@ -277,7 +291,7 @@ def test_a_slot_after_a_possessive_pronoun_of_an_entity_is_a_role_noun():
     )
     doc = DocumentExtraction(Document("d", text), (Sentence(0, 0, len(text)),), entities, (triple,))
     masked = mask(doc, {triple.pair_key: 0})
-    assert [slot.context for slot in masked.slots] == [""]
+    assert [f.name for f in read_frames(masked)] == [POSSESSIVE]
     married = FormVerbalizer(lambda p, _pair: {"clause": "is married to", "noun": "spouse", "inverse": "is married to"})
     assert fill(masked, {0: Sampled(("PERSON", "PERSON"), "married_to")}, married).text == (
         "Bob Jones met his spouse Alice Smith."
@@ -321,7 +335,5 @@ def test_after_a_possessive_pronoun_the_fill_is_the_role_noun():
     """ "with her husband, Tom Hughes" masked to "with her [REL], Tom Hughes" reads as a noun, never a clause."""
     forms = {"clause": "is a sibling of", "noun": "sibling"}
     verbalize = FormVerbalizer(lambda p, _pair: forms)
-    assert (
-        verbalize("sibling_of", ("PERSON", "PERSON"), "She lives in Edinburgh with her ", ", Tom Hughes.") == "sibling"
-    )
-    assert verbalize("sibling_of", ("PERSON", "PERSON"), "Alice ", " Tom.", context="entity") == "is a sibling of"
+    assert verbalize("sibling_of", ("PERSON", "PERSON"), Place(POSSESSIVE, pronoun=True)) == "sibling"
+    assert verbalize("sibling_of", ("PERSON", "PERSON"), Place(FINITE)) == "is a sibling of"

@@ -145,9 +145,9 @@ def after_possessive(r: Rewritten, doc: Doc) -> bool:
         words = _tokens_in(doc, fill)
         if before is None or not words:
             continue
-        if before.tag_ == "POS" or (before.lower_ in _POSSESSIVES and before.tag_ == "PRP$"):
-            if words[0].pos_ not in ("NOUN", "PROPN", "ADJ", "NUM") and not words[0].text[:1].isupper():
-                return True
+        possessive = before.tag_ == "POS" or (before.lower_ in _POSSESSIVES and before.tag_ == "PRP$")
+        if possessive and words[0].pos_ not in ("NOUN", "PROPN", "ADJ", "NUM") and not words[0].text[:1].isupper():
+            return True
     return False
 
 

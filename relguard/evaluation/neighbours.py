@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from relguard.extract.corpus import group_relations
-from relguard.extract.regions import slot_regions
-from relguard.rewrite import FormVerbalizer, mask
+from relguard.rewrite import FormVerbalizer, Sampled, mask
+from relguard.rewrite.fill import CLOSE, mend, slot_words
+from relguard.rewrite.frames import read_frames
 from relguard.types import Document, DocumentExtraction
 
 #: Why a neighbour differs, tested in this order: an entity pair of the original has no slot any more, a new pair
@@ -119,30 +120,34 @@ def neighbour_share(
 def _neighbours(
     extraction: DocumentExtraction, generator, verbalize: FormVerbalizer, k: int
 ) -> Iterable[tuple[Document, str, str]]:
-    """One neighbour document per slot: its span replaced by another pool predicate's wording in that place."""
+    """One neighbour document per slot: its expression replaced by another pool predicate's wording there, worded
+    as a release would word it in that frame (its later parts too)."""
     groups = group_relations([extraction])
     index = {g.key: number for number, g in enumerate(groups)}
     masked = mask(extraction, index)
+    frames = read_frames(masked)
     text = extraction.document.text
-    ranges = _slot_ranges(extraction)
-    for number, (slot, (start, end)) in enumerate(zip(masked.slots, ranges, strict=True)):
+    for number, slot in enumerate(masked.slots):
+        if slot.role:
+            continue
         group = groups[slot.groups[0]]
+        parts = [number] + [n for n, s in enumerate(masked.slots) if s.head == number and s.role]
+        original = text[slot.source[0] : slot.source[1]]
         pool = generator.generate(group.type_pair, k).predicates
-        original = text[start:end]
-        before = masked.text[max(0, slot.start - 80) : slot.start]
-        after = masked.text[slot.end : slot.end + 80]
         for offset in range(len(pool)):
             predicate = pool[(number + offset) % len(pool)]
             if predicate in group.predicates:
                 continue
-            wording = verbalize(predicate, group.type_pair, before, after, inverted=slot.inverted, context=slot.context)
-            if wording and wording != original:
-                document = Document(extraction.document.name, text[:start] + wording + text[end:])
-                yield document, original, wording
-                break
-
-
-def _slot_ranges(extraction: DocumentExtraction) -> Sequence[tuple[int, int]]:
-    """The original character range of each slot, spans in one sentence merged as masking merges them."""
-    spans = ((o.start, o.end, o.sentence) for t in extraction.triples for o in t.occurrences)
-    return [(region.start, region.end) for region in slot_regions(spans)]
+            outcomes = {i: Sampled(groups[i].type_pair, predicate) for i in set().union(*(
+                masked.slots[n].groups for n in parts
+            ))}  # fmt: skip
+            words, unfillable = slot_words(masked, outcomes, verbalize, frames, only=parts)
+            if unfillable or set(words) != set(parts) or words[number].removesuffix(CLOSE) == original:
+                continue
+            reworded = text
+            for n in sorted(parts, key=lambda n: -masked.slots[n].source[0]):
+                start, end = masked.slots[n].source
+                before, piece = mend(reworded[:start], words[n].removesuffix(CLOSE), reworded[end : end + 2], False)
+                reworded = before + piece + reworded[end:]
+            yield Document(extraction.document.name, reworded), original, words[number].removesuffix(CLOSE)
+            break

@@ -21,14 +21,15 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from relguard.extract.positions import MentionTable, PlacedMention, Region, slot_regions
 from relguard.types import DocumentExtraction, Occurrence, Triple
 
 #: How many distinct entities on each side of a region it links: the nearest two. One on each side covers the
 #: gold far less (18.8 % on Re-DocRED dev); three covers a little more (34.5 %) at a quarter more groups, each
 #: another chance of a null that deletes the sentence.
-NEAREST = 2
+NEAREST = 3
 
 #: The predicate of a pair that a region stands for by position only, the extractor having read no relation
 #: between the two there: the mechanism then draws from a constant input, and the analyst sees which pairs
@@ -37,52 +38,6 @@ UNREAD = "related_to"
 #: An article or possessive right before a name: the name modifies the noun phrase that follows it.
 DETERMINER_BEFORE = re.compile(r"(?:^|\s)(?:an?|the|his|her|its|their|our|my|your)\s+$", re.IGNORECASE)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;][\"'”’)\]]*)\s*$")
-
-
-@dataclass(frozen=True)
-class Region:
-    """A stretch of one sentence that a release masks: one or more relation spans that overlap or touch."""
-
-    sentence: int
-    start: int
-    end: int
-
-
-def joins_slot(start: int, sentence: int, *, last_end: int, last_sentence: int) -> bool:
-    """Whether a span starting at ``start`` is part of the slot before it: spans of one sentence that overlap or
-    touch are one slot, filled once. Two fills with nothing between them would run together ("which suedsued"
-    for the two comma spans of "The Incredibles,, Ratatouille")."""
-    return sentence == last_sentence and start <= last_end
-
-
-def pair_distance(start: int, end: int, *entities: Sequence[tuple[int, int]]) -> int:
-    """How far a span stands from a pair: for each entity, the characters between the span and that entity's
-    nearest mention ``(start, end)`` in the span's sentence, summed. A slot that stands for several groups is
-    filled with the outcome of the nearest one, since a reader takes a relation phrase as linking the names
-    next to it; mentions are public, so the choice is too."""
-    return sum(min((start - b if b <= start else a - end for a, b in mentions), default=10**9) for mentions in entities)
-
-
-def mentions_by_entity(extraction: DocumentExtraction) -> dict[tuple[str, str], dict[int, list[tuple[int, int]]]]:
-    """Every entity's mentions (start, end), by (name, type) and then by sentence: the public positions the slot
-    rules read."""
-    found: dict[tuple[str, str], dict[int, list[tuple[int, int]]]] = {}
-    for entity in extraction.entities:
-        by_sentence = found.setdefault((entity.name, entity.type), {})
-        for mention in entity.mentions:
-            by_sentence.setdefault(mention.sentence, []).append((mention.start, mention.end))
-    return found
-
-
-def slot_regions(spans: Iterable[tuple[int, int, int]]) -> list[Region]:
-    """The regions that ``spans`` (start, end, sentence) make: sorted, merged where :func:`joins_slot` says so."""
-    merged: list[list[int]] = []
-    for start, end, sentence in sorted(spans):
-        if merged and joins_slot(start, sentence, last_end=merged[-1][1], last_sentence=merged[-1][2]):
-            merged[-1][1] = max(merged[-1][1], end)
-        else:
-            merged.append([start, end, sentence])
-    return [Region(sentence, start, end) for start, end, sentence in merged]
 
 
 def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
@@ -109,11 +64,11 @@ def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
         ends = frozenset({(triple.subject, triple.subject_type), (triple.object, triple.object_type)})
         in_region.setdefault((index, ends), set()).add(triple.predicate)
         in_sentence.setdefault((occurrence.sentence, ends), set()).add(triple.predicate)
-    mentions = _mentions_by_sentence(extraction)
+    mentions = MentionTable.of_document(extraction)
     text = extraction.document.text
     found: dict[tuple[str, str, str, str, str], set[Occurrence]] = {}
     for index, region in enumerate(regions):
-        row = mentions.get(region.sentence, [])
+        row = mentions.sentence(region.sentence)
         occurrence = Occurrence(name, region.sentence, region.start, region.end, text[region.start : region.end])
         pairs = _positional_pairs(row, region, hangs=_hangs(text, row, region))
         for first, second in pairs:
@@ -132,19 +87,6 @@ def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
     return replace(extraction, triples=triples)
 
 
-_Mention = tuple[int, int, tuple[str, str]]  # start, end, (entity name, type)
-
-
-def _mentions_by_sentence(extraction: DocumentExtraction) -> dict[int, list[_Mention]]:
-    found: dict[int, list[_Mention]] = {}
-    for entity in extraction.entities:
-        for mention in entity.mentions:
-            found.setdefault(mention.sentence, []).append((mention.start, mention.end, (entity.name, entity.type)))
-    for row in found.values():
-        row.sort()
-    return found
-
-
 def opens_noun_phrase(text: str, start: int, end: int) -> bool:
     """Whether the name at ``start:end`` follows an article or possessive inside its sentence, so that a slot right
     after it ends that noun phrase ("is an [American] singer", "Bob Jones, an [Acme Corp] employee", "the
@@ -161,26 +103,27 @@ def opens_noun_phrase(text: str, start: int, end: int) -> bool:
     return not _SENTENCE_START.search(text[max(0, article - 8) : article])
 
 
-def _hangs(text: str, row: Sequence[_Mention], region: Region) -> bool:
+def _hangs(text: str, row: Sequence[PlacedMention], region: Region) -> bool:
     """Whether ``region`` ends a noun phrase that the name right before it opens with an article ("an American
     [singer]", "the Canadian [province of]"): blanks between them, a determiner before the name."""
-    before = [m for m in row if m[1] <= region.start]
+    before = [m for m in row if m.end <= region.start]
     if not before:
         return False
-    start, end, _ = max(before, key=lambda m: m[1])
+    last = max(before, key=lambda m: m.end)
+    start, end = last.start, last.end
     return not text[end : region.start].strip() and opens_noun_phrase(text, start, end)
 
 
 def _positional_pairs(
-    row: Sequence[_Mention], region: Region, *, hangs: bool
+    row: Sequence[PlacedMention], region: Region, *, hangs: bool
 ) -> list[tuple[tuple[str, str], tuple[str, str]]]:
     """The pairs ``region`` stands for, each (subject, object) by first mention in the sentence.
 
     ``hangs`` (:func:`_hangs`): the region is the head of a noun phrase the name before it modifies ("an
     American [singer from]"), so it also links the two entities before it, as a role noun after a name does.
     """
-    before = _distinct(m for m in reversed(row) if m[1] <= region.start)
-    after = _distinct(m for m in row if m[0] >= region.end)
+    before = _distinct(m for m in reversed(row) if m.end <= region.start)
+    after = _distinct(m for m in row if m.start >= region.end)
     pairs = [(a, b) for a in before for b in after]
     if pairs and hangs and len(before) >= 2:
         pairs.append((before[1], before[0]))
@@ -189,15 +132,16 @@ def _positional_pairs(
     elif not pairs and len(after) >= 2:
         pairs = [(after[0], after[1])]
     first = {}
-    for start, _, entity in row:
-        first.setdefault(entity, start)
+    for m in row:
+        first.setdefault(m.entity, m.start)
     return [(a, b) if first[a] <= first[b] else (b, a) for a, b in pairs if a != b]
 
 
-def _distinct(mentions: Iterable[_Mention]) -> list[tuple[str, str]]:
+def _distinct(mentions: Iterable[PlacedMention]) -> list[tuple[str, str]]:
     """The first :data:`NEAREST` distinct entities of ``mentions`` (taken in the order given)."""
     found: list[tuple[str, str]] = []
-    for _, _, entity in mentions:
+    for m in mentions:
+        entity = m.entity
         if entity not in found:
             found.append(entity)
             if len(found) == NEAREST:

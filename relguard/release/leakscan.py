@@ -24,6 +24,7 @@ a span "by") — and is excused, because then the words are a function of the sa
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from collections import Counter
@@ -34,7 +35,7 @@ from typing import NamedTuple
 from relguard import registry
 from relguard.candidates.forms import default_forms
 from relguard.errors import OutputError, RelGuardError
-from relguard.extract.regions import joins_slot, mentions_by_entity, pair_distance
+from relguard.extract.positions import slot_table
 from relguard.release.confidential import MARKER
 from relguard.release.wordings import Forms, worded_as, wordings
 from relguard.rewrite.verbalize import RELATIVES
@@ -121,38 +122,21 @@ def _shown(doc: DocumentExtraction, drawn: Drawn) -> dict[tuple[int, int, int], 
     """For every occurrence of ``doc``, the outcome whose words fill its span in the output, with the type pair
     of the group it belongs to (the fill is worded for that pair, which may not be the occurrence's own).
 
-    Overlapping or touching spans of one sentence become one slot ("X studied at Y and Z": one span, two groups), filled
-    with the outcome of the group named nearest it (:func:`relguard.extract.regions.pair_distance`, then the lowest
-    index; :func:`relguard.rewrite.mask.mask`). What a reader sees at such
-    a span is that outcome, so it is the one whose public wordings may excuse the original words there. This
-    is re-derived here from the outcomes, not read from reconstruction, so a bug there cannot hide itself.
+    Spans become slots by the one rule masking uses (:func:`relguard.extract.positions.slot_table`): a slot is
+    filled with the outcome of the group named nearest it, then the lowest index. What a reader sees at a span is
+    that outcome, so it is the one whose public wordings may excuse the original words there. It is re-derived
+    here from the outcomes, not read from reconstruction, so a bug there cannot hide itself.
     """
-    named = mentions_by_entity(doc)
-    by_sentence: dict[int, list[tuple[int, int, int, int]]] = {}
-    for triple in doc.triples:
-        index = drawn[triple.pair_key][0]
-        ends = (
-            named.get((triple.subject, triple.subject_type), {}),
-            named.get((triple.object, triple.object_type), {}),
-        )
-        for occ in triple.occurrences:
-            far = pair_distance(occ.start, occ.end, *(m.get(occ.sentence, ()) for m in ends))
-            by_sentence.setdefault(occ.sentence, []).append((occ.start, occ.end, index, far))
-    order = {index: value for index, value in drawn.values()}
-    pairs = {index: (key[1], key[3]) for key, (index, _) in drawn.items()}
+    table = slot_table(doc)
+    starts = [r.start for r in table.regions]
+    primary: list[tuple[int, str | None, TypePair]] = []
+    for region in table.regions:
+        _, first, key = min((distance, drawn[key][0], key) for key, distance in region.pairs.items())
+        primary.append((first, drawn[key][1], (key[1], key[3])))
     shown: dict[tuple[int, int, int], tuple[int, str | None, TypePair]] = {}
-    for sentence, spans in by_sentence.items():
-        clusters: list[list[tuple[int, int, int, int]]] = []
-        for span in sorted(spans):
-            last_end = max(e for _, e, _, _ in clusters[-1]) if clusters else -1
-            if joins_slot(span[0], sentence, last_end=last_end, last_sentence=sentence):
-                clusters[-1].append(span)
-            else:
-                clusters.append([span])
-        for cluster in clusters:
-            _, first = min((far, index) for _, _, index, far in cluster)
-            for start, end, _, _ in cluster:
-                shown[(sentence, start, end)] = (first, order[first], pairs[first])
+    for triple in doc.triples:
+        for occ in triple.occurrences:
+            shown[(occ.sentence, occ.start, occ.end)] = primary[bisect.bisect_right(starts, occ.start) - 1]
     return shown
 
 

@@ -6,11 +6,11 @@ confidential counts name substitutes that read in the original words; both ask t
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 
 from relguard.candidates.forms import default_forms
 from relguard.rewrite.verbalize import APPOSITIVE, RELATIVES
+from relguard.rewrite.verbalize import wordings as verbalized
 from relguard.types import TypePair
 
 Forms = Callable[[str, TypePair], Mapping[str, str | None]]
@@ -27,14 +27,8 @@ def normalize(text: str) -> str:
 
 
 def wordings(predicate: str, type_pair: TypePair, forms: Forms) -> set[str]:
-    """Every public way the sampled predicate may read in the output."""
-    found = forms(predicate, type_pair) or {}
-    words = {predicate, *(v for v in found.values() if isinstance(v, str) and v)}
-    noun = found.get("noun")
-    if noun:
-        words |= {f"the {noun} of", f"{noun} of"}
-    for word in list(words):
-        words.add(re.sub(r"^(is|was|are|were)\s+", "", word))
+    """Every public way the sampled predicate may read in the output (the verbalizer's own list, normalized)."""
+    words = verbalized(predicate, type_pair, forms)
     words |= {f"{pronoun} {word}" for pronoun in RELATIVES for word in words}  # "that employs", "which borders"
     if predicate in APPOSITIVE:
         words.add(",")  # "Dublin, Ohio": the comma the verbalizer writes for it between two names

@@ -9,8 +9,8 @@ from relguard.rewrite.verbalize import FormVerbalizer, default_forms
 __all__ = [
     "FormVerbalizer",
     "MaskedDocument",
-    "Sampled",
     "Rewritten",
+    "Sampled",
     "Slot",
     "default_forms",
     "fill",

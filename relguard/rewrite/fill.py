@@ -1,24 +1,40 @@
 """Step 4b: delete or fill, from the masked document and the sampled outcomes alone (DESIGN invariant 7).
 
-:func:`fill` never receives an original relation: it takes a :class:`~relguard.rewrite.mask.MaskedDocument`
-and, per relation group, the public type pair and the sampled predicate. Documents that differ only in relation
-expressions have the same masked document and so the same output for the same outcomes.
+:func:`fill` never receives an original relation: it takes a :class:`~relguard.rewrite.mask.MaskedDocument`,
+the frame of each slot read from the masked sentence (:mod:`relguard.rewrite.frames`) and, per relation group,
+the public type pair and the sampled predicate. Documents that differ only in relation expressions have the same
+masked document, hence the same frames and the same output for the same outcomes.
+
+A sentence is deleted when one of its slots stands for a null outcome, and also when no form of the sampled
+predicate fits a slot's frame (``unfillable``: deleted and counted, never printed broken). Around a fill the
+text outside slots is copied byte for byte except for what English needs at the seam: a space between a fill and
+a word or number, "a"/"an" before it, a capital letter when it opens the sentence, one space where a removed part
+of an expression leaves two.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import re
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from relguard.rewrite.frames import Frame, read_frames
 from relguard.rewrite.mask import MaskedDocument
+from relguard.rewrite.verbalize import Place, Verbalizer, split_preposition
 from relguard.types import SanitizedDocument, TypePair
 
-Verbalizer = Callable[..., str]
+_CLOSING = frozenset(",.;:)!?\"'”’]—–")
+_ARTICLE = re.compile(r"(?:^|(?<=[\s(\"“]))([Aa]n?)(\s+)$")
+_OPENERS = " \t\n\"'“‘([{*-–—•"
+_PRONOUN_BEFORE = re.compile(r"\b(?:his|her|its|their|my|our|your|whose)\s+$", re.IGNORECASE)
+_POSSESSIVE_END = re.compile(r"['’]s\s*$")
+#: Marks a fill whose relative clause needs a comma after the next name (taken off when the text is built).
+CLOSE = "\x00"
 
 
 @dataclass(frozen=True)
 class Sampled:
-    """What ``fill`` may know of a triple: its public type pair and the sampled predicate (None = null)."""
+    """What ``fill`` may know of a relation group: its public type pair and the sampled predicate (None = null)."""
 
     type_pair: TypePair
     predicate: str | None
@@ -29,28 +45,171 @@ def fill(
     outcomes: Mapping[int, Sampled],
     verbalize: Verbalizer,
     *,
+    frames: Sequence[Frame] | None = None,
     withheld: Iterable[int] = (),
 ) -> SanitizedDocument:
-    """Delete every sentence holding a null outcome (and every ``withheld`` one) and fill the other placeholders.
+    """Delete every sentence holding a null outcome, an unfillable slot or a ``withheld`` mark; fill the rest.
 
-    ``verbalize(predicate, type_pair, text_before, text_after, inverted=..., context=...)``
-    sees only the sampled predicate, the public type pair, the masked text
-    around the slot, whether the object comes first there and what precedes it. Text outside
-    slots and deleted sentences is copied byte for byte; line and paragraph breaks around a deleted
-    sentence stay (:func:`removed_ranges`).
+    ``verbalize(predicate, type_pair, place)`` (:class:`~relguard.rewrite.verbalize.FormVerbalizer`) sees only
+    the sampled predicate, the public type pair and the slot's :class:`~relguard.rewrite.verbalize.Place`.
+    Line and paragraph breaks around a deleted sentence stay (:func:`removed_ranges`).
     """
-    deleted = sorted(
-        {slot.sentence for slot in masked.slots if any(outcomes[i].predicate is None for i in slot.groups)}
-    )
-    held = sorted(set(withheld) - set(deleted))
-    kept = _complement(removed_ranges(masked.text, masked.sentences, set(deleted) | set(held)), len(masked.text))
+    deleted, texts, unfillable = fill_slots(masked, outcomes, verbalize, frames)
+    held = sorted(set(withheld) - deleted - unfillable)
+    gone = deleted | unfillable | set(held)
+    kept = _complement(removed_ranges(masked.text, masked.sentences, gone), len(masked.text))
     pieces: list[str] = []
     filled = 0
     for start, end in kept:
-        piece, count = _fill_range(masked.text, start, end, masked.slots, outcomes, verbalize)
+        piece, ranges = assemble(masked, start, end, texts)
         pieces.append(piece)
-        filled += count
-    return SanitizedDocument(masked.name, "".join(pieces), tuple(deleted), filled, tuple(held))
+        filled += len(ranges)
+    return SanitizedDocument(
+        masked.name, "".join(pieces), tuple(sorted(deleted)), filled, tuple(held), tuple(sorted(unfillable))
+    )
+
+
+def fill_slots(
+    masked: MaskedDocument,
+    outcomes: Mapping[int, Sampled],
+    verbalize: Verbalizer,
+    frames: Sequence[Frame] | None = None,
+) -> tuple[set[int], dict[int, str], set[int]]:
+    """(sentences deleted by a null, the words of every slot of the other sentences, unfillable sentences)."""
+    frames = tuple(frames) if frames is not None else read_frames(masked)
+    deleted = {s.sentence for s in masked.slots if any(outcomes[i].predicate is None for i in s.groups)}
+    kept = [n for n, s in enumerate(masked.slots) if s.sentence not in deleted]
+    texts, unfillable = slot_words(masked, outcomes, verbalize, frames, only=kept)
+    return deleted, texts, unfillable - deleted
+
+
+def slot_words(
+    masked: MaskedDocument,
+    outcomes: Mapping[int, Sampled],
+    verbalize: Verbalizer,
+    frames: Sequence[Frame],
+    *,
+    only: Collection[int],
+) -> tuple[dict[int, str], set[int]]:
+    """The words of the slots ``only`` (slot numbers) for non-null ``outcomes``, and the sentences where a slot
+    has no form that fits (unfillable). A tail takes its head's closing preposition and the head keeps the rest
+    ("is owned [in 1777] by"); a form with no preposition moves the words between into commas ("employed, in
+    1777, William Bass")."""
+    texts: dict[int, str] = {}
+    forms: dict[int, str] = {}
+    unfillable: set[int] = set()
+    tailed = {s.head for n, s in enumerate(masked.slots) if s.role == "tail" and frames[n].name == "tail"}
+    for number in sorted(only):
+        slot, frame = masked.slots[number], frames[number]
+        sampled = outcomes[slot.groups[0]]
+        place = Place(
+            frame.name,
+            slot.inverted,
+            person=_person_before(masked, slot.start),
+            closed=_closed_after(masked, slot),
+            head=forms.get(slot.head),
+            pronoun=bool(_PRONOUN_BEFORE.search(masked.text[max(0, slot.start - 8) : slot.start])),
+            name_after=frame.name_after,
+            preposition_after=frame.preposition_after,
+            has_tail=number in tailed,
+        )
+        words = verbalize(sampled.predicate, sampled.type_pair, place)
+        if words is None:
+            unfillable.add(slot.sentence)
+            continue
+        forms[number] = words
+        if words.startswith(", ") and frame.name == "role" and not place.closed:
+            words += CLOSE  # the clause closes after the next name: "Velvet Revolver, which employs X, joined"
+        texts[number] = words
+    for number in sorted(only):
+        slot = masked.slots[number]
+        if slot.role == "tail" and frames[number].name == "tail" and slot.head in texts:
+            body, preposition = split_preposition(texts[slot.head])
+            if preposition:
+                texts[slot.head], texts[number] = body, preposition
+            else:
+                texts[slot.head], texts[number] = body + ",", ","
+    return texts, unfillable
+
+
+def assemble(masked: MaskedDocument, start: int, end: int, texts: Mapping[int, str]) -> tuple[str, list[tuple]]:
+    """The masked text ``start:end`` with every slot inside it replaced by its words, seams mended; and where
+    each fill landed (offsets into the returned string)."""
+    out = ""
+    ranges: list[tuple[int, int]] = []
+    cursor = start
+    bounds = {s: e for s, e in masked.sentences}
+    sentence_starts = sorted(bounds)
+    for number, slot in enumerate(masked.slots):
+        if slot.start < start or slot.end > end or number not in texts:
+            continue
+        out += masked.text[cursor : slot.start]
+        words = texts[number]
+        closing = words.endswith(CLOSE)
+        words = words.removesuffix(CLOSE)
+        after = masked.text[slot.end : min(end, slot.end + 2)]
+        opening = _opens_sentence(masked.text, sentence_starts, slot.start)
+        out, words = mend(out, words, after, opening)
+        ranges.append((len(out), len(out) + len(words)))
+        out += words
+        cursor = slot.end
+        if not words and out.endswith(" ") and masked.text[cursor : cursor + 1] in (" ", ",", ".", ";", ":"):
+            out = out[:-1]
+        if closing:
+            name = next((b for a, b, _ in masked.mentions if a >= cursor), None)
+            if name is not None and name <= end and masked.text[name : name + 1] not in _CLOSING | {"["}:
+                out += masked.text[cursor:name] + ","
+                cursor = name
+    out += masked.text[cursor:end]
+    return out, ranges
+
+
+def mend(before: str, words: str, after: str, opening: bool) -> tuple[str, str]:
+    """The seam between the text before a slot, its words and the text after (module docstring)."""
+    if not words:
+        return before, words
+    if words.startswith("-"):
+        return _POSSESSIVE_END.sub("", before).rstrip(" "), words  # "Acme's [-owned] Beats" → "Acme-owned Beats"
+    if words.startswith(","):
+        before = before.rstrip(" ")
+    elif before and before[-1].isalnum() and words[0].isalnum():
+        words = " " + words
+    if after and words[-1].isalnum() and (after[0].isalnum() or after[0] in '(["“'):
+        words += " "
+    if opening and words[0].isalpha():
+        words = words[0].upper() + words[1:]
+    found = _ARTICLE.search(before)
+    if found and words.strip()[:1].isalpha():
+        vowel = words.strip()[0].lower() in "aeio" or words.strip().lower().startswith(("un", "hon"))
+        article = ("an" if vowel else "a") if found.group(1).islower() else ("An" if vowel else "A")
+        before = before[: found.start(1)] + article + found.group(2)
+    return before, words
+
+
+def _opens_sentence(text: str, sentence_starts: Sequence[int], position: int) -> bool:
+    start = max((s for s in sentence_starts if s <= position), default=0)
+    return not text[start:position].strip(_OPENERS)
+
+
+def _person_before(masked: MaskedDocument, position: int) -> bool:
+    """Whether the name right before ``position`` (only blanks or a comma between) is a person."""
+    for _, end, kind in reversed(masked.mentions):
+        if end <= position:
+            return kind == "PERSON" and not masked.text[end:position].strip(" ,")
+    return False
+
+
+def _closed_after(masked: MaskedDocument, slot) -> bool:
+    """Whether the first name after ``slot`` in its sentence is followed by punctuation or the sentence end, so a
+    relative clause opened at the slot closes there."""
+    sentence_end = masked.sentences[slot.sentence][1]
+    for start, end, _ in masked.mentions:
+        if start >= slot.end:
+            if start >= sentence_end:
+                return True
+            rest = masked.text[end:sentence_end].lstrip(" ")
+            return not rest or rest[0] in _CLOSING
+    return True
 
 
 def removed_ranges(text: str, bounds: Sequence[tuple[int, int]], deleted: set[int]) -> list[tuple[int, int]]:
@@ -89,54 +248,22 @@ def _complement(ranges: list[tuple[int, int]], length: int) -> list[tuple[int, i
     return kept
 
 
-def _fill_range(text, start, end, slots, outcomes, verbalize) -> tuple[str, int]:
-    pieces: list[str] = []
-    cursor = start
-    count = 0
-    for slot in slots:
-        if slot.start < start or slot.end > end:
-            continue
-        sampled = outcomes[slot.groups[0]]
-        pieces.append(text[cursor : slot.start])
-        before, after = text[max(0, slot.start - 80) : slot.start], text[slot.end : slot.end + 80]
-        pieces.append(
-            verbalize(
-                sampled.predicate or "", sampled.type_pair, before, after, inverted=slot.inverted, context=slot.context
-            )
-        )
-        cursor = slot.end
-        count += 1
-    pieces.append(text[cursor:end])
-    return "".join(pieces), count
-
-
 def filled_sentences(
-    masked: MaskedDocument, outcomes: Mapping[int, Sampled], verbalize: Verbalizer
+    masked: MaskedDocument,
+    outcomes: Mapping[int, Sampled],
+    verbalize: Verbalizer,
+    frames: Sequence[Frame] | None = None,
 ) -> dict[int, tuple[str, tuple[tuple[int, int], ...]]]:
     """Each kept sentence that holds a slot, as it reads in the output, with where its fills are.
 
     The same fill as :func:`fill`, sentence by sentence, so a reviewer can read a filled sentence on its own;
     the ranges are character offsets of the fills inside the returned sentence text.
     """
-    deleted = {s.sentence for s in masked.slots if any(outcomes[i].predicate is None for i in s.groups)}
+    deleted, texts, unfillable = fill_slots(masked, outcomes, verbalize, frames)
     out: dict[int, tuple[str, tuple[tuple[int, int], ...]]] = {}
     for number, (start, end) in enumerate(masked.sentences):
-        slots = [s for s in masked.slots if s.sentence == number and start <= s.start and s.end <= end]
-        if not slots or number in deleted:
+        if number in deleted or number in unfillable or not any(s.sentence == number for s in masked.slots):
             continue
-        pieces, ranges, cursor, length = [], [], start, 0
-        for slot in slots:
-            pieces.append(masked.text[cursor : slot.start])
-            length += slot.start - cursor
-            sampled = outcomes[slot.groups[0]]
-            before, after = masked.text[max(0, slot.start - 80) : slot.start], masked.text[slot.end : slot.end + 80]
-            words = verbalize(
-                sampled.predicate or "", sampled.type_pair, before, after, inverted=slot.inverted, context=slot.context
-            )
-            pieces.append(words)
-            ranges.append((length, length + len(words)))
-            length += len(words)
-            cursor = slot.end
-        pieces.append(masked.text[cursor:end])
-        out[number] = ("".join(pieces), tuple(ranges))
+        text, ranges = assemble(masked, start, end, texts)
+        out[number] = (text, tuple(ranges))
     return out

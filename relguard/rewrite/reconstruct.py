@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from relguard.rewrite.fill import Sampled, Verbalizer, fill
+from relguard.rewrite.fill import Sampled, fill
 from relguard.rewrite.mask import mask
+from relguard.rewrite.verbalize import Verbalizer
 from relguard.types import Extraction, Outcome, SanitizedDocument
 
 

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from relguard.extract.regions import slot_regions
 from relguard.rewrite.fill import Sampled, filled_sentences
 from relguard.rewrite.mask import mask
-from relguard.rewrite.verbalize import FormVerbalizer
+from relguard.rewrite.verbalize import Forms, FormVerbalizer, default_forms
 from relguard.types import Release
 
 Span = tuple[int, int]
@@ -34,23 +33,21 @@ class Rewritten:
         return self.original != self.released
 
 
-def rewritten_sentences(release: Release, forms=None) -> list[Rewritten]:
-    """Every kept sentence of ``release`` that holds a slot, as released, next to its original."""
-    from relguard.release.leakscan import forms_for
-
-    forms = forms or forms_for(release)
-    verbalize = FormVerbalizer(forms) if forms else FormVerbalizer(lambda p, t: {"clause": p.replace("_", " ")})
+def rewritten_sentences(release: Release, forms: Forms = default_forms) -> list[Rewritten]:
+    """Every kept sentence of ``release`` that holds a slot, as released, next to its original; ``forms`` are
+    the pool backend's wordings (the generator's ``forms``)."""
+    verbalize = FormVerbalizer(forms)
     index = {o.group.key: i for i, o in enumerate(release.outcomes)}
     sampled = {i: Sampled(o.group.type_pair, o.predicate) for i, o in enumerate(release.outcomes)}
     withheld = {d.name: set(d.withheld_sentences) for d in release.documents}
     out: list[Rewritten] = []
     for doc in release.extraction.documents:
         name = doc.document.name
-        regions = slot_regions((o.start, o.end, o.sentence) for t in doc.triples for o in t.occurrences)
-        for number, (text, fills) in filled_sentences(mask(doc, index), sampled, verbalize).items():
+        masked = mask(doc, index)
+        for number, (text, fills) in filled_sentences(masked, sampled, verbalize).items():
             if number in withheld.get(name, ()):
                 continue
             start = doc.sentences[number].start
-            slots = tuple((r.start - start, r.end - start) for r in regions if r.sentence == number)
+            slots = tuple((a - start, b - start) for a, b in (s.source for s in masked.slots if s.sentence == number))
             out.append(Rewritten(name, number, doc.sentence_text(number), text, slots, fills))
     return out

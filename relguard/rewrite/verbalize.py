@@ -1,110 +1,230 @@
-"""How a sampled predicate reads in the masked text around its slot: clause, inverse, role noun.
+"""How a sampled predicate reads in its slot's frame: a finite verb, a participle, a role noun, a relative clause.
 
-Forms come from the pool backend (the inventory's public wordings); :func:`default_forms` is the fallback every
-part of the library shares when a backend has none for a predicate.
+Forms come from the pool backend (the inventory's public wordings: ``clause`` "is the capital of", ``inverse``
+"has as its capital", ``noun`` "capital", ``inverse_noun`` the object's role); :func:`default_forms` is the
+fallback every backend shares. Which form a slot gets is decided by its :class:`Place` — the frame read from the
+masked sentence (:mod:`relguard.rewrite.frames`), whether the object comes first there, whether the name before
+is a person — never by the words the slot replaced (DESIGN invariant 7). Where no form fits the frame the
+verbalizer returns ``None`` and the sentence is deleted, and counted (fail closed, readable).
+
+:func:`wordings` lists every string a predicate can be written as, so the leak scan can tell a fill's words from
+an original's.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from relguard.candidates.forms import default_forms
+from relguard.rewrite import frames as fr
 from relguard.types import TypePair
 
-__all__ = ["APPOSITIVE", "RELATIVES", "FormVerbalizer", "default_forms"]
+__all__ = ["APPOSITIVE", "RELATIVES", "FormVerbalizer", "Place", "Verbalizer", "default_forms", "wordings"]
 
+Forms = Callable[[str, TypePair], Mapping[str, str | None]]
 
-_WORD = re.compile(r"[A-Za-z']+")
-_COPULA = {"is", "was", "are", "were", "be", "been", "being"}
-_DETERMINERS = {"the", "a", "an"}
-_POSSESSIVES = {"his", "her", "their", "its", "my", "our", "your"}
-_CLAUSE_OPENERS = {
-    "who", "which", "that", "whom", "he", "she", "it", "they", "we", "i", "you", "and", "or", "but", "also",
-    "later", "then", "now", "still", "once", "soon", "first", "never", "often", "again", "already", "has",
-    "had", "have", "not", "jointly", "together", "reportedly",
-}  # fmt: skip
-_LEADING_COPULA = re.compile(r"^(is|was|are|were)\s+")
 #: Predicates that two names in apposition state with nothing but a comma ("Guilderland, Albany County").
 APPOSITIVE = frozenset({"located_in"})
-#: Relative pronouns the verbalizer opens a reduced or relative clause with ("that founded", ", which borders").
+#: Relative pronouns the verbalizer opens a relative clause with.
 RELATIVES = ("that", "who", "which")
+#: A noun that can head the phrase of a predicate with no role noun, by the type of the entity it stands for.
+GENERIC_HEADS = {
+    "PERSON": "person",
+    "NORP": "group",
+    "ORG": "organization",
+    "GPE": "place",
+    "LOC": "place",
+    "FAC": "facility",
+    "PRODUCT": "product",
+    "EVENT": "event",
+    "WORK_OF_ART": "work",
+    "LAW": "law",
+    "LANGUAGE": "language",
+}
+_COPULA = re.compile(r"^(is|was|are|were)\s+")
+_DETERMINERS = frozenset({"the", "a", "an", "its", "his", "her", "their"})
+_PREPOSITIONS = frozenset(
+    {"of", "in", "to", "for", "by", "with", "from", "at", "on", "into", "onto", "against", "as", "within", "near",
+     "over", "under", "through", "about", "after", "across", "toward", "towards", "upon", "among", "between",
+     "behind", "beside", "around", "inside", "outside", "throughout"}
+)  # fmt: skip
+_IRREGULAR_PARTICIPLES = frozenset(
+    {"born", "known", "held", "built", "made", "run", "led", "won", "sold", "taught", "written", "given", "shown",
+     "seen", "set", "found", "put", "kept", "told", "brought", "bought", "thought", "drawn", "grown", "thrown",
+     "driven", "ridden", "sung", "begun", "chosen", "spoken", "stolen", "taken", "eaten", "fallen", "forgotten",
+     "frozen", "hidden", "beaten", "bound", "buried", "home", "located", "based", "situated", "headquartered"}
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Place:
+    """What a fill may know of its slot: the frame, whether the object is named before it (``inverted``),
+    whether the name it follows is a person (who/which), whether a name right after it is followed by
+    punctuation or the end (``closed``: a relative clause opened there is closed), for a tail the form its
+    head printed, and whether a possessive before it is a pronoun ("his [REL]": no "his-born")."""
+
+    frame: str
+    inverted: bool = False
+    person: bool = False
+    closed: bool = True
+    head: str | None = None
+    pronoun: bool = False
+    name_after: bool = True
+    preposition_after: bool = False
+    has_tail: bool = False
+
+
+#: What a fill calls: (sampled predicate, public type pair, the slot's place) → the words, or None (unfillable).
+Verbalizer = Callable[[str, TypePair, Place], "str | None"]
+
+
+def participle(finite: str) -> str | None:
+    """The reduced-relative form of a copula + participle ("is located in" → "located in"), else None."""
+    stripped = _COPULA.sub("", finite)
+    if stripped == finite:
+        return None
+    first = stripped.split(" ", 1)[0]
+    if first in _DETERMINERS or not (first.endswith(("ed", "en")) or first in _IRREGULAR_PARTICIPLES):
+        return None
+    return stripped
+
+
+def split_preposition(form: str) -> tuple[str, str]:
+    """(the form without its closing preposition, that preposition) — ("is owned", "by"); ("employs", "")."""
+    words = form.split()
+    if len(words) > 1 and words[-1] in _PREPOSITIONS:
+        return " ".join(words[:-1]), words[-1]
+    return form, ""
 
 
 class FormVerbalizer:
-    """Turns a sampled predicate into words that fit the masked text around its slot.
+    """Turns a sampled predicate into words that fit its :class:`Place` (module docstring)."""
 
-    Forms come from the public inventory: ``clause`` ("SUBJECT is the capital of
-    OBJECT"), ``inverse`` ("OBJECT has as its capital SUBJECT"), the role
-    ``noun`` ("capital": the subject's role) and ``inverse_noun`` (the object's
-    role, for "Acme Corp's founder Alice Smith"). Which one fits is decided from the masked text before
-    the slot and the slot's orientation only: after a preposition's object a qualifying clause, after a
-    possessive the role noun,
-    after a determiner the noun phrase, after a copula the form without its
-    copula, after a comma an apposition, after a common noun a reduced relative
-    clause, else the clause (or its inverse when the object comes first).
-    """
-
-    def __init__(self, forms: Callable[[str, TypePair], Mapping[str, str | None]]) -> None:
+    def __init__(self, forms: Forms) -> None:
         self._forms = forms
 
-    def __call__(
-        self, predicate: str, type_pair: TypePair, before: str, after: str, *, inverted: bool = False, context: str = ""
-    ) -> str:
-        forms = self._forms(predicate, type_pair)
+    def forms(self, predicate: str, type_pair: TypePair) -> Mapping[str, str | None]:
+        return self._forms(predicate, type_pair) or {}
+
+    def finite(self, predicate: str, type_pair: TypePair, *, inverted: bool) -> str:
+        forms = self.forms(predicate, type_pair)
         clause = forms.get("clause") or predicate.replace("_", " ")
-        noun = forms.get("noun")
-        phrase = (forms.get("inverse") or _passive(clause)) if inverted else clause
-        if context == "modifier" and noun:
-            return noun  # "Bob Jones, an Acme Corp [employee]": the subject's role, after the object's name
-        if context == "juxtaposed":
+        return (forms.get("inverse") or _passive(clause)) if inverted else clause
+
+    def noun_phrase(self, predicate: str, type_pair: TypePair, *, inverted: bool) -> str | None:
+        """The role noun with its preposition, as the clause words it ("capital of", "enclave within")."""
+        forms = self.forms(predicate, type_pair)
+        noun = forms.get("inverse_noun") if inverted else forms.get("noun")
+        if not noun:
+            return None
+        clause = forms.get("inverse" if inverted else "clause") or ""
+        found = re.search(rf"\b{re.escape(noun)}\s+(\w+)$", clause)
+        preposition = found.group(1) if found and found.group(1) in _PREPOSITIONS else "of"
+        return f"{noun} {preposition}"
+
+    def role_noun(self, predicate: str, type_pair: TypePair, *, holder_is_subject: bool) -> str | None:
+        """The role the name after a possessive holds: the subject's noun, or the object's (``inverse_noun``; for
+        a symmetric relation — its inverse reads as its clause — the same noun: "his [spouse] Alice")."""
+        forms = self.forms(predicate, type_pair)
+        if holder_is_subject:
+            return forms.get("noun")
+        symmetric = self.finite(predicate, type_pair, inverted=True) == self.finite(
+            predicate, type_pair, inverted=False
+        )
+        return forms.get("inverse_noun") or (forms.get("noun") if symmetric else None)
+
+    def __call__(self, predicate: str, type_pair: TypePair, place: Place) -> str | None:
+        """The words of ``predicate`` for ``place``; None when no form fits (the sentence is then deleted).
+
+        A form that ends in a preposition loses it where the text after the slot already has one ("was
+        [REL] by critics"), and a role noun takes its preposition only where a name follows ("the [capital of]
+        Canada", but "Blue Demon's biological [son] and ...")."""
+        words = self._words(predicate, type_pair, place)
+        if words and place.preposition_after and not place.has_tail and place.frame not in (fr.TAIL, fr.REMOVED):
+            words = split_preposition(words)[0]
+        return words
+
+    def _words(self, predicate: str, type_pair: TypePair, place: Place) -> str | None:
+        frame, inverted = place.frame, place.inverted
+        if frame == fr.REMOVED:
+            return ""
+        if frame == fr.END:
+            return None
+        finite = self.finite(predicate, type_pair, inverted=inverted)
+        if frame == fr.TAIL:
+            return split_preposition(place.head or finite)[1]
+        noun = self.noun_phrase(predicate, type_pair, inverted=inverted)
+        if noun and not place.name_after:
+            noun = split_preposition(noun)[0]
+        relative = "who" if place.person else "that"
+        if frame == fr.FINITE:
+            return finite
+        if frame == fr.MODIFIER:
+            return participle(finite) or f"{relative} {finite}"
+        if frame == fr.NOUN:
+            if noun:
+                return noun
+            head = GENERIC_HEADS.get(type_pair[1 if inverted else 0], "one")
+            return f"{head} {'who' if head == 'person' else 'that'} {finite}"
+        if frame == fr.COPULA:
+            stripped = _COPULA.sub("", finite)
+            if stripped != finite:
+                return stripped
+            if noun:
+                return f"the {noun}"
+            head = GENERIC_HEADS.get(type_pair[1 if inverted else 0], "one")
+            return f"a {head} {'who' if head == 'person' else 'that'} {finite}"
+        if frame == fr.APPOSITION:
+            if noun:
+                return f"the {noun}"  # "Ann Lee, the founder of Beta,"
+            return participle(finite) or f"{'who' if place.person else 'which'} {finite}"  # "Acme, founded by X"
+        if frame in (fr.POSSESSIVE, fr.ROLE):
+            role = self.role_noun(predicate, type_pair, holder_is_subject=inverted)
+            if role:
+                return role  # "Acme's [founder] Alice", "Velvet Revolver [drummer] Matt Sorum"
+            if frame == fr.ROLE:
+                return f", {'who' if place.person else 'which'} {finite}"  # "Hugh Jackman, who appointed X,"
+            made = participle(self.finite(predicate, type_pair, inverted=not inverted))
+            if made and place.name_after and not place.pronoun and " " not in split_preposition(made)[0]:
+                return "-" + split_preposition(made)[0]  # "Paris-born Alice", "Sega-published Daytona"
+            return None
+        if frame == fr.COMMA:
             if predicate in APPOSITIVE and not inverted:
                 return ","  # "Dublin, Ohio": the one relation a bare comma states
-            return ", " + _relative(phrase, type_pair, inverted=inverted)
-        if context == "object":
-            return _qualifier(phrase)  # "recorded at Studio 92 [that is a landmark of] Canada"
-        if context in ("entity", "after_apposition", "modifier"):
-            return phrase
-        tail = before[-40:]
-        words = _WORD.findall(tail)
-        last = words[-1] if words else ""
-        spaced = tail.endswith(" ")
-        if re.search(r"['’]s\s*$", tail) or (last.lower() in _POSSESSIVES and spaced):
-            if inverted:
-                return noun or phrase  # "Alice Smith, Acme Corp's [founder]": the subject's role
-            return forms.get("inverse_noun") or noun or phrase  # "Acme Corp's [founder] Alice Smith"
-        if last.lower() in _DETERMINERS and spaced:
-            return f"{noun} of" if noun and not inverted else _LEADING_COPULA.sub("", phrase)
-        if last.lower() in _COPULA and spaced:
-            stripped = _LEADING_COPULA.sub("", phrase)
-            if stripped != phrase:
-                return stripped
-            return f"the {noun} of" if noun and not inverted else phrase
-        if re.search(r",\s*$", tail):
-            stripped = _LEADING_COPULA.sub("", phrase)
-            if stripped != phrase:
-                return stripped
-            if noun and not inverted:
-                return f"the {noun} of"
-            return _relative(phrase, type_pair, inverted=inverted)
-        if spaced and last.islower() and last.lower() not in _CLAUSE_OPENERS and not last.endswith("ly"):
-            stripped = _LEADING_COPULA.sub("", phrase)
-            return stripped if stripped != phrase else "that " + phrase
-        return phrase
+            if place.closed:
+                return f", {'who' if place.person else 'which'} {finite}"
+            return f" {participle(finite) or relative + ' ' + finite}"
+        if frame == fr.HYPHEN:
+            made = participle(finite)
+            if made and " " not in split_preposition(made)[0]:
+                return "-" + split_preposition(made)[0]  # "Los Angeles-owned cover band"
+            return None
+        if frame == fr.START:
+            fronted = participle(self.finite(predicate, type_pair, inverted=not inverted))
+            return fronted[0].upper() + fronted[1:] if fronted else None
+        raise ValueError(f"unknown frame {frame!r}")
 
 
-def _qualifier(phrase: str) -> str:
-    """A clause that qualifies the name before it, which is a preposition's object and cannot take a main verb:
-    a participle where the phrase is a passive ("at the Olympics [held in] Turin"), else a "that" clause."""
-    stripped = _LEADING_COPULA.sub("", phrase)
-    if stripped != phrase and stripped.split(" ", 1)[0] not in _DETERMINERS | _POSSESSIVES and " " in stripped:
-        return stripped
-    return "that " + phrase
-
-
-def _relative(phrase: str, type_pair: TypePair, *, inverted: bool) -> str:
-    """A non-restrictive relative clause on the name before the slot: "who …" for a person, else "which …"."""
-    return ("who " if type_pair[1 if inverted else 0] == "PERSON" else "which ") + phrase
+def wordings(predicate: str, type_pair: TypePair, forms: Forms = default_forms) -> set[str]:
+    """Every string :class:`FormVerbalizer` may write for ``predicate``, in any frame and direction (lower case)."""
+    verbalize = FormVerbalizer(forms)
+    found: set[str] = {predicate.replace("_", " ")}
+    for frame in fr.FRAMES:
+        for inverted in (False, True):
+            for person in (False, True):
+                for closed in (False, True):
+                    words = verbalize(predicate, type_pair, Place(frame, inverted, person, closed))
+                    words = words.lstrip("-") if words else words
+                    if words:
+                        found.add(words.strip(" ,").lower())
+                        head = split_preposition(words.strip(" ,"))[0]
+                        found.add(head.lower())
+    for value in verbalize.forms(predicate, type_pair).values():
+        if isinstance(value, str) and value:
+            found.add(value.lower())
+    return {w for w in found if w}
 
 
 def _passive(clause: str) -> str:

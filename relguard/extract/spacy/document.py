@@ -18,7 +18,17 @@ from relguard.extract.spacy import lexicon as lex
 from relguard.extract.spacy.coref import Coreference
 from relguard.extract.spacy.entities import EntityResolution
 from relguard.extract.spacy.patterns import SentenceRelations
-from relguard.types import ENTITY_TYPES, Document, DocumentExtraction, Entity, Mention, Occurrence, Sentence, Triple
+from relguard.types import (
+    ENTITY_TYPES,
+    Document,
+    DocumentExtraction,
+    Entity,
+    Link,
+    Mention,
+    Occurrence,
+    Sentence,
+    Triple,
+)
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
@@ -27,7 +37,9 @@ _ENTITY_TYPES = frozenset(ENTITY_TYPES)
 #: Longest run of proper nouns taken as a name the NER missed; longer runs are titles or lists.
 MAX_PROPER_WORDS = 4
 _ARGUMENT_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "appos", "conj", "attr", "dative"})
-_Found = tuple[int, int, int, str, tuple[tuple[int, int], ...]]  # sentence, mention, mention, predicate, spans
+_Found = tuple[
+    int, int, int, str, tuple[tuple[int, int], ...], tuple[str, ...]
+]  # sentence, mentions, predicate, spans, roles
 
 
 class DocumentState(EntityResolution, Coreference):
@@ -69,8 +81,8 @@ class DocumentState(EntityResolution, Coreference):
             cum.append(cum[-1] + (m >= 0))
         self.cum = cum
         for index, sent in enumerate(self.sent_spans):
-            for a, b, predicate, spans in SentenceRelations(self, sent).find():
-                self.found.append((index, a, b, predicate, spans))
+            for a, b, predicate, spans, roles in SentenceRelations(self, sent).find():
+                self.found.append((index, a, b, predicate, spans, roles))
         return self
 
     def finish(self, types: list[str] | None = None) -> DocumentExtraction:
@@ -84,7 +96,15 @@ class DocumentState(EntityResolution, Coreference):
         for start, _, sentence, entity in self.mentions:
             starts.setdefault((sentence, entity), []).append(start)
         found: dict[tuple[str, str, str, str, str], set[tuple[int, int, int]]] = {}
-        for sentence, a, b, predicate, spans in self.found:
+        links: set[Link] = set()
+        doc = self.doc
+        for sentence, a, b, predicate, spans, roles in self.found:
+            head = doc[spans[0][0]].idx
+            links.update(
+                Link(sentence, head, doc[start].idx, role)
+                for (start, _), role in zip(spans, roles, strict=True)
+                if role
+            )
             first, second = self.mentions[a][3], self.mentions[b][3]
             if not first_mentioned(starts[(sentence, first)], starts[(sentence, second)]):
                 first, second = second, first
@@ -95,7 +115,11 @@ class DocumentState(EntityResolution, Coreference):
                 found.setdefault(key, set()).add((sentence, start, end))
         return pair_by_position(
             DocumentExtraction(
-                self.document, tuple(self.sentences), self._entities(types, self.names), self._triples(found)
+                self.document,
+                tuple(self.sentences),
+                self._entities(types, self.names),
+                self._triples(found),
+                tuple(sorted(links, key=lambda link: (link.part, link.head, link.role != "tail"))),
             )
         )
 

@@ -62,6 +62,11 @@ AREA_NOUNS = _words(
     """north south east west northeast northwest southeast southwest center centre heart outskirts part
     suburbs suburb city town village state province county region district area capital"""
 )
+#: Parts and directions a location phrase passes through without describing the place ("in the north of").
+DIRECTION_NOUNS = _words(
+    """north south east west northeast northwest southeast southwest north-east north-west south-east south-west
+    center centre heart outskirts part parts suburbs middle edge side coast border"""
+)
 #: Predicates that name the same entity twice ("X, also known as Y"): aliases, not relations.
 #: Words that give an entity another name ("better known as", "stylized as"): aliases, never relations.
 ALIAS_WORDS = _words("known stylized stylised spelled spelt nicknamed aka dubbed abbreviated transliterated")
@@ -74,7 +79,8 @@ ROLE_NOUNS = _words(
     guitarist drummer vocalist bassist singer frontman keyboardist cto cfo coo chancellor premier king queen
     prince princess successor predecessor teammate colleague niece nephew uncle aunt grandson granddaughter
     grandfather grandmother cousin boss deputy treasurer principal dean professor student pupil rector bishop
-    archbishop pastor general commander senator ambassador consul"""
+    archbishop pastor general commander senator ambassador consul representative delegate commissioner councillor
+    councilor congressman congresswoman assemblyman governor-general viceroy emperor empress sultan pope"""
 )
 #: Adjectives that are part of a role ("chief executive", "late wife", "former president"), not a description.
 ROLE_MODIFIERS = _words(

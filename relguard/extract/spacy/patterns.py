@@ -27,14 +27,12 @@ from typing import TYPE_CHECKING
 from relguard.extract.spacy import lexicon as lex
 from relguard.extract.spacy.inflect import expression_word, hyphen_group, normalize_predicate
 from relguard.extract.spacy.juxtaposed import juxtaposed, juxtaposed_predicate
+from relguard.extract.spacy.nouns import NounRules
+from relguard.extract.spacy.spans import SpanCutter
 from relguard.extract.spacy.wordclass import (
     bearing,
-    descriptive,
-    edge,
-    gap_word,
     hedge,
     noun_part,
-    object_word,
 )
 
 if TYPE_CHECKING:
@@ -48,8 +46,6 @@ if TYPE_CHECKING:
 MAX_PATH_EDGES = 10
 #: Inner path words allowed (after carriers are dropped); more means the two names are only loosely connected.
 MAX_INNER_TOKENS = 8
-#: Other words a span may take between two of its expression words ("takes place every summer in").
-MAX_GAP = 3
 #: Mentions per sentence considered; bounds the quadratic pair loop on run-on lists.
 MAX_MENTIONS = 24
 
@@ -62,13 +58,14 @@ _NOUN_PARTS = frozenset({"compound", "amod", "det"})
 _MODIFIER_DEPS = frozenset({"amod", "compound", "nmod", "nummod"})
 
 _NOUNS = frozenset({"NOUN", "PROPN"})
-_PREDICATIVE = frozenset({"attr", "appos", "oprd", "ROOT", "conj"})
-_RELATIONAL = lex.ROLE_NOUNS | lex.LIGHT_NOUNS | lex.AREA_NOUNS | lex.BODY_NOUNS | lex.PLACE_NOUNS
+#: Complements of a verb: between two parts of an expression they make the parts one slot ("sold his stake to").
+_COMPLEMENTS = frozenset({"dobj", "attr", "oprd", "dative", "acomp"})
 
-_Found = tuple[int, int, str, tuple[tuple[int, int], ...]]  # first mention, second mention, predicate, spans
+#: first mention, second mention, predicate, spans (inclusive tokens), each span's role in the expression
+_Found = tuple[int, int, str, tuple[tuple[int, int], ...], tuple[str, ...]]
 
 
-class SentenceRelations:
+class SentenceRelations(NounRules, SpanCutter):
     """The linked mention pairs of one sentence, each with its predicate and its spans (inclusive tokens)."""
 
     def __init__(self, state: DocumentState, sent: Span) -> None:
@@ -76,6 +73,7 @@ class SentenceRelations:
         self.doc = state.doc
         self.ment_of = state.ment_of
         self.sent = sent
+        self._quoted_tokens: frozenset[int] | None = None
 
     def find(self) -> list[_Found]:
         ment_of, mentions = self.ment_of, self.s.mentions
@@ -97,15 +95,18 @@ class SentenceRelations:
             inner = self._inner(a, b, heads, chains)
             if inner is None:
                 if spans := juxtaposed(self.s, a, b, heads):
-                    found.append((a, b, juxtaposed_predicate(self.s, a, b), spans))
+                    found.append((a, b, juxtaposed_predicate(self.s, a, b), spans, ("",) * len(spans)))
                 continue
             expression = self._expression(inner, a, b)
-            spans = self._spans(expression, a, b)
-            if not spans:
-                continue
             predicate = self._predicate(expression, inner, a, b)
-            if predicate is not None:
-                found.append((a, b, predicate, spans))
+            if predicate is None:
+                continue
+            spannable = self._without_descriptions(inner)
+            if not any(bearing(t) for t in spannable):
+                continue  # "Lana Grey is an American singer": what she is, no relation phrase to replace
+            spans, roles = self._parts(self._expression(spannable, a, b), a, b)
+            if spans:
+                found.append((a, b, predicate, spans, roles))
         return found
 
     # -- the path and its carriers
@@ -153,46 +154,6 @@ class SentenceRelations:
         if not any(bearing(t) for t in inner) or (listed and not _role_between(inner)):
             return None  # "Alice, Bob and Carol"; but "Amdír and his son Amroth" names a relation
         return inner
-
-    def _nouns(self, path: list[Token], inner: list[Token], described: set[int]) -> list[Token]:
-        """Keep the relation's words, not what a name is described as.
-
-        A noun heading a reduced or relative clause on the path only describes the first name, with its copula
-        ("is a collectible dice game created by" → "created by"); a predicate noun that names no relation only
-        carries a preposition ("a racing driver from"). A noun that a name modifies (``described``: "a Norwegian
-        politician", "the Disney film") is what relates the two, so it stays. A noun argument between the names
-        ("won two medals at") no longer drops the pair: which nouns may stand there was a word list, so a slot
-        depended on the relation's words (invariant 11), and a pair left out is released as written.
-        """
-        order = {t.i: k for k, t in enumerate(path)}
-        for k in range(len(path) - 1):
-            low, high = path[k], path[k + 1]
-            for noun, clause, side in ((low, high, "after"), (high, low, "before")):
-                if noun.pos_ not in _NOUNS or clause.head.i != noun.i or clause.dep_ not in ("acl", "relcl"):
-                    continue
-                at = order[noun.i]
-                cut = [t for t in inner if (order[t.i] <= at if side == "after" else order[t.i] >= at)]
-                if all(t.dep_ == "det" or t.lemma_ in lex.COPULAS or descriptive(t) for t in cut):
-                    inner = [t for t in inner if t not in cut]
-        ends = {path[0].i, path[-1].i}
-        for t in list(inner):
-            if t.i in described:
-                continue  # "a Norwegian politician", "the Disney film": the noun a name modifies relates it
-            classifier = any(c.i in ends and c.dep_ in ("compound", "appos", "nmod") for c in t.children)
-            if t.pos_ in _NOUNS and classifier and not self._relational(t, order):
-                inner = [u for u in inner if u.i != t.i]  # "invited the saxophonist Kenny Ward": what he is
-                continue
-            if t.pos_ in _NOUNS and t.dep_ in _PREDICATIVE and not self._relational(t, order):
-                drop = {t.i} | {u.i for u in inner if u.lemma_ in lex.COPULAS and t.head.i == u.i}
-                inner = [u for u in inner if u.i not in drop]  # "a racing driver from": only "from" relates
-        return inner
-
-    def _relational(self, noun: Token, order: dict[int, int]) -> bool:
-        """A predicate noun that names a relation ("the capital of", "a member of", "CEO of"), not a description
-        of the first name that only carries a preposition ("a racing driver from", "an album released in")."""
-        if noun.lemma_.lower() in _RELATIONAL:
-            return True
-        return any(c.dep_ == "prep" and c.i in order and c.lower_ in ("of", "to") for c in noun.children)
 
     def _carrier(self, lca: Token, child: Token, a: int, b: int) -> bool:
         """Whether ``lca`` only carries a subject into the clause of ``child`` and is no part of the relation.
@@ -251,59 +212,6 @@ class SentenceRelations:
                 if ment_of[joined.i] < 0:
                     taken.setdefault(joined.i, joined)
         return [taken[i] for i in sorted(taken)]
-
-    def _spans(self, expression: list[Token], a: int, b: int) -> tuple[tuple[int, int], ...]:
-        """Contiguous pieces of the expression, cut at entity mentions and wide gaps, trimmed, each bearing a word.
-
-        Pieces between the two names are the slot; only when none lies between them do pieces outside count
-        ("In Madrid, Sofia Jansen played", "Bob Jones, an Acme Corp employee"): a verb before both names
-        belongs to its own subject's relation ("aviator awarded the Medal of Honor in the Vietnam War").
-        """
-        cum, doc = self.s.cum, self.doc
-        pieces: list[list[int]] = []
-        for t in expression:
-            if pieces:
-                last = pieces[-1][-1]
-                gap = t.i - last - 1
-                if gap <= MAX_GAP and cum[t.i] - cum[last + 1] == 0 and self._fills(last, t.i):
-                    pieces[-1].extend(range(last + 1, t.i + 1))
-                    continue
-            pieces.append([t.i])
-        spans = []
-        for piece in pieces:
-            while piece and edge(doc[piece[0]]):
-                piece = piece[1:]
-            while piece and (edge(doc[piece[-1]]) or doc[piece[-1]].dep_ == "det"):
-                piece = piece[:-1]
-            if piece and any(bearing(doc[i]) for i in piece):
-                spans.append((piece[0] - self._comma_before(piece[0], a), piece[-1]))
-        low, high = self.s.mentions[a][1], self.s.mentions[b][0]
-        between = tuple(span for span in spans if low <= span[0] and span[1] < high)
-        return between or tuple(spans)
-
-    def _comma_before(self, start: int, a: int) -> int:
-        """1 when the piece is a relative clause on the first name set off by a comma alone ("Dublin, which lies
-        in Ohio", "Dublin, located in Ohio"): the comma joins the span, so the slot is the one the comma of
-        "Dublin, Ohio" gets and another wording of the relation leaves the same masked text; else 0."""
-        first = self.doc[start]
-        if start - 1 != self.s.mentions[a][1] or self.doc[start - 1].text != ",":
-            return 0
-        clause = first.head if first.tag_ in ("WDT", "WP") else first
-        return int(clause.dep_ in ("relcl", "acl") and self.s.ment_of[clause.head.i] == a)
-
-    def _fills(self, last: int, nxt: int) -> bool:
-        """Whether the words between two expression words may join the span: modifiers and function words, or a
-        short object between a verb and its preposition ("studied computer science at", "sold his stake to"),
-        never a number. Left out, the object would sit between two pieces of one slot, each filled alone."""
-        gap = [self.doc[i] for i in range(last + 1, nxt)]
-        if all(gap_word(t) for t in gap):
-            return True  # function words, superlatives, time phrases ("the largest city in", "every summer in")
-        verb = self.doc[last]
-        return (
-            verb.pos_ == "VERB"
-            and all(object_word(t) and t.head.i in {verb.i, *(u.i for u in gap)} for t in gap)
-            and len(gap) <= 2
-        )
 
     # -- the predicate (confidential: it only feeds d_R)
 

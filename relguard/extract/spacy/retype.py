@@ -42,7 +42,7 @@ def masked_sentences(state: DocumentState) -> list[MaskedSentence]:
     text = state.document.text
     spans: dict[int, list[tuple[int, int]]] = {}
     doc = state.doc
-    for sentence, _a, _b, _predicate, pieces in state.found:
+    for sentence, _a, _b, _predicate, pieces, _roles in state.found:
         bounds = state.sentences[sentence]
         for first, last in pieces:
             start, end = doc[first].idx, doc[last].idx + len(doc[last])

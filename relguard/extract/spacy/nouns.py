@@ -1,0 +1,105 @@
+"""Which nouns on a path are the relation's wording and which describe a name (they stay in the text).
+
+A mixin of :class:`~relguard.extract.spacy.patterns.SentenceRelations`. A noun links two names by its structure
+— a preposition of role ("the founder of"), a possessor ("Acme's founder"), a name compound in apposition
+("Apple CEO Tim Cook") — or it says what a name is ("a village in", "an American singer"); a third thing the names
+meet through ("produced at two breweries in") stays between two parts of one slot.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from relguard.extract.spacy import lexicon as lex
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+
+from relguard.extract.spacy.wordclass import descriptive
+
+_NOUNS = frozenset({"NOUN", "PROPN"})
+#: Where a noun on the path is a third thing the two names meet through, not what one of them is.
+_THIRD = frozenset({"pobj", "dobj", "nsubj", "nsubjpass", "npadvmod", "iobj", "dative"})
+#: Nouns a relation passes through without describing a name: support-verb idioms, areas, bodies.
+_SUPPORT_NOUNS = lex.LIGHT_NOUNS | lex.DIRECTION_NOUNS | lex.BODY_NOUNS
+#: Object positions: a noun there is what a verb acts on, not a role a name holds ("published an edition of").
+_OBJECTS = frozenset({"dobj", "pobj", "iobj", "dative"})
+#: Prepositions that make a noun a role of the name after them ("founder of", "ambassador to", "candidate for").
+_ROLE_PREPS = frozenset({"of", "to", "for"})
+_RELATIONAL = lex.ROLE_NOUNS | lex.LIGHT_NOUNS | lex.AREA_NOUNS | lex.BODY_NOUNS | lex.PLACE_NOUNS
+_PREDICATIVE = frozenset({"attr", "appos", "oprd", "ROOT", "conj"})
+
+
+class NounRules:
+    """Noun rules of a path (mixed into :class:`~relguard.extract.spacy.patterns.SentenceRelations`)."""
+
+    ment_of: list[int]
+
+    def _nouns(self, path: list[Token], inner: list[Token], described: set[int]) -> list[Token]:
+        """Keep the relation's words, not what a name is described as.
+
+        A noun heading a reduced or relative clause on the path only describes the first name, with its copula
+        ("is a collectible dice game created by" → "created by"); a predicate noun that names no relation only
+        carries a preposition ("a racing driver from"). A noun that a name modifies (``described``: "a Norwegian
+        politician", "the Disney film") is what relates the two, so it stays. A noun argument between the names
+        ("won two medals at") no longer drops the pair: which nouns may stand there was a word list, so a slot
+        depended on the relation's words (invariant 11), and a pair left out is released as written.
+        """
+        order = {t.i: k for k, t in enumerate(path)}
+        for k in range(len(path) - 1):
+            low, high = path[k], path[k + 1]
+            for noun, clause, side in ((low, high, "after"), (high, low, "before")):
+                if noun.pos_ not in _NOUNS or clause.head.i != noun.i or clause.dep_ not in ("acl", "relcl"):
+                    continue
+                at = order[noun.i]
+                cut = [t for t in inner if (order[t.i] <= at if side == "after" else order[t.i] >= at)]
+                if all(t.dep_ == "det" or t.lemma_ in lex.COPULAS or descriptive(t) for t in cut):
+                    inner = [t for t in inner if t not in cut]
+        ends = {path[0].i, path[-1].i}
+        for t in list(inner):
+            classifier = any(c.i in ends and c.dep_ in ("compound", "appos", "nmod") for c in t.children)
+            if t.pos_ in _NOUNS and classifier and not self._relational(t, order):
+                inner = [u for u in inner if u.i != t.i]  # "invited the saxophonist Kenny Ward": what he is
+                continue
+            if t.pos_ in _NOUNS and t.dep_ in _PREDICATIVE and not self._relational(t, order):
+                drop = {t.i} | {u.i for u in inner if u.lemma_ in lex.COPULAS and t.head.i == u.i}
+                inner = [u for u in inner if u.i not in drop]  # "a racing driver from": only "from" relates
+        return inner
+
+    def _relational(self, noun: Token, order: dict[int, int]) -> bool:
+        """A predicate noun that names a relation ("the capital of", "a member of", "CEO of"), not a description
+        of the first name that only carries a preposition ("a racing driver from", "an album released in")."""
+        if noun.lemma_.lower() in _RELATIONAL:
+            return True
+        return any(c.dep_ == "prep" and c.i in order and c.lower_ in _ROLE_PREPS for c in noun.children)
+
+    def _linking(self, noun: Token) -> bool:
+        """A noun that links two names by its structure, whatever the noun: a preposition of role ("the founder
+        of", "the critic of"), a possessor ("Acme's founder", "his son") or a name compound in apposition with
+        another name ("Apple CEO Tim Cook"). Any other noun on the path says what a name is ("a village in", "an
+        American singer", "the album's lead single"): it stays in the text."""
+        if noun.lemma_.lower() in _SUPPORT_NOUNS:
+            return True  # "took place in", "in the north of", "on the board of"
+        if noun.dep_ in _OBJECTS and not (noun.dep_ == "pobj" and noun.head.lower_ == "as"):
+            return False  # "published an edition of": what a verb acts on; but "served as the president of"
+        if any(c.dep_ == "prep" and c.lower_ in _ROLE_PREPS and c.i > noun.i for c in noun.children):
+            return True
+        if noun.lemma_.lower() not in lex.ROLE_NOUNS:
+            return False  # "his second album X", "Its pale ale": a description, even next to two names
+        named = [c for c in noun.children if self.ment_of[c.i] >= 0 and c.dep_ in ("poss", "compound")]
+        return bool(named) and (
+            self.ment_of[noun.head.i] >= 0 or any(c.dep_ == "appos" and self.ment_of[c.i] >= 0 for c in noun.children)
+        )
+
+    def _without_descriptions(self, inner: list[Token]) -> list[Token]:
+        """``inner`` without what is not the relation's wording: the nouns that describe a name
+        (:meth:`_linking`) with the copula that introduces one — the slot of "Warton is a village in Lancaster"
+        is "in", and "is a village" stays — and a third thing the names meet through with the preposition that
+        leads to it: "is produced [at two breweries] in Madagascar" keeps the breweries between two parts of
+        one slot."""
+        described = {t.i for t in inner if t.pos_ in _NOUNS and not self._linking(t)}
+        copulas = {t.i for t in inner if t.lemma_ in lex.COPULAS and any(c.i in described for c in t.children)}
+        third = {t.i for t in inner if t.i in described and t.dep_ in _THIRD}
+        leading = {t.head.i for t in inner if t.i in third and t.head.pos_ == "ADP"}
+        return [t for t in inner if t.i not in described | copulas | leading]

@@ -1,0 +1,374 @@
+"""The grammatical frame of every slot, read from the masked sentence alone (DESIGN invariant 7).
+
+A fill is English only if it has the form its place wants: "The club [REL] Oettinger" wants a finite verb,
+"a racing video game [REL] Sega" a participle or relative clause, "the [REL] Canada" a role noun, "Acme's [REL]
+Alice" the role Alice holds. Which form a place wants is read here from the masked sentence — every placeholder
+taken out, the rest tagged by spaCy's tagger — and from the public mentions, never from the words the slot
+replaced: two documents that differ only in relation wording have the same masked sentence, hence the same
+frames. Tags are cached per masked sentence (placeholders normalized), since a corpus repeats them.
+
+Frames:
+
+* ``finite`` — the slot is the verb of its clause: no finite verb before it in the clause ("Acme [REL] Alice");
+* ``modifier`` — the clause has its verb, the slot follows a noun phrase: a participle or a "that"/"who" clause;
+* ``noun`` — after an article, adjective, number or preposition: a role noun ("the [founder of]");
+* ``copula`` — after a copula or auxiliary left outside the slot: the form without its own copula;
+* ``apposition`` — after "Name,": "the founder of" or ", who founded";
+* ``possessive`` — after "'s" or "his": the role the next name holds ("Acme's [founder] Alice");
+* ``role`` — between two names inside a noun phrase ("Velvet Revolver [drummer] Matt Sorum joined"): the same;
+* ``comma`` — the slot is the comma between two names ("Dublin[,] Ohio");
+* ``hyphen`` — the slot is glued to a name with no name after it ("Los Angeles[-based] band");
+* ``start`` — nothing before the slot in its sentence: a fronted participle ("[Born in] Paris, she ...");
+* ``tail`` / ``removed`` — a later part of a multi-part expression: its closing preposition, or nothing;
+* ``end`` — a verb after both names ("In Madrid, Sofia Jansen [played] three concerts"): no fill states the
+  relation there, so the sentence is deleted (unfillable, counted).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+
+    from relguard.rewrite.mask import MaskedDocument, Slot
+
+FINITE, MODIFIER, NOUN, COPULA = "finite", "modifier", "noun", "copula"
+APPOSITION, POSSESSIVE, ROLE, COMMA, HYPHEN, START = "apposition", "possessive", "role", "comma", "hyphen", "start"
+TAIL, REMOVED, END = "tail", "removed", "end"
+FRAMES = (FINITE, MODIFIER, NOUN, COPULA, APPOSITION, POSSESSIVE, ROLE, COMMA, HYPHEN, START, TAIL, REMOVED, END)
+#: Frames whose fill states the relation towards a name after the slot.
+_NEED_A_NAME_AFTER = frozenset({FINITE, MODIFIER, COPULA, APPOSITION, ROLE, COMMA, START})
+
+#: Tags of a finite verb (or modal) that already heads the clause before a slot.
+_FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
+_COPULA_WORDS = frozenset(
+    {"is", "was", "are", "were", "be", "been", "being", "am", "'s", "has", "have", "had", "will", "would", "can",
+     "could", "may", "might", "must", "shall", "should", "does", "did", "do", "become", "became", "becomes",
+     "remains", "remained"}
+)  # fmt: skip
+_NOUN_BEFORE = frozenset({"DT", "JJ", "JJR", "JJS", "PDT"})
+_POSSESSIVES = frozenset({"his", "her", "its", "their", "my", "our", "your", "whose"})
+_RELATIVES = frozenset({"who", "which", "that", "whom", "where"})
+_CONJUNCTIONS = frozenset({"and", "or", "but", "nor", "then", "yet"})
+#: Marks that end a clause: after one, the slot opens a new clause.
+_CLAUSE_MARKS = frozenset({";", ":", "—", "–", "(", ")"})
+#: Words that open a subordinate or relative clause: the clause before has ended.
+_SUBORDINATORS = frozenset(
+    {"which", "who", "whom", "whose", "where", "when", "while", "although", "though", "because", "since", "after",
+     "before", "if", "until", "whereas", "unless", "once"}
+)  # fmt: skip
+_PLACEHOLDER = re.compile(r"\[REL_\d+\]")
+_OPENERS = " \t\n\"'“‘([{*-–—•"
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A slot's frame and what follows it: a name right after it (only an article between), or a preposition
+    ("was [REL] by critics": the fill must not bring its own "by")."""
+
+    name: str
+    name_after: bool = True
+    preposition_after: bool = False
+
+
+@dataclass(frozen=True)
+class Tagged:
+    """The tags of one masked sentence with its placeholders taken out: (start, end, text, tag) per token, with
+    offsets into the masked sentence."""
+
+    tokens: tuple[tuple[int, int, str, str], ...]
+
+
+@functools.cache
+def tagger(model: str = "en_core_web_sm") -> Language:
+    """The spaCy pipeline that tags masked sentences (parser and NER are not needed for a tag)."""
+    from relguard.extract.spacy.model import load_pipeline
+
+    return load_pipeline(model)
+
+
+_TAG_CACHE: dict[str, tuple[tuple[int, int, str, str], ...]] = {}
+_TAG_CACHE_SIZE = 100_000
+
+
+def tag_sentences(texts: Sequence[str], nlp: Language | None = None) -> list[Tagged]:
+    """Tags of each masked sentence, its placeholders replaced by one space before tagging (so the tags never
+    depend on which group a placeholder names), cached by that text; offsets point into each given text."""
+    nlp = nlp or tagger()
+    stripped = [_strip(t) for t in texts]
+    missing = list(dict.fromkeys(body for body, _ in stripped if body not in _TAG_CACHE))
+    if missing:
+        if len(_TAG_CACHE) + len(missing) > _TAG_CACHE_SIZE:
+            _TAG_CACHE.clear()
+        disabled = [p for p in nlp.pipe_names if p not in ("tok2vec", "tagger", "attribute_ruler")]
+        for body, doc in zip(missing, nlp.pipe(missing, disable=disabled, batch_size=256), strict=True):
+            _TAG_CACHE[body] = tuple((t.idx, t.idx + len(t.text), t.text, t.tag_) for t in doc if not t.is_space)
+    return [
+        Tagged(tuple((offsets[a], offsets[b], word, tag) for a, b, word, tag in _TAG_CACHE[body]))
+        for body, offsets in stripped
+    ]
+
+
+def _strip(text: str) -> tuple[str, list[int]]:
+    """``text`` with every placeholder replaced by one space, and the map from its offsets back into ``text``."""
+    body, offsets, cursor = [], [], 0
+    for found in _PLACEHOLDER.finditer(text):
+        for i in range(cursor, found.start()):
+            body.append(text[i])
+            offsets.append(i)
+        body.append(" ")
+        offsets.append(found.start())
+        cursor = found.end()
+    for i in range(cursor, len(text)):
+        body.append(text[i])
+        offsets.append(i)
+    offsets.append(len(text))
+    return "".join(body), offsets
+
+
+def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Frame, ...]:
+    """The frame of every slot of ``masked``, in slot order (module docstring)."""
+    if not masked.slots:
+        return ()
+    by_sentence: dict[int, list[int]] = {}
+    for number, slot in enumerate(masked.slots):
+        by_sentence.setdefault(slot.sentence, []).append(number)
+    order = sorted(by_sentence)
+    texts = [masked.text[masked.sentences[s][0] : masked.sentences[s][1]] for s in order]
+    tags = dict(zip(order, tag_sentences(texts, nlp), strict=True))
+    frames: list[Frame] = [Frame(FINITE)] * len(masked.slots)
+    for sentence, numbers in by_sentence.items():
+        base, stop = masked.sentences[sentence]
+        text = masked.text[base:stop]
+        mentions = tuple((a - base, b - base) for a, b, _ in masked.mentions if base <= a < stop)
+        pronouns = frozenset(m for m in mentions if text[m[0] : m[1]].lower() in _PRONOUNS)
+        heads = [
+            masked.slots[n].start - base
+            for n in numbers
+            if masked.slots[n].role == "" and masked.text[masked.slots[n].start - 1 : masked.slots[n].start].isspace()
+        ]  # the slots that may be a verb: not a later part, not glued to a name ("Dublin[,] Ohio")
+        c = _Context(text, tags[sentence], mentions, pronouns, _hidden(tags[sentence]), [], heads)
+        for number in numbers:
+            slot = masked.slots[number]
+            head = masked.slots[slot.head] if slot.head >= 0 else None
+            frame = _frame(slot, head, slot.start - base, slot.end - base, c)
+            named_after = any(m[0] >= slot.end - base for m in mentions)
+            if frame in _NEED_A_NAME_AFTER and mentions and not named_after:
+                frame = END  # "In Madrid, Sofia Jansen [played] three concerts": no name left for the relation
+            frames[number] = Frame(frame, *_what_follows(slot.end - base, c))
+            c.earlier.append((slot.start - base, frame))
+    return tuple(frames)
+
+
+_PRONOUNS = frozenset({"he", "she", "it", "they", "him", "her", "them", "we", "i", "you"})
+Token = tuple[int, int, str, str]
+
+
+@dataclass(frozen=True)
+class _Context:
+    """A masked sentence as the frame rules read it: text, tags, mention ranges (and which are pronouns), the
+    starts of tokens inside parentheses or quotes, the frames of the slots before, every slot's start."""
+
+    text: str
+    tagged: Tagged
+    mentions: tuple[tuple[int, int], ...]
+    pronouns: frozenset[tuple[int, int]]
+    hidden: frozenset[int]
+    earlier: list[tuple[int, str]]
+    slots: list[int]
+
+    def mention_ending(self, position: int) -> tuple[int, int] | None:
+        return next((m for m in self.mentions if m[1] == position), None)
+
+
+def _hidden(tagged: Tagged) -> frozenset[int]:
+    """Starts of tokens inside parentheses or double quotes: a title's or an aside's verbs are not the clause's."""
+    hidden, depth, quoted = set(), 0, False
+    for start, _, word, _ in tagged.tokens:
+        if word == "(":
+            depth += 1
+        elif word == ")":
+            depth = max(0, depth - 1)
+        elif word in ('"', "“", "”"):
+            quoted = not quoted if word == '"' else word == "“"
+        elif depth or quoted:
+            hidden.add(start)
+    return frozenset(hidden)
+
+
+def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> str:
+    if head is not None and head.groups[0] == slot.groups[0]:
+        if slot.role == "tail":
+            return TAIL
+        if slot.role == "removed":
+            return REMOVED
+    text = c.text
+    if not _PLACEHOLDER.sub(" ", text[:start]).strip(_OPENERS):
+        return START
+    if c.mention_ending(start) is not None and text[start - 1 : start].strip():
+        if any(m[0] >= end and not text[end : m[0]].strip() for m in c.mentions):
+            return COMMA  # "Dublin[,] Ohio": the slot took the comma, nothing stands between name and slot
+        return HYPHEN  # "Los Angeles[-based] cover band": a compound on the name
+    before = _looking_back([t for t in c.tagged.tokens if t[1] <= start])
+    if not before:
+        return START
+    _, last_end, word, tag = before[-1]
+    lower = word.lower()
+    named = c.mention_ending(last_end) if not text[last_end:start].strip() else None
+    if tag == "POS" or lower in ("'s", "’s") or (lower in _POSSESSIVES and tag in ("PRP$", "WP$")):
+        return POSSESSIVE
+    if word in (",", "("):
+        if len(before) > 1 and (c.mention_ending(before[-2][1]) or before[-2][3].startswith("NN")):
+            if word == "," and not _has_verb(before[:-1], c) and _apposition_open(before[:-1], c):
+                return FINITE  # "Amri, or Dumura Karbi, [is spoken by]": the comma closes an apposition
+            return APPOSITION  # "Steve Wozniak, [REL] Apple", "Lester Smith ([REL] Dragon Dice)"
+        return APPOSITION if _has_verb(before, c) else MODIFIER  # "(1856 – 1914), sometimes [using]"
+    if lower in _RELATIVES and tag in ("WDT", "WP", "IN"):
+        return FINITE
+    if lower in _COPULA_WORDS or tag == "MD":
+        return COPULA
+    if lower in _CONJUNCTIONS and tag == "CC":
+        previous = before[:-1]
+        while previous and previous[-1][2] == ",":
+            previous = previous[:-1]
+        return FINITE if _has_verb(previous, c) else MODIFIER  # "founded Acme and [REL] Globex"
+    if named is None and (tag in ("IN", "TO") or _ends_noun_phrase(before)):
+        return NOUN  # "the [REL] Canada", "a retired British [REL]", "an operating [REL]"
+    if named is not None and _opens_noun_phrase(before, c):
+        return POSSESSIVE  # "an Acme Corp [employee]": the name modifies the noun, as "Acme Corp's [employee]"
+    verb_before = _has_verb(before, c)
+    name_after = next((m for m in c.mentions if m[0] >= end), None)
+    verb_after = _verb_after(name_after[1] if name_after is not None else end, c)
+    adjacent = name_after is not None and not text[end : name_after[0]].strip()
+    if named is not None and named not in c.pronouns and adjacent and not verb_before and verb_after:
+        return ROLE  # "Velvet Revolver [drummer] Matt Sorum joined": the names are the subject's noun phrase
+    return MODIFIER if verb_before or verb_after else FINITE
+
+
+def _looking_back(before: list[Token]) -> list[Token]:
+    """The words before a slot without the adverbs and parenthesized asides right before it ("and later
+    [moved to]", "the second (surviving) [son of]"): the slot follows what stands before them."""
+    while before:
+        if before[-1][3] in ("RB", "RBR", "RBS") and before[-1][2].lower() not in _RELATIVES:
+            before = before[:-1]
+        elif before[-1][2] == ")":
+            depth, cut = 0, len(before) - 1
+            while cut >= 0:
+                depth += {")": 1, "(": -1}.get(before[cut][2], 0)
+                if depth == 0:
+                    break
+                cut -= 1
+            if cut <= 0:
+                return before
+            before = before[:cut]
+        else:
+            return before
+    return before
+
+
+def _ends_noun_phrase(before: Sequence[Token]) -> bool:
+    """The last words are an article or possessive with only adjectives or participles after it ("the", "an
+    operating", "the world's largest"): the slot is that noun phrase's head."""
+    for _, _, word, tag in reversed(before[-5:]):
+        if tag in ("DT", "PDT", "PRP$", "POS"):
+            return word.lower() not in ("that", "this", "these", "those", "which", "all", "both") or tag != "DT"
+        if tag not in ("JJ", "JJR", "JJS", "VBG", "VBN", "HYPH", "CD", ","):
+            return False
+    return False
+
+
+def _opens_noun_phrase(before: Sequence[Token], c: _Context) -> bool:
+    """The last words are an article and a name ("an [American]", "an [Acme Corp]"; after "the" a one-word name
+    only), not at the clause's start ("The Rockets [REL]" names the subject): the slot heads their noun phrase."""
+    mention = c.mention_ending(before[-1][1])
+    if mention is None:
+        return False
+    inside = [t for t in before if t[0] >= mention[0]]
+    ahead = [t for t in before if t[1] <= mention[0]]
+    if not ahead or ahead[-1][2].lower() not in ("a", "an", "the", "his", "her", "its"):
+        return False
+    if len(inside) != 1 and ahead[-1][2].lower() == "the":
+        return False  # "the Harbor Street Clinic": a name of several words takes its own article
+    return len(ahead) - 1 > _clause_start(ahead, c)
+
+
+def _apposition_open(before: Sequence[Token], c: _Context) -> bool:
+    """Whether the clause before a comma holds another comma after its first words ("Amri, or Dumura Karbi,"), or
+    a slot that opened a clause with one ("Steve Wozniak[, who founded] Apple,"): the comma closes it."""
+    low = before[0][0] if before else 0
+    opened = any(frame in (COMMA, APPOSITION) and start > low for start, frame in c.earlier)
+    return opened or any(word == "," for _, _, word, _ in before[1:])
+
+
+def _clause_start(words: Sequence[Token], c: _Context) -> int:
+    """Where the last clause of ``words`` starts: after a clause mark; at a subordinator or relative pronoun;
+    after the comma that ends a clause a subordinator opened ("When he formed X, [he] ..."); after ", and" that
+    opens a verb phrase or a clause whose part before had a verb of its own ("..., and von der Esch [returned]"),
+    not ", and David Bowie [as]" after "Christian Bale [as] Alfred Borden": a list goes on."""
+    start, subordinate = 0, False
+    for number, (_, _, word, tag) in enumerate(words):
+        lower = word.lower()
+        if word in _CLAUSE_MARKS:
+            start, subordinate = number + 1, False
+        elif tag in ("WDT", "WP", "WRB") or (lower in _SUBORDINATORS and tag in ("IN", "WRB")):
+            start, subordinate = number, tag in ("WRB", "IN")
+        elif word == "," and subordinate and number + 1 < len(words):
+            start, subordinate = number + 1, False
+        elif word == "," and number + 2 < len(words) and words[number + 1][2].lower() in _CONJUNCTIONS:
+            opens_verb = words[number + 2][3].startswith(("VB", "MD"))
+            segment = [t for t in words[start:number] if t[0] not in c.hidden]
+            if opens_verb or any(t[3] in _FINITE_TAGS or t[2].lower() in _COPULA_WORDS for t in segment):
+                start = number + 1  # ", and was honored"; "X was unsuccessful, and Y [returned]"
+    return start
+
+
+def _has_verb(before: Sequence[Token], c: _Context) -> bool:
+    """Whether the clause that ends at the slot already has a finite verb (a word, or an earlier finite slot);
+    words in parentheses or quotes do not count."""
+    clause = before[_clause_start(before, c) :]
+    low = clause[0][0] if clause else 0
+    for start, _, word, tag in clause:
+        if start in c.hidden or word.lower() in _RELATIVES:
+            continue
+        if tag in _FINITE_TAGS or word.lower() in _COPULA_WORDS:
+            return True
+    return any(frame in (FINITE, COPULA) and start >= low for start, frame in c.earlier)
+
+
+def _verb_after(position: int, c: _Context) -> bool:
+    """Whether a finite verb comes right after ``position``, adverbs aside: the words before are then its
+    subject's noun phrase ("Li Yujie [of] Henan University believes"). A slot there says nothing: it may as well
+    be a preposition ("Moderate Party [in] the Riksdag")."""
+    seen, depth = 0, 0
+    for start, _, word, tag in c.tagged.tokens:
+        if start < position or tag in ("RB", "RBR", "RBS"):
+            continue
+        if word in ("(", ")") or depth:
+            depth += {"(": 1, ")": -1}.get(word, 0)
+            continue  # 'Gyldendal Norsk Forlag ("...") was founded': the aside is not what follows
+        lower = word.lower()
+        if start in c.hidden or seen >= 2 or not word[:1].isalnum() or lower in _CONJUNCTIONS or tag in ("WDT", "WP"):
+            return False
+        if tag in _FINITE_TAGS or lower in _COPULA_WORDS:
+            return True
+        seen += 1
+    return False
+
+
+def _what_follows(end: int, c: _Context) -> tuple[bool, bool]:
+    """(a name starts right after ``end``, only an article or possessive between; the next word is a preposition)."""
+    after = [t for t in c.tagged.tokens if t[0] >= end]
+    name_after = False
+    for start, _, word, tag in after[:6]:
+        if any(m[0] == start for m in c.mentions):
+            name_after = True
+            break
+        if word.lower() not in ('"', "“") and tag not in ("DT", "PRP$", "JJ", "JJS", "JJR", "CD", "NN", "NNS", "HYPH"):
+            break  # "the 16th century painter Onufri" is a name's noun phrase; "and ..." is not
+    preposition = bool(after) and after[0][3] in ("IN", "TO") and after[0][2].lower() not in ("that", "if", "whether")
+    return name_after, preposition

@@ -1,0 +1,120 @@
+"""Fills that are English in their frame, read from the masked sentence alone, on real spaCy extractions.
+
+Each case is a sentence, the frame its slot must get from the masked text, and what the release prints for a
+chosen outcome; then the seams (articles, capitals, spaces), the parts of one expression and the fail-closed
+deletion, and that frames cannot depend on anything but the masked text.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from relguard.candidates.inventory import InventoryCandidates
+from relguard.rewrite import FormVerbalizer, Sampled, fill, mask
+from relguard.rewrite.frames import (
+    COMMA,
+    FINITE,
+    MODIFIER,
+    POSSESSIVE,
+    TAIL,
+    read_frames,
+    tag_sentences,
+)
+from relguard.types import Document
+
+VERBALIZE = FormVerbalizer(InventoryCandidates().forms)
+
+
+def release(extractor, text: str, predicate: str | None = None, **by_pair: str | None):
+    """The extraction of ``text``, its masked document, frames, and the text filled with ``predicate`` for every
+    group (or the one named by subject in ``by_pair``)."""
+    extraction = extractor.extract(Document("d.txt", text))
+    keys = sorted({t.pair_key for t in extraction.triples})
+    masked = mask(extraction, {key: n for n, key in enumerate(keys)})
+    outcomes = {
+        n: Sampled((key[1], key[3]), by_pair.get(key[0].replace(" ", "_"), predicate)) for n, key in enumerate(keys)
+    }
+    return extraction, masked, read_frames(masked), fill(masked, outcomes, VERBALIZE)
+
+
+# (sentence, frame of its first slot, predicate drawn, released text)
+CASES = [
+    # the verb of its clause: a finite verb, the slot holding the whole expression (auxiliaries, agent "by")
+    ("Acme Corp is sponsored by Globex Inc.", FINITE, "acquired", "Acme Corp acquired Globex Inc."),
+    # the description stays ("a racing video game"); the slot after it is a participle
+    ("Daytona USA is a racing video game developed by Sega.", MODIFIER, "owned_by",
+     "Daytona USA is a racing video game owned by Sega."),
+    # the head noun of a description is content: only the preposition is the relation's
+    ("Warton is a village in Lancashire.", MODIFIER, "borders", "Warton is a village that borders Lancashire."),
+    # the name after a possessive holds a role: its noun
+    ("Acme Corp's founder Alice Smith retired.", POSSESSIVE, "employs", "Acme Corp's employee Alice Smith retired."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "frame", "predicate", "expected"), CASES, ids=[c[0][:40] for c in CASES])
+def test_a_fill_takes_the_form_its_frame_wants(extractor, text, frame, predicate, expected):
+    _, masked, frames, out = release(extractor, text, predicate)
+    assert frames[0].name == frame, (masked.text, frames)
+    assert out.text == expected, masked.text
+
+
+def test_an_address_comma_is_a_comma_for_located_in_and_a_closed_clause_otherwise(extractor):
+    text = "Bob Jones lives in Dublin, Ohio, with his family."
+    extraction, masked, frames, _ = release(extractor, text)
+    assert COMMA in [f.name for f in frames], masked.text
+    keys = sorted({t.pair_key for t in extraction.triples})
+    for predicate, shown in (("located_in", "Dublin, Ohio, with"), ("borders", "Dublin, which borders Ohio, with")):
+        outcomes = {
+            n: Sampled((key[1], key[3]), predicate if key[1] == key[3] == "GPE" else "lives_in")
+            for n, key in enumerate(keys)
+        }
+        assert shown in fill(masked, outcomes, VERBALIZE).text
+
+
+def test_one_expression_cut_by_a_date_is_one_slot_in_two_parts(extractor):
+    """ "was founded in 1777 by": the date stays between the parts; the head takes the form, the tail its closing
+    preposition; a form with none sets the date off by commas."""
+    text = "The Bass Brewery was founded in 1777 by William Bass."
+    extraction, masked, frames, _ = release(extractor, text)
+    assert [f.name for f in frames] == [FINITE, TAIL], masked.text
+    assert "in 1777" in masked.text
+    (key,) = {t.pair_key for t in extraction.triples}
+    pair = (key[1], key[3])
+    assert fill(masked, {0: Sampled(pair, "sponsored_by")}, VERBALIZE).text == (
+        "The Bass Brewery was sponsored in 1777 by William Bass."
+    )
+    assert fill(masked, {0: Sampled(pair, "employs")}, VERBALIZE).text == (
+        "The Bass Brewery employs, in 1777, William Bass."
+    )
+
+
+def test_a_verb_after_both_names_is_deleted_and_counted_not_printed_broken(extractor):
+    """ "In Madrid, Sofia Jansen [played] three concerts": no fill states a relation of Madrid and Sofia there."""
+    _, masked, frames, out = release(extractor, "In Madrid, Sofia Jansen played three concerts. The end.", "founded")
+    assert [f.name for f in frames] == ["end"], masked.text
+    assert out.text == "The end." and out.unfillable_sentences == (0,) and out.removed_sentences == ()
+
+
+def test_seams_are_mended_articles_capitals_and_spaces(extractor):
+    """The fill after "an" starts with a consonant: "a"; a fill that opens the sentence is capitalized."""
+    _, masked, frames, out = release(extractor, "Bob Jones is an employee of Acme Corp.", "founded")
+    assert [f.name for f in frames] == [FINITE] and out.text == "Bob Jones founded Acme Corp."
+    _, masked, frames, out = release(extractor, "Paris is the capital of France.", "capital_of")
+    assert out.text == "Paris is the capital of France."
+    _, masked, frames, out = release(extractor, "Bob Jones, an Acme Corp employee, spoke.", "founded")
+    assert frames[0].name == POSSESSIVE and "an Acme Corp founder, spoke" in out.text, (masked.text, out.text)
+
+
+def test_frames_read_the_masked_sentence_only_not_the_group_numbers():
+    """Tags are read with every placeholder replaced by one space, so the indices of the groups never matter."""
+    one, two = tag_sentences(["Acme [REL_0] Alice Smith.", "Acme [REL_471] Alice Smith."])
+    assert [(w, t) for _, _, w, t in one.tokens] == [(w, t) for _, _, w, t in two.tokens]
+    assert one.tokens[-1][0] == len("Acme [REL_0] Alice Smith")
+    assert two.tokens[-1][0] == len("Acme [REL_471] Alice Smith")
+
+
+def test_two_wordings_of_one_relation_give_the_same_frames_and_text(extractor):
+    """Invariant 7 with frames: the frame is read from the masked sentence, which the two wordings share."""
+    a = release(extractor, "Acme Corp, founded by Alice Smith, makes robots.", "owned_by")
+    b = release(extractor, "Acme Corp, which was created by Alice Smith, makes robots.", "owned_by")
+    assert a[1].text == b[1].text and a[2] == b[2] and a[3].text == b[3].text
