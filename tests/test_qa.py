@@ -206,6 +206,7 @@ def test_cli_qa_reads_the_original_and_each_seeded_release_and_a_rerun_costs_not
         assert len(server.requests) == len(first) == 2 * (1 + 2 * 2)
     assert "reader reader-test" in capsys.readouterr().out
     answers = pd.read_csv(out / "qa_answers.csv")
+    assert list(answers.gold[:2]) == ["Alice Smith", "Paris"]
     dataset = load_hotpotqa(tmp_path)
     prepared = prepare(dataset.documents, k=10)
     corpora = [{d.name: d.text for d in dataset.documents}]

@@ -222,6 +222,8 @@ def _question_bar(enabled: bool):
 
     def update(label: str, done: int, total: int) -> None:
         if label not in bars:
+            if done >= total:
+                return
             for old in bars.values():
                 old.close()  # type: ignore[attr-defined]
             bars.clear()
@@ -229,6 +231,8 @@ def _question_bar(enabled: bool):
         bar = bars[label]
         bar.n = done  # type: ignore[attr-defined]
         bar.refresh()  # type: ignore[attr-defined]
+        if done >= total:
+            bars.pop(label).close()  # type: ignore[attr-defined]
 
     def close() -> None:
         for bar in bars.values():

@@ -112,6 +112,7 @@ class QAResult:
     original: CorpusScore
     passages: int = DEFAULT_PASSAGES
     releases: list[CorpusScore] = field(default_factory=list)
+    gold: dict[str, tuple[str, ...]] = field(default_factory=dict)
     info: dict[str, Any] = field(default_factory=dict)
 
     def rows(self) -> list[dict[str, Any]]:
@@ -194,6 +195,7 @@ def run_qa(
     log(f"{dataset.name}: {len(questions)} questions over {len(texts)} documents, reader {reader.name}")
     original = read("original", texts)
     result = QAResult(dataset.name, dataset.note, reader.name, reader.endpoint, len(questions), original, passages)
+    result.gold = {q.id: q.answers for q in questions}
     if prepared is None:
         start = time.perf_counter()
         prepared = prepare(dataset.documents, k=k, extractor=extractor, candidates=candidates, encoder=encoder)
@@ -267,12 +269,14 @@ def write_qa(result: QAResult, out: str | Path) -> list[Path]:
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
+    gold = result.gold
     answers = [
         {
             "corpus": score.corpus,
             "epsilon": score.epsilon,
             "release": score.release,
             "question": answer.question,
+            "gold": " | ".join(gold.get(answer.question, ())),
             "prediction": answer.prediction,
             "em": answer.em,
             "f1": answer.f1,
