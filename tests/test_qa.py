@@ -8,6 +8,7 @@ the loss and its spread over releases, the cache that makes a rerun free, and th
 from __future__ import annotations
 
 import json
+import math
 import re
 import statistics
 from pathlib import Path
@@ -124,6 +125,9 @@ def test_em_f1_and_the_loss_over_releases_on_a_hand_made_case(tmp_path):
     assert rows[1]["em"] == pytest.approx(200 / 3) and rows[1]["f1"] == pytest.approx(800 / 9)
     assert rows[1]["em_loss"] == pytest.approx(100 / 3) and rows[1]["f1_loss"] == pytest.approx(100 / 9)
     assert rows[2]["em_loss"] == 0 and rows[2]["f1_loss"] == 0
+    # the paired standard error over questions: per-question F1 losses 100/3, 0, 0 in release A, none in B
+    assert rows[1]["f1_loss_se"] == pytest.approx(statistics.stdev([100 / 3, 0, 0]) / math.sqrt(3))
+    assert rows[2]["f1_loss_se"] == 0
     summary = result.summary()
     assert summary[0]["corpus"] == "original" and summary[0]["f1"] == 100
     item = summary[1]
@@ -227,5 +231,5 @@ def test_cli_qa_reads_the_original_and_each_seeded_release_and_a_rerun_costs_not
     assert (releases.em_loss == original.em - releases.em).all()
     table = (out / "qa.md").read_text()
     assert "reader-test" in table and "teaching seeds 7..10: NOT private" in table
-    assert "| original | – | – | 2 | 100.0 | 100.0 | – | – |" in table
+    assert "| original | – | – | 2 | 100.0 | 100.0 | – | – | – |" in table
     assert "| RelGuard | ε=5, λ=1, K=10 | 2 | 2 |" in table

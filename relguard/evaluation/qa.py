@@ -11,6 +11,7 @@ or, for teaching and repeatable checks only, from a fixed seed (then they are no
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -64,6 +65,16 @@ class CorpusScore:
         """Mean of ``em``, ``f1`` or ``support_recall`` over the questions, in points (0–100)."""
         values = [getattr(a, metric) for a in self.answers]
         return 100 * statistics.fmean(values) if values else 0.0
+
+
+def paired_se(original: CorpusScore, release: CorpusScore) -> float:
+    """Standard error, in points, of the F1 loss from the sample of questions: sd(per-question loss) / √n.
+
+    The same questions are read over both corpora, so the loss is a paired difference; this is how far another
+    sample of as many questions could move it, which the spread over releases (the mechanism's noise) does not show.
+    """
+    losses = [100 * (o.f1 - r.f1) for o, r in zip(original.answers, release.answers, strict=True)]
+    return statistics.stdev(losses) / math.sqrt(len(losses)) if len(losses) > 1 else 0.0
 
 
 def read_corpus(
@@ -134,6 +145,7 @@ class QAResult:
             if score.epsilon is not None:
                 row["em_loss"] = self.original.mean("em") - row["em"]
                 row["f1_loss"] = self.original.mean("f1") - row["f1"]
+                row["f1_loss_se"] = paired_se(self.original, score)
             out.append(row)
         return out
 
@@ -147,7 +159,7 @@ class QAResult:
         for (epsilon, lam, k), members in groups.items():
             item: dict[str, Any] = {"corpus": "RelGuard", "epsilon": epsilon, "lam": lam, "k": k}
             item.update(releases=len(members), questions=members[0]["questions"], reader=self.reader)
-            for metric in ("em", "f1", "em_loss", "f1_loss", "support_recall"):
+            for metric in ("em", "f1", "em_loss", "f1_loss", "f1_loss_se", "support_recall"):
                 values = [m[metric] for m in members]
                 item[metric] = statistics.fmean(values)
                 item[f"{metric}_std"] = statistics.stdev(values) if len(values) > 1 else 0.0
@@ -246,7 +258,7 @@ def _cell(item: Mapping[str, Any], metric: str) -> str:
 
 def qa_table(result: QAResult) -> str:
     """The summary as a markdown table: EM/F1 and their loss in points, mean ± std over releases."""
-    heads = ("corpus", "setting", "releases", "questions", "EM ↑", "F1 ↑", "EM loss ↓", "F1 loss ↓")
+    heads = ("corpus", "setting", "releases", "questions", "EM ↑", "F1 ↑", "EM loss ↓", "F1 loss ↓", "F1 loss SE")
     heads += (f"support R@{result.passages}",)
     rows = []
     for item in result.summary():
@@ -257,7 +269,9 @@ def qa_table(result: QAResult) -> str:
                 setting,
                 str(item["releases"] or "–"),
                 str(item["questions"]),
-                *(_cell(item, m) for m in ("em", "f1", "em_loss", "f1_loss", "support_recall")),
+                *(_cell(item, m) for m in ("em", "f1", "em_loss", "f1_loss")),
+                "–" if item.get("f1_loss_se") is None else f"{item['f1_loss_se']:.1f}",
+                _cell(item, "support_recall"),
             )
         )
     return "\n".join(markdown_table(heads, rows))
@@ -295,6 +309,8 @@ def write_qa(result: QAResult, out: str | Path) -> list[Path]:
     parts += [f"- questions: {result.questions}"]
     parts += [f"- {key}: {value}" for key, value in result.info.items() if value is not None]
     parts += ["", "EM and token F1 in points (HotpotQA normalization, best gold answer); loss = original − release."]
+    parts += ["F1 loss SE: standard error of the loss from the sample of questions (paired, mean over releases);"]
+    parts += ["the ± after a score is the sample std over releases (the mechanism's noise)."]
     parts += [f"support R@{result.passages}: share of each question's supporting passages among those read.", ""]
     parts += [qa_table(result)]
     path = folder / "qa.md"
