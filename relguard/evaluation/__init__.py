@@ -8,6 +8,8 @@
 * :func:`run_evaluation` compares no defence, RelGuard over ε (with and without
   null), sentence deletion and Presidio masking, with λ and K sweeps, and
   :func:`write_outputs` writes the CSV/markdown tables and PNG plots.
+* :func:`run_qa` is the paper's utility measure: a :class:`Reader` (any OpenAI-compatible model) answers the
+  questions from the top BM25 passages of the original and of releases; :func:`write_qa` writes EM/F1 and the loss.
 """
 
 from __future__ import annotations
@@ -25,18 +27,23 @@ from relguard.evaluation.datasets import EvalDataset, Question, load_dataset
 from relguard.evaluation.expected import expected_leakage, expected_leakage_curve
 from relguard.evaluation.matching import EncoderRelationMatcher, default_matcher
 from relguard.evaluation.metrics import Fact, LeakageScore, score_leakage
+from relguard.evaluation.qa import CorpusScore, QAResult, read_corpus, run_qa, write_qa
+from relguard.evaluation.reader import Reader, reader_config
 from relguard.evaluation.sweep import SweepResult, run_evaluation, write_outputs
 from relguard.privacy.closeness import calibrate_threshold
 from relguard.privacy.expected import ExpectedLeakage
 
 __all__ = [
+    "CorpusScore",
     "EncoderRelationMatcher",
     "EvalDataset",
     "Evaluation",
     "ExpectedLeakage",
     "Fact",
     "LeakageScore",
+    "QAResult",
     "Question",
+    "Reader",
     "SweepResult",
     "TargetedAttacker",
     "Truth",
@@ -47,9 +54,13 @@ __all__ = [
     "expected_leakage",
     "expected_leakage_curve",
     "load_dataset",
+    "read_corpus",
+    "reader_config",
     "run_evaluation",
+    "run_qa",
     "score_leakage",
     "truth_from_extraction",
     "truth_from_gold",
     "write_outputs",
+    "write_qa",
 ]

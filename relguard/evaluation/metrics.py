@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from relguard.types import TypePair
@@ -167,6 +167,21 @@ def token_f1(prediction: str, gold: str) -> float:
         return 0.0
     precision, recall = same / len(pred.split()), same / len(truth.split())
     return 2 * precision * recall / (precision + recall)
+
+
+def exact_match(prediction: str, gold: str) -> float:
+    """HotpotQA's official exact match: 1.0 when the normalized strings are equal, else 0.0."""
+    return float(normalize_answer(prediction) == normalize_answer(gold))
+
+
+def answer_scores(prediction: str, answers: Sequence[str]) -> tuple[float, float]:
+    """(EM, token F1) of ``prediction`` against the best of the gold ``answers`` (2Wiki's aliases count alike).
+
+    Each score takes its own best alias, as the benchmarks' scripts do; no gold answer scores (0, 0).
+    """
+    if not answers:
+        return 0.0, 0.0
+    return max(exact_match(prediction, a) for a in answers), max(token_f1(prediction, a) for a in answers)
 
 
 def contains_answer(text: str, answer: str) -> bool:

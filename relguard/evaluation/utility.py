@@ -74,29 +74,39 @@ def answer_survival(
     return survived / answerable, kept / max(1, spans), answerable
 
 
-def retrieval_recall(
-    questions: Sequence[Question], texts: Mapping[str, str], *, ks: Sequence[int] = (2, 5)
-) -> dict[int, float]:
-    """Mean share of supporting passages in BM25's top k, for each k (titles are indexed with the text)."""
+def bm25_top(queries: Sequence[str], texts: Mapping[str, str], *, k: int) -> list[tuple[str, ...]]:
+    """For each query, the names of the ``k`` best documents by BM25 over title + text, best first.
+
+    One index over every document of ``texts`` (``bm25s``, English stop words); the same ranking serves the
+    recall diagnostic and the QA reader, so both see the passages a retriever over that corpus would return.
+    """
     try:
         import bm25s
     except ImportError as exc:  # pragma: no cover - part of the eval extra
-        raise ModelError("retrieval recall needs bm25s: pip install 'relguard[eval]'") from exc
-    if not questions or not texts:
-        return {k: 0.0 for k in ks}
+        raise ModelError("BM25 retrieval needs bm25s: pip install 'relguard[eval]'") from exc
+    if not queries or not texts:
+        return [() for _ in queries]
     names = list(texts)
     corpus = bm25s.tokenize([f"{n} {texts[n]}" for n in names], stopwords="en", return_ids=False, show_progress=False)
     retriever = bm25s.BM25()
     retriever.index(corpus, show_progress=False)
-    queries = bm25s.tokenize([q.question for q in questions], stopwords="en", return_ids=False, show_progress=False)
-    top = min(max(ks), len(names))
-    ranked, _ = retriever.retrieve(queries, k=top, show_progress=False)
+    tokens = bm25s.tokenize(list(queries), stopwords="en", return_ids=False, show_progress=False)
+    ranked, _ = retriever.retrieve(tokens, k=min(k, len(names)), show_progress=False)
+    return [tuple(names[int(i)] for i in row) for row in ranked]
+
+
+def retrieval_recall(
+    questions: Sequence[Question], texts: Mapping[str, str], *, ks: Sequence[int] = (2, 5)
+) -> dict[int, float]:
+    """Mean share of supporting passages in BM25's top k, for each k (titles are indexed with the text)."""
+    if not questions or not texts:
+        return {k: 0.0 for k in ks}
+    ranked = bm25_top([q.question for q in questions], texts, k=max(ks))
     scores = {}
     for k in ks:
         total = 0.0
         for question, row in zip(questions, ranked, strict=True):
-            found = {names[int(i)] for i in row[:k]}
             relevant = set(question.passages)
-            total += len(relevant & found) / max(1, len(relevant))
+            total += len(relevant & set(row[:k])) / max(1, len(relevant))
         scores[k] = total / len(questions)
     return scores
