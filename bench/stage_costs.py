@@ -6,31 +6,46 @@ In one process, with every model loaded first and one thing running at a time, o
 * RelGuard's extraction of the same documents on one process (parse, slots, the masked second NER pass,
   the name templates), then the corpus-wide alignment and the group table, as the local engine builds them;
 * the draw's embeddings: every distinct typed sentence of the table's predicates and pools, from an empty
-  cache, with torch on 1 thread (what a worker process would use) and on every core.
+  cache, on the default runtime (ONNX Runtime fp32; ``--runtime torch`` for the reference) on 1 thread (what a
+  worker process would use) and on every core. A real run reads the pools' sentences from the inventory's
+  embedding cache (``relguard/candidates/embeddings.py``); here they are computed, as on a machine's first run.
 
 Both stages are CPU-bound, so on ``c`` cores no engine can finish them in less than (extraction + embedding on
 1 thread) / c. Divided by the floor, that is a lower bound on the whole-process ratio ``bench/engine_ratio.py``
 measures (it leaves out model loading, the rewrite and the leak scan, so the true ratio is higher)::
 
-    .venv/bin/python bench/stage_costs.py
+    .venv/bin/python bench/stage_costs.py [--runtime torch]
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import time
 
-import torch
 from common import hotpotqa_paragraphs
 
 from relguard import registry
-from relguard.embed import SentenceTransformerEncoder, predicate_text
+from relguard.embed import FP32, TORCH, OnnxEncoder, SentenceTransformerEncoder, predicate_text
 from relguard.engine.draw import table_pools
 from relguard.engine.tally import GroupTable
 from relguard.extract.slots import EntityAlignment
 
 
+def encoder_on(runtime: str, threads: int):
+    """A fresh encoder (empty cache) of ``runtime`` on ``threads`` threads."""
+    if runtime == TORCH:
+        import torch
+
+        torch.set_num_threads(threads)
+        return SentenceTransformerEncoder()
+    return OnnxEncoder(threads=threads)
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runtime", choices=(FP32, TORCH), default=FP32, help="encoder runtime (default: %(default)s)")
+    runtime = parser.parse_args().runtime
     documents = hotpotqa_paragraphs()
     texts = [d.text for d in documents]
     extractor = registry.create("extractor", "spacy")
@@ -56,13 +71,15 @@ def main() -> None:
     embedding = {}
     cores = len(os.sched_getaffinity(0))
     for threads in sorted({1, cores}):
-        torch.set_num_threads(threads)
-        encoder = SentenceTransformerEncoder()
+        encoder = encoder_on(runtime, threads)
         start = time.perf_counter()
         encoder.embed_texts(sorted(draw))
         embedding[threads] = time.perf_counter() - start
 
-    print(f"documents: {len(documents)}, groups: {len(table)}, distinct texts embedded: {len(draw)}, cores: {cores}")
+    print(
+        f"documents: {len(documents)}, groups: {len(table)}, distinct texts embedded: {len(draw)}, cores: {cores}, "
+        f"encoder runtime: {runtime}"
+    )
     print(f"spaCy nlp.pipe (floor)         {floor:6.1f} s   1.00x")
     print(f"extraction + alignment         {extraction:6.1f} s   {extraction / floor:.2f}x")
     for threads, seconds in embedding.items():

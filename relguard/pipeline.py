@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 import numpy as np
 
 from relguard import registry
+from relguard.candidates.embeddings import warm_public_embeddings
 from relguard.candidates.pools import build_pools, pool_hash
 from relguard.embed import triple_distances
 from relguard.errors import ConfigError
@@ -64,7 +65,7 @@ class Backends:
     @classmethod
     def from_settings(cls, settings: BackendSettings) -> Backends:
         """Build every backend a :class:`~relguard.settings.BackendSettings` names, the LLM ones with their options."""
-        encoder = registry.create("encoder", "sentence-transformers", model=settings.encoder)
+        encoder = registry.create("encoder", settings.encoder_backend, model=settings.encoder)
         llm = _llm_options(settings) if settings.extractor == "llm" else {}
         extractor = registry.create("extractor", settings.extractor, **llm)
         return cls(extractor, candidates_from(settings, encoder=encoder), encoder)
@@ -117,6 +118,7 @@ class Prepared:
     k: int
     generator: PoolGenerator = field(compare=False, repr=False)
     encoder_id: str = ""
+    encoder_runtime: str = ""
     input_hashes: Mapping[str, str] = field(default_factory=dict, compare=False)
     extractor_backend: Extractor | None = field(default=None, compare=False, repr=False)
     triple_distances: np.ndarray = field(default=None, compare=False, repr=False)
@@ -180,6 +182,7 @@ class Prepared:
         return provenance(
             extractor_id=self.extraction.extractor,
             encoder_id=self.encoder_id,
+            encoder_runtime=self.encoder_runtime,
             generator=self.generator,
             pools=self.pools,
             backends=(("extractor", self.extractor_backend), ("candidates", self.generator)),
@@ -203,6 +206,7 @@ def provenance(
     *,
     extractor_id: str,
     encoder_id: str,
+    encoder_runtime: str = "",
     generator: PoolGenerator,
     pools: Mapping[TypePair, CandidatePool],
     backends: Sequence[tuple[str, Extractor | PoolGenerator | None]],
@@ -223,6 +227,7 @@ def provenance(
         "python": platform.python_version(),
         "extractor": extractor_id,
         "encoder": encoder_id,
+        **({"encoder_runtime": encoder_runtime} if encoder_runtime else {}),
         "candidates": generator.name,
         "pool_source": ", ".join(sources),
         "pool_hash": pool_hash(pools),
@@ -344,6 +349,7 @@ def prepare_extracted(
             registry.create("encoder", "sentence-transformers", model=encoder) if isinstance(encoder, str) else encoder
         )
     pools = build_pools(extraction.type_pairs, generator=generator, k=k)
+    warm_public_embeddings(generator, encoder)
     per_triple = triple_distances(extraction.triples, pools, encoder).reshape(len(extraction.triples), k)
     owners = [g for g, group in enumerate(extraction.groups) for _ in group.triples]
     return Prepared(
@@ -354,6 +360,7 @@ def prepare_extracted(
         k=k,
         generator=generator,
         encoder_id=encoder.model_id,
+        encoder_runtime=encoder.runtime,
         input_hashes=dict(input_hashes or {}),
         extractor_backend=extractor_backend,
         triple_distances=per_triple,

@@ -48,9 +48,14 @@ class PoolGenerator(Protocol):
 
 @runtime_checkable
 class Encoder(Protocol):
-    """Unit-normalized embeddings of the fixed typed sentences of predicates, and d_R between them."""
+    """Unit-normalized embeddings of the fixed typed sentences of predicates, and d_R between them.
+
+    ``model_id`` names the function d_R is computed with; ``runtime`` names what computes it (for the report).
+    Two encoders with one ``model_id`` must agree within max |Δd_R| ≤ 1e-5 (DESIGN "Offline default stack").
+    """
 
     model_id: str
+    runtime: str
 
     def embed_texts(self, texts: Sequence[str]) -> np.ndarray: ...
 

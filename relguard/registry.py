@@ -44,7 +44,10 @@ _CATALOGUE: dict[str, dict[str, Entry | Callable[..., Any]]] = {
         "pool-file": Entry("relguard.candidates.pool_file:PoolFileCandidates"),
     },
     "encoder": {
-        "sentence-transformers": Entry("relguard.embed:load_encoder", "sentence-transformers and torch"),
+        # A model on its default runtime; the others compute the same d_R another way (--encoder-runtime).
+        "sentence-transformers": Entry("relguard.embed:load_encoder", "sentence-transformers and onnxruntime"),
+        "onnxruntime-fp32": Entry("relguard.embed:onnx_encoder", "onnxruntime (pip install relguard)"),
+        "torch": Entry("relguard.embed:torch_encoder", "sentence-transformers and torch (pip install relguard)"),
     },
     # The seed papers' sanitizers, for comparison only (relguard evaluate --baselines, the Risk page).
     "sanitizer": {

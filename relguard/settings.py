@@ -14,6 +14,7 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 
+from relguard import registry
 from relguard.errors import ConfigError, ConfigTypeError
 
 DEFAULT_ENCODER = "all-MiniLM-L6-v2"
@@ -81,10 +82,23 @@ class BackendSettings:
     extractor: str = DEFAULT_EXTRACTOR
     candidates: str = DEFAULT_CANDIDATES
     encoder: str = DEFAULT_ENCODER
+    encoder_runtime: str | None = None
     llm_model: str | None = None
     base_url: str | None = None
     api_key_env: str | None = None
     pool_file: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.encoder_runtime is not None and self.encoder_runtime not in registry.available("encoder"):
+            raise ConfigError(
+                f"encoder runtime {self.encoder_runtime!r} is unknown; choose one of "
+                f"{', '.join(registry.available('encoder'))} (onnxruntime-fp32 and torch compute the same d_R)"
+            )
+
+    @property
+    def encoder_backend(self) -> str:
+        """The registry's encoder backend: the runtime named, else the model on its default runtime."""
+        return self.encoder_runtime or "sentence-transformers"
 
     @property
     def uses_llm(self) -> bool:
@@ -131,6 +145,14 @@ FLAGS: tuple[Flag, ...] = (
     Flag("--extractor", "backends", "extractor", str, "extractor backend (default: spacy, offline)"),
     Flag("--candidates", "backends", "candidates", str, "candidate-pool backend (default: inventory)"),
     Flag("--encoder", "backends", "encoder", str, "sentence-transformers model name or path"),
+    Flag(
+        "--encoder-runtime",
+        "backends",
+        "encoder_runtime",
+        str,
+        "what computes the encoder: onnxruntime-fp32 (default for all-MiniLM-L6-v2) or torch (the reference, "
+        "default for other models); both give the same d_R",
+    ),
     Flag("--max-bytes", "inputs", "max_bytes", int, "refuse input files larger than this (default 20 MB)"),
     Flag("--text-field", "inputs", "text_field", str, "field holding the text in .jsonl input (default text)"),
     Flag(

@@ -169,7 +169,7 @@ def _actors_give_the_local_distance_rows(ray) -> None:
 
     from relguard import registry
     from relguard.candidates.pools import build_pools
-    from relguard.embed import SentenceTransformerEncoder
+    from relguard.embed import OnnxEncoder
     from relguard.engine import ray as engine
     from relguard.engine.draw import distance_matrix
     from relguard.engine.tally import GroupTable
@@ -190,7 +190,7 @@ def _actors_give_the_local_distance_rows(ray) -> None:
         .map_batches(engine._Distances, fn_constructor_kwargs=actor, batch_size=2, concurrency=2, batch_format="pandas")
         .take_all()
     )
-    here = SentenceTransformerEncoder()
+    here = OnnxEncoder()  # the default runtime, as the actors load it, with an empty cache
     remote = engine._distances_in_key_order(groups, table, encoder_id=here.model_id, k=8)
     pools = build_pools({(k[1], k[3]) for k in table.keys}, generator=registry.create("candidates", "inventory"), k=8)
     local = distance_matrix([(key, table.predicates[key]) for key in table.keys], pools, here)

@@ -11,6 +11,7 @@ import threading
 from collections.abc import Mapping
 
 from relguard import registry
+from relguard.candidates.embeddings import warm_public_embeddings
 from relguard.engine.draw import OutcomeTable
 from relguard.engine.tally import Tally
 from relguard.engine.writer import ReleaseWriter
@@ -23,7 +24,7 @@ from relguard.types import DocumentExtraction, PairKey
 
 
 class BackendLoader:
-    """Builds the pool generator and the encoder (seconds of torch) on a thread while extraction runs."""
+    """Builds the pool generator and the encoder, with the inventory's embeddings, on a thread while extraction runs."""
 
     def __init__(self, settings: Settings, given: Backends | None = None) -> None:
         self._settings = settings
@@ -37,11 +38,12 @@ class BackendLoader:
         try:
             if self._given is not None:
                 self._result = self._given
-                return
-            settings = self._settings.backends
-            encoder = registry.create("encoder", "sentence-transformers", model=settings.encoder)
-            candidates = candidates_from(settings, encoder=encoder)
-            self._result = Backends(None, candidates, encoder)  # type: ignore[arg-type]  # extraction ran elsewhere
+            else:
+                settings = self._settings.backends
+                encoder = registry.create("encoder", settings.encoder_backend, model=settings.encoder)
+                candidates = candidates_from(settings, encoder=encoder)
+                self._result = Backends(None, candidates, encoder)  # type: ignore[arg-type]  # extraction ran elsewhere
+            warm_public_embeddings(self._result.candidates, self._result.encoder)
         except BaseException as exc:  # re-raised on the main thread, where the CLI turns it into one line
             self._error = exc
 

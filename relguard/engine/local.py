@@ -93,6 +93,7 @@ def run_local(
         outcomes = draw_outcomes(table, privacy=settings.privacy, generator=chosen.candidates, encoder=chosen.encoder)
         public, confidential = provenance(
             extractor_id=model.value, encoder_id=chosen.encoder.model_id, generator=chosen.candidates,
+            encoder_runtime=chosen.encoder.runtime,
             pools=outcomes.pools, backends=(("extractor", chosen.extractor), ("candidates", chosen.candidates)),
             review=review, input_hashes=hashes,
         )  # fmt: skip

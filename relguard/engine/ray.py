@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from relguard import errors, registry
+from relguard.candidates.embeddings import warm_public_embeddings
 from relguard.candidates.pools import build_pools
 from relguard.engine.draw import distance_matrix, draw_outcomes
 from relguard.engine.finish import BackendLoader, Relations, write_reports
@@ -126,6 +127,7 @@ def _run(ray, data, files, settings, review, out, staging, mapping, parquet, tel
     model = extracted.take(1)[0]["model"]
     public, confidential = provenance(
         extractor_id=model, encoder_id=chosen.encoder.model_id, generator=chosen.candidates,
+        encoder_runtime=chosen.encoder.runtime,
         pools=outcomes.pools, backends=(("extractor", None), ("candidates", chosen.candidates)),
         review=review, input_hashes=hashes,
     )  # fmt: skip
@@ -208,8 +210,9 @@ class _Distances:
     """
 
     def __init__(self, *, backends: BackendSettings, k: int) -> None:
-        self.encoder = registry.create("encoder", "sentence-transformers", model=backends.encoder)
+        self.encoder = registry.create("encoder", backends.encoder_backend, model=backends.encoder)
         self.generator = candidates_from(backends, encoder=self.encoder)
+        warm_public_embeddings(self.generator, self.encoder)
         self.k, self.pools = k, {}
 
     def __call__(self, batch):

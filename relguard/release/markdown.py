@@ -135,7 +135,8 @@ def render_markdown(report: dict) -> str:
         "",
         f"- Mechanism: {report['mechanism']}.",
         f"- Extractor: `{report['extractor']}`",
-        f"- Encoder: `{report['encoder']}`",
+        f"- Encoder: `{report['encoder']}`"
+        + (f", run by `{report['encoder_runtime']}`" if report.get("encoder_runtime") else ""),
         f"- Candidate pools: {report['candidates']['backend']} ({report['candidates']['source']}), "
         f"sha256 `{report['candidates']['sha256']}`"
         + (

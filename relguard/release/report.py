@@ -143,6 +143,7 @@ def build_report(release: Release | ReleaseSummary, *, output_hashes: Mapping[st
         "P(null) ~ exp(-epsilon*lambda/2); one outcome per relation group, reused for every occurrence",
         "rng": g.rng,
         "encoder": p.get("encoder"),
+        "encoder_runtime": p.get("encoder_runtime"),
         "extractor": p.get("extractor"),
         "candidates": {
             "backend": p.get("candidates"),
