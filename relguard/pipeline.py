@@ -65,7 +65,7 @@ class Backends:
     def from_settings(cls, settings: BackendSettings) -> Backends:
         """Build every backend a :class:`~relguard.settings.BackendSettings` names, the LLM ones with their options."""
         encoder = registry.create("encoder", "sentence-transformers", model=settings.encoder)
-        llm = _llm_options(settings) if settings.extractor == "llm" else {}
+        llm = _llm_options(settings) if settings.extractor in ("llm", "union") else {}
         extractor = registry.create("extractor", settings.extractor, **llm)
         return cls(extractor, candidates_from(settings, encoder=encoder), encoder)
 
@@ -85,8 +85,13 @@ class Backends:
         )
 
 
-def _llm_options(settings: BackendSettings) -> dict[str, str | None]:
-    return {"model": settings.llm_model, "base_url": settings.base_url, "api_key_env": settings.api_key_env}
+def _llm_options(settings: BackendSettings) -> dict[str, str | bool | None]:
+    return {
+        "model": settings.llm_model,
+        "base_url": settings.base_url,
+        "api_key_env": settings.api_key_env,
+        "allow_remote": settings.allow_remote_llm,
+    }
 
 
 def candidates_from(settings: BackendSettings, *, encoder: Encoder) -> PoolGenerator:
