@@ -61,7 +61,8 @@ def test_llm_backends_from_the_app_reach_the_report(no_endpoint):
         assert not at.error, [e.value for e in at.error]
         assert set(table(at)["document"]) == set(DOCS)
         corpus = at.session_state.prepared
-        assert corpus.extraction.extractor.startswith("llm:test-model") and corpus.generator.name == "llm"
+        assert corpus.extraction.extractor.startswith("union:spacy:") and corpus.generator.name == "llm"
+        assert "+llm:test-model@" in corpus.extraction.extractor  # the model adds to the offline slots
         calls = len(server.requests)
         assert calls >= 4 + 2  # an extraction and a typing call per document, one pool call per type pair
         usage = at.session_state.usage
@@ -81,7 +82,7 @@ def test_llm_backends_from_the_app_reach_the_report(no_endpoint):
     report = build_report(release)
     extractor, candidates = report["backends"]["extractor"], report["backends"]["candidates"]
     assert extractor["model"] == candidates["model"] == "test-model"
-    assert extractor["prompt_versions"] == {"extraction": "compact-extract-v2", "typing": "typing-v2"}
+    assert extractor["prompt_versions"] == {"extraction": "compact-extract-v3", "typing": "typing-v3"}
     assert "calls" not in extractor and "prompt_tokens" not in candidates  # invariant 12: confidential
     usage = release.confidential["backend_usage"]
     assert usage["extractor"]["calls"] == 4 and usage["extractor"]["calls"] + usage["candidates"]["calls"] == calls
