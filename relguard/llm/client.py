@@ -59,7 +59,7 @@ class LLMConfig:
     ``allow_remote`` must be set for a base URL that is not on this machine, and for none at all (OpenAI's hosted
     API): without it construction fails (:mod:`relguard.llm.endpoint`), so no document leaves by default.
 
-    ``prompt_set`` is ``compact`` (small local models follow it) or ``paper`` (Fig. 4 / Fig. 5 verbatim);
+    ``prompt_set`` is ``compact`` (small local models follow it) or ``paper`` (Fig. 4 / Fig. 5, fenced);
     ``structured`` says how the reply's JSON schema is enforced while decoding (:mod:`relguard.llm.formats`);
     ``max_tokens`` caps every reply (backends ask for less where a reply is short; without a cap a 1.5B model
     once generated 7,490 tokens); ``top_k`` and ``seed`` are sent only when set (OpenAI rejects ``top_k``);
