@@ -272,3 +272,15 @@ def test_an_injected_no_triples_cannot_empty_the_release(prompt_set, clean_env, 
     assert set(relations) == set(OFFLINE)
     for (subject, _, obj), span in OFFLINE.items():  # each stated relation is gone from where it stood, or redrawn
         assert (f"{subject} {span} {obj}" in released) == relations[(subject, _, obj)]
+
+
+def test_evaluate_passes_the_flag_to_the_llm_backends_it_builds(clean_env, monkeypatch):
+    from relguard.cli.evaluate import _extractor
+
+    monkeypatch.setenv("OPENAI_BASE_URL", "https://llm.example.com/v1")
+    monkeypatch.setenv("RELGUARD_LLM_MODEL", "big-model")
+    assert _extractor("llm", None) == "llm"  # built later, by name: refused there without the flag
+    with pytest.raises(ConfigError, match=r"https://llm\.example\.com/v1 is not on this machine"):
+        registry.create("extractor", "llm")
+    built = _extractor("llm", None, allow_remote=True)  # nothing is contacted while building
+    assert built.config.allow_remote and built.config.endpoint == "https://llm.example.com/v1"
