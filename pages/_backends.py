@@ -36,7 +36,7 @@ def privacy_line() -> None:
 def remote_confirmation(available: bool) -> None:
     """An explicit tick before documents go to an endpoint that is not on this machine (never a silent default)."""
     session = studio()
-    if not available or not session.remote_endpoint():
+    if not available or not session.endpoint_is_remote():
         return
     st.session_state.w_llm_remote_ok = session.remote_confirmed()
     st.checkbox(
@@ -69,7 +69,7 @@ def backends_panel() -> None:
         available = llm.configured(environ)
         (st.caption if available else st.info)(llm.status(environ))
         remote_confirmation(available)
-        usable = available and (not studio().remote_endpoint() or studio().remote_confirmed())
+        usable = available and (not studio().endpoint_is_remote() or studio().remote_confirmed())
         left, right = st.columns(2)
         lasting(
             left.radio,

@@ -177,13 +177,13 @@ class Studio:
     def llm_endpoint(self) -> str:
         return self.llm_base_url() or HOSTED_DEFAULT
 
-    def remote_endpoint(self) -> bool:
+    def endpoint_is_remote(self) -> bool:
         """Whether the configured LLM endpoint is not on this machine (sending to it needs a confirmation)."""
         return not llm.is_local(self.llm_base_url())
 
     def remote_confirmed(self) -> bool:
         """Whether the analyst confirmed sending documents to *this* endpoint (another URL asks again)."""
-        return self.remote_endpoint() and self.state["llm_remote_confirmed"] == self.llm_endpoint()
+        return self.endpoint_is_remote() and self.state["llm_remote_confirmed"] == self.llm_endpoint()
 
     def confirm_remote(self, yes: bool) -> None:
         self.state["llm_remote_confirmed"] = self.llm_endpoint() if yes else ""
@@ -191,13 +191,13 @@ class Studio:
     def backend_choice(self) -> tuple[str, str]:
         """The chosen (extractor, candidates) names; the offline ones whenever no LLM endpoint is configured, or
         the endpoint is not on this machine and the analyst has not confirmed sending documents there."""
-        if not llm.configured(self.llm_environ()) or (self.remote_endpoint() and not self.remote_confirmed()):
+        if not llm.configured(self.llm_environ()) or (self.endpoint_is_remote() and not self.remote_confirmed()):
             return "spacy", "inventory"
         return self.state["extractor_name"], self.state["candidates_name"]
 
     def stays_on_machine(self) -> bool:
         """Whether nothing leaves this machine: offline backends chosen, or the LLM endpoint runs here."""
-        return "llm" not in self.backend_choice() or not self.remote_endpoint()
+        return "llm" not in self.backend_choice() or not self.endpoint_is_remote()
 
     def prepared(self, resources: Resources, *, progress: Callable[[int, int], None] | None = None) -> Prepared | None:
         """The session's corpus prepared for its current K and backends (recomputed only when they change)."""
