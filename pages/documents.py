@@ -2,13 +2,14 @@
 
 import streamlit as st
 
-from pages._shared import CANDIDATES, EXTRACTORS, SAMPLE_DIR, lasting, prepared, studio
-from relguard import llm
+from pages._backends import backends_panel, privacy_line
+from pages._shared import SAMPLE_DIR, prepared, studio
 from relguard.io.formats import UPLOAD_SUFFIXES, load_uploads, too_many_files
 from relguard.studio.tables import document_rows
 
 st.title("Documents")
-st.write("Load the corpus to review. Nothing leaves this machine; each browser session sees only its own documents.")
+st.write("Load the corpus to review.")
+privacy_line()
 
 files = st.file_uploader(
     "Upload files (.txt, .md, .jsonl, .csv or .parquet with a text column, .pdf, .docx, .html)",
@@ -42,52 +43,7 @@ with middle.popover("Paste text"):
             studio().add_uploads(load_uploads([(pasted, text.encode())]))
 
 
-def _use_local_server() -> None:
-    """Fill in a model server running on this machine (an on_click callback: it runs before the widgets)."""
-    st.session_state.local_llm_found, env = llm.local_server_settings()
-    for state, name in (("llm_base_url", llm.BASE_URL_ENV), ("llm_model", llm.MODEL_ENV)):
-        if name in env:
-            st.session_state[state] = st.session_state[f"w_{state}"] = env[name]
-
-
-with st.expander("Extraction backends", expanded=st.session_state.extractor_name == "llm"):
-    help_ = "Asks 127.0.0.1 for an OpenAI-compatible server's model list (nothing else is sent) and fills it in."
-    st.button("Find a local model server", key="find_local_llm", on_click=_use_local_server, help=help_)
-    if found := st.session_state.get("local_llm_found"):
-        st.caption(found)
-    left, right = st.columns(2)
-    lasting(
-        left.text_input,
-        f"LLM base URL ({llm.BASE_URL_ENV})",
-        key="w_llm_base_url",
-        state="llm_base_url",
-        placeholder="http://localhost:11434/v1",
-    )
-    lasting(right.text_input, f"LLM model ({llm.MODEL_ENV})", key="w_llm_model", state="llm_model")
-    environ = studio().llm_environ()
-    available = llm.configured(environ)
-    (st.caption if available else st.info)(llm.status(environ))
-    left, right = st.columns(2)
-    lasting(
-        left.radio,
-        "Extractor",
-        EXTRACTORS,
-        key="w_extractor",
-        state="extractor_name",
-        horizontal=True,
-        disabled=not available,
-        help="spacy runs offline; llm sends each document to the endpoint above (paper Fig. 4).",
-    )
-    lasting(
-        right.radio,
-        "Candidate pools",
-        CANDIDATES,
-        key="w_candidates",
-        state="candidates_name",
-        horizontal=True,
-        disabled=not available,
-        help="inventory is the offline public list; llm asks the endpoint with only the type pair and K (Fig. 5).",
-    )
+backends_panel()
 
 for _, message in st.session_state.upload_errors:
     st.error(message, icon="⚠️")

@@ -66,7 +66,7 @@ class Backends:
     def from_settings(cls, settings: BackendSettings) -> Backends:
         """Build every backend a :class:`~relguard.settings.BackendSettings` names, the LLM ones with their options."""
         encoder = registry.create("encoder", settings.encoder_backend, model=settings.encoder)
-        llm = _llm_options(settings) if settings.extractor == "llm" else {}
+        llm = _llm_options(settings) if settings.extractor in ("llm", "union") else {}
         extractor = registry.create("extractor", settings.extractor, **llm)
         return cls(extractor, candidates_from(settings, encoder=encoder), encoder)
 
@@ -86,8 +86,13 @@ class Backends:
         )
 
 
-def _llm_options(settings: BackendSettings) -> dict[str, str | None]:
-    return {"model": settings.llm_model, "base_url": settings.base_url, "api_key_env": settings.api_key_env}
+def _llm_options(settings: BackendSettings) -> dict[str, str | bool | None]:
+    return {
+        "model": settings.llm_model,
+        "base_url": settings.base_url,
+        "api_key_env": settings.api_key_env,
+        "allow_remote": settings.allow_remote_llm,
+    }
 
 
 def candidates_from(settings: BackendSettings, *, encoder: Encoder) -> PoolGenerator:
@@ -385,15 +390,7 @@ def sanitize(
 ) -> Release:
     """Sanitize a corpus in one call: returns a :class:`Release` that carries its guarantee."""
     epsilon, lam = check_epsilon(epsilon), check_lam(lam)
-    prepared = prepare(
-        documents,
-        k=k,
-        extractor=extractor,
-        candidates=candidates,
-        encoder=encoder,
-        backends=backends,
-        input_hashes=input_hashes,
-        progress=progress,
-        review=review,
-    )
+    names = {"extractor": extractor, "candidates": candidates, "encoder": encoder}
+    prepared = prepare(documents, k=k, backends=backends, input_hashes=input_hashes, progress=progress, review=review,
+                       **names)  # fmt: skip
     return prepared.draw(epsilon=epsilon, lam=lam, seed=seed)

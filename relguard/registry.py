@@ -35,7 +35,9 @@ _CATALOGUE: dict[str, dict[str, Entry | Callable[..., Any]]] = {
         "spacy": Entry(
             "relguard.extract.spacy:SpacyExtractor", "spacy and en_core_web_sm (pip install relguard)", True
         ),
-        "llm": Entry("relguard.extract.llm:LLMExtractor", _LLM_HINT),
+        # An LLM never extracts alone: "llm" is the union, the offline slots kept and the model's added, so a model
+        # that returns nothing (or obeys an instruction inside a document) cannot empty a release.
+        "llm": Entry("relguard.extract.union:UnionExtractor", f"{_LLM_HINT}, spacy and en_core_web_sm"),
         "union": Entry("relguard.extract.union:UnionExtractor", f"{_LLM_HINT}, spacy and en_core_web_sm"),
     },
     "candidates": {

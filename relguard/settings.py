@@ -87,6 +87,11 @@ class BackendSettings:
     base_url: str | None = None
     api_key_env: str | None = None
     pool_file: str | None = None
+    allow_remote_llm: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.allow_remote_llm, bool):
+            raise ConfigTypeError(f"allow_remote_llm must be true or false, got {self.allow_remote_llm!r}")
 
     def __post_init__(self) -> None:
         if self.encoder_runtime is not None and self.encoder_runtime not in registry.available("encoder"):
@@ -102,7 +107,7 @@ class BackendSettings:
 
     @property
     def uses_llm(self) -> bool:
-        return "llm" in (self.extractor, self.candidates)
+        return "llm" in (self.extractor, self.candidates) or self.extractor == "union"
 
 
 @dataclass(frozen=True)
@@ -129,7 +134,7 @@ class Settings:
 
 @dataclass(frozen=True)
 class Flag:
-    """One CLI flag: where its value lives in :class:`Settings`, its type, help, and whether it is privacy."""
+    """One CLI flag: where its value lives in :class:`Settings`, its type and help (``bool``: a switch)."""
 
     flag: str
     section: str
@@ -167,7 +172,8 @@ FLAGS: tuple[Flag, ...] = (
         "backends",
         "base_url",
         str,
-        "OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 (default: $OPENAI_BASE_URL, else OpenAI)",
+        "OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 (default: $OPENAI_BASE_URL); one not on this "
+        "machine needs --allow-remote-llm",
     ),
     Flag("--llm-model", "backends", "llm_model", str, "model name (default: $RELGUARD_LLM_MODEL)"),
     Flag(
@@ -185,9 +191,17 @@ FLAGS: tuple[Flag, ...] = (
         "public pool file: read by --candidates pool-file; with --candidates llm, pools found in it are reused "
         "and all pools used are written back to it",
     ),
+    Flag(
+        "--allow-remote-llm",
+        "backends",
+        "allow_remote_llm",
+        bool,
+        "allow an LLM endpoint that is not on this machine (or, with no --base-url, OpenAI's hosted API): the "
+        "documents are sent there; without it such a run stops with an error",
+    ),
 )
 #: Flags that only the LLM backends read, shown under their own heading in --help.
-LLM_FLAGS = frozenset({"--base-url", "--llm-model", "--api-key-env", "--pool-file"})
+LLM_FLAGS = frozenset({"--base-url", "--llm-model", "--api-key-env", "--pool-file", "--allow-remote-llm"})
 
 
 def from_values(values: object, *, seed: int | None = None) -> Settings:
@@ -217,7 +231,7 @@ def command_line(inputs: Sequence[str], settings: Settings, *, out: str = "relea
             continue
         value = getattr(getattr(settings, spec.section), spec.name)
         if value is not None and value != getattr(getattr(defaults, spec.section), spec.name):
-            parts += [spec.flag, str(value)]
+            parts += [spec.flag] if spec.type is bool else [spec.flag, str(value)]
     return shlex.join(parts)
 
 

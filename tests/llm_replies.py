@@ -11,7 +11,7 @@ import json
 import re
 
 from relguard.llm import compact
-from tests.llm_server import system_prompt, user_text
+from tests.llm_server import fenced_data, system_prompt, user_text
 
 DOCS = {
     "acme.txt": "Alice Smith founded Acme Corporation in 1990. Acme Corporation is based in Berlin.",
@@ -58,7 +58,7 @@ def last_user(body: dict) -> str:
 
 
 def typing_names(body: dict) -> list[str]:
-    return json.loads(user_text(body).split("\n", 1)[1])
+    return json.loads(fenced_data(user_text(body)))
 
 
 def types_reply(names: list[str], types: dict[str, str] | None = None) -> str:

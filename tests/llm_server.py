@@ -11,6 +11,7 @@ backend sent.
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections import deque
@@ -145,3 +146,13 @@ def system_prompt(body: dict) -> str:
 
 def user_text(body: dict) -> str:
     return "\n".join(m["content"] for m in body["messages"] if m["role"] == "user")
+
+
+_FENCE = re.compile(r"<<<DATA (\w+)>>>\n(.*?)\n<<<END DATA \1>>>", re.DOTALL)
+
+
+def fenced_data(text: str) -> str:
+    """The data a prompt fenced (relguard.llm.fence): the content between the last pair of matching markers."""
+    found = _FENCE.findall(text)
+    assert found, f"no fenced data in {text[:200]!r}"
+    return found[-1][1]

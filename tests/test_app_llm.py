@@ -61,7 +61,8 @@ def test_llm_backends_from_the_app_reach_the_report(no_endpoint):
         assert not at.error, [e.value for e in at.error]
         assert set(table(at)["document"]) == set(DOCS)
         corpus = at.session_state.prepared
-        assert corpus.extraction.extractor.startswith("llm:test-model") and corpus.generator.name == "llm"
+        assert corpus.extraction.extractor.startswith("union:spacy:") and corpus.generator.name == "llm"
+        assert "+llm:test-model@" in corpus.extraction.extractor  # the model adds to the offline slots
         calls = len(server.requests)
         assert calls >= 4 + 2  # an extraction and a typing call per document, one pool call per type pair
         usage = at.session_state.usage
@@ -81,7 +82,7 @@ def test_llm_backends_from_the_app_reach_the_report(no_endpoint):
     report = build_report(release)
     extractor, candidates = report["backends"]["extractor"], report["backends"]["candidates"]
     assert extractor["model"] == candidates["model"] == "test-model"
-    assert extractor["prompt_versions"] == {"extraction": "compact-extract-v2", "typing": "typing-v2"}
+    assert extractor["prompt_versions"] == {"extraction": "compact-extract-v3", "typing": "typing-v3"}
     assert "calls" not in extractor and "prompt_tokens" not in candidates  # invariant 12: confidential
     usage = release.confidential["backend_usage"]
     assert usage["extractor"]["calls"] == 4 and usage["extractor"]["calls"] + usage["candidates"]["calls"] == calls
@@ -134,3 +135,48 @@ def test_the_backend_panel_says_when_no_local_server_answers(no_endpoint, monkey
     at.button(key="find_local_llm").click().run()
     assert not at.exception
     assert any("RELGUARD_LLM_PORTS='eighty'" in c.value for c in at.caption)
+
+
+def _says_nothing_leaves(at: AppTest) -> bool:
+    return any("Nothing leaves this machine" in m.value for m in at.markdown)
+
+
+def test_a_remote_endpoint_needs_an_explicit_confirmation_and_the_page_stops_promising(no_endpoint):
+    remote, other = "http://10.1.2.3:8000/v1", "https://llm.example.com/v1"
+    at = start()
+    assert _says_nothing_leaves(at)
+    at.text_input(key="w_llm_base_url").input(remote).run()
+    at.text_input(key="w_llm_model").input("big-model").run()
+    assert not at.exception
+    assert any(f"{remote} (NOT on this machine" in c.value for c in at.caption)
+    confirm = at.checkbox(key="w_llm_remote_ok")
+    assert not confirm.value and remote in confirm.label
+    assert at.radio(key="w_extractor").disabled and at.radio(key="w_candidates").disabled
+    assert _says_nothing_leaves(at)  # the offline backends are in use: the promise holds
+
+    confirm.check().run()
+    assert not at.exception and not at.radio(key="w_extractor").disabled
+    at.radio(key="w_extractor").set_value("llm").run()
+    assert not _says_nothing_leaves(at)  # documents would go to the remote endpoint now
+    assert any(remote in w.value and "not on this machine" in w.value for w in at.warning)
+
+    at.text_input(key="w_llm_base_url").input(other).run()  # another URL asks again
+    assert not at.checkbox(key="w_llm_remote_ok").value and at.radio(key="w_extractor").disabled
+    assert _says_nothing_leaves(at) and not at.warning
+
+    # unconfirmed, a loaded document is extracted offline, whatever extractor was chosen before
+    at.file_uploader(key="uploads").set_value([("a.txt", DOCS["acme.txt"].encode(), "text/plain")]).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.session_state.prepared.extraction.extractor.startswith("spacy:")
+
+
+def test_a_local_endpoint_needs_no_confirmation_and_keeps_the_promise(no_endpoint):
+    with ScriptedLLM(responder=respond) as server:
+        at = start()
+        at.text_input(key="w_llm_base_url").input(server.base_url).run()
+        at.text_input(key="w_llm_model").input("test-model").run()
+        at.radio(key="w_extractor").set_value("llm").run()
+        assert not at.exception
+        assert not [c for c in at.checkbox if c.key == "w_llm_remote_ok"]
+        assert any(f"{server.base_url} (on this machine)" in c.value for c in at.caption)
+        assert _says_nothing_leaves(at) and not at.warning

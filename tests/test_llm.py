@@ -18,7 +18,7 @@ from relguard.extract.llm import LLMExtractor, split_sentences
 from relguard.llm import LLMConfig, LLMError, status
 from relguard.llm.estimate import estimate
 from relguard.types import Document
-from tests.llm_server import ScriptedLLM, system_prompt, user_text
+from tests.llm_server import ScriptedLLM, fenced_data, system_prompt, user_text
 
 pytest.importorskip("openai")
 
@@ -224,7 +224,7 @@ def test_failed_run_resumes_from_cache(tmp_path):
             i = user_text(body).split("Person")[1][0]
             return extraction((f"Person{i} Smith", "founded", f"Acme{i} Corporation", [(1, "founded")]),
                               entities=(f"Person{i} Smith", f"Acme{i} Corporation"))  # fmt: skip
-        names = json.loads(user_text(body).split("\n", 1)[1])
+        names = json.loads(fenced_data(user_text(body)))
         return json.dumps({"types": {n: "ORG" if "Acme" in n else "PERSON" for n in names}})
 
     def broken(body):
@@ -352,5 +352,8 @@ def test_missing_model_and_missing_endpoint_are_config_errors(monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with pytest.raises(ConfigError, match="RELGUARD_LLM_MODEL"):
         LLMExtractor()
-    with pytest.raises(ConfigError, match=r"OPENAI_API_KEY.*--base-url"):
+    # no base URL: never a silent fall-back to OpenAI's hosted API
+    with pytest.raises(ConfigError, match=r"no LLM base URL is set.*--base-url or OPENAI_BASE_URL.*--allow-remote-llm"):
         LLMExtractor(model="gpt-x")
+    with pytest.raises(ConfigError, match=r"OPENAI_API_KEY.*--base-url"):  # allowed, but no key for it
+        LLMExtractor(model="gpt-x", allow_remote=True)

@@ -58,7 +58,8 @@ def test_cli_llm_run_reports_model_prompts_calls_and_tokens(corpus, tmp_path, ca
     report = json.loads((out / "report.json").read_text())
     extractor, candidates = report["backends"]["extractor"], report["backends"]["candidates"]
     assert extractor["model"] == candidates["model"] == "test-model"
-    assert extractor["prompt_versions"] == {"extraction": "compact-extract-v2", "typing": "typing-v2"}
+    assert extractor["prompt_versions"] == {"extraction": "compact-extract-v3", "typing": "typing-v3"}
+    assert extractor["backend"] == "union"  # --extractor llm keeps every offline slot and adds the model's
     assert candidates["prompt_versions"] == {"candidates": "compact-pool-v2"}
     # calls and tokens are functions of the original text (invariant 12): confidential, never in the report
     assert not {"calls", "prompt_tokens", "completion_tokens", "usage"} & (set(extractor) | set(candidates))
@@ -67,11 +68,15 @@ def test_cli_llm_run_reports_model_prompts_calls_and_tokens(corpus, tmp_path, ca
     assert usage["candidates"]["calls"] >= 3  # type pairs PERSON|ORG, ORG|GPE, (no others)
     assert usage["extractor"]["calls"] + usage["candidates"]["calls"] == calls
     assert usage["extractor"]["prompt_tokens"] > 0 and usage["candidates"]["completion_tokens"] > 0
-    assert report["extractor"] == "llm:test-model@compact-extract-v2+typing-v2"
+    assert report["extractor"].startswith("union:spacy:")
+    assert report["extractor"].endswith("+llm:test-model@compact-extract-v3+typing-v3")
     assert report["counts"]["groups"] == 3
     assert set(report["candidates"]["pools"]) == {"PERSON|ORG", "ORG|GPE"}
     markdown = (out / "report.md").read_text()
-    assert "Extractor LLM: model `test-model`, prompts extraction compact-extract-v2, typing typing-v2\n" in markdown
+    assert (
+        "Extractor LLM: model `test-model`, prompts extraction compact-extract-v3, typing typing-v3; every slot of "
+        "the offline extractor kept, the model's added\n"
+    ) in markdown
     assert "calls" not in markdown and "tokens" not in markdown
     assert "Candidates LLM: model `test-model`, prompts candidates compact-pool-v2" in markdown
 

@@ -20,7 +20,7 @@ from relguard.llm import LLMConfig, compact, find_local_server, find_local_serve
 from relguard.llm.formats import resolve_mode, safe_name
 from relguard.types import Document, DocumentExtraction
 from tests.llm_replies import last_user, types_reply, typing_names
-from tests.llm_server import ScriptedLLM, system_prompt
+from tests.llm_server import ScriptedLLM, fenced_data, system_prompt
 
 pytest.importorskip("openai")
 
@@ -77,7 +77,7 @@ def test_compact_prompt_sends_the_entity_list_and_schema_and_locates_each_phrase
     request = server.requests[0]
     assert system_prompt(request) == compact.EXTRACT_SYSTEM
     assert [m["role"] for m in request["messages"]] == ["system", "user", "assistant", "user"]  # one-shot first
-    prompt, listed = last_user(request).split("\n\nNamed entities: ")
+    prompt, listed = fenced_data(last_user(request)).split("\n\nNamed entities: ")
     names = json.loads(listed)  # the NER's canonical names in order of first mention (an unresolved "Curie" may join)
     ner = registry.create("extractor", "spacy").extract(CURIE)
     assert prompt == f"Passage:\n{CURIE.text}" and set(names) == {e.name for e in ner.entities}
@@ -88,7 +88,7 @@ def test_compact_prompt_sends_the_entity_list_and_schema_and_locates_each_phrase
     typing = json.dumps(server.requests[1]["messages"])  # names only (paper §5.2)
     assert "Marie Curie" in typing and "married" not in typing and "Warsaw." not in typing
     assert len(server.requests) == 2 and not extractor.dropped
-    assert extractor.provenance()["prompt_versions"] == {"extraction": "compact-extract-v2", "typing": "typing-v2"}
+    assert extractor.provenance()["prompt_versions"] == {"extraction": "compact-extract-v3", "typing": "typing-v3"}
 
 
 def test_direction_comes_from_mention_order_and_the_span_covers_the_verb_group(server, tmp_path):
@@ -257,7 +257,7 @@ def test_union_holds_every_spacy_and_llm_slot_with_overlaps_merged(server, tmp_p
     assert len(typing_calls) == 1  # spaCy's endpoints are typed in the LLM's one call, from names only
     info = union.provenance()
     assert info["backend"] == "union" and info["model"] == "test-model" and info["dropped"]["overlap_merged"] >= 1
-    assert union.model_id.startswith("union:spacy:") and "compact-extract-v2" in union.model_id
+    assert union.model_id.startswith("union:spacy:") and "compact-extract-v3" in union.model_id
 
 
 # ---------------------------------------------------------------- discovery

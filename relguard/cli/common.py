@@ -31,7 +31,10 @@ def add_settings_flags(parser: argparse.ArgumentParser, *, privacy: bool = True)
             continue
         target = llm if spec.flag in LLM_FLAGS else parser
         default = getattr(defaults, spec.name) if spec.section == "privacy" else None
-        target.add_argument(spec.flag, type=spec.type, default=default, help=spec.help)
+        if spec.type is bool:
+            target.add_argument(spec.flag, action="store_true", default=None, help=spec.help)
+        else:
+            target.add_argument(spec.flag, type=spec.type, default=default, help=spec.help)
 
 
 def settings_of(args: argparse.Namespace) -> Settings:

@@ -78,6 +78,11 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     run.add_argument("--extractor", default="spacy", help="extractor for RelGuard and the attacker (default spacy)")
     run.add_argument("--candidates", default="inventory", help="candidate-pool backend (default: inventory)")
+    run.add_argument(
+        "--allow-remote-llm",
+        action="store_true",
+        help="allow an LLM endpoint that is not on this machine (the documents are sent there)",
+    )
     run.add_argument("--encoder", default=DEFAULT_ENCODER, help="sentence-transformers model name or path")
     run.add_argument(
         "--workers", type=workers_count, default=None, help="spaCy extraction processes (default: every core)"
@@ -139,8 +144,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
         ks=args.ks if args.sweeps else (),
         presidio=not args.no_presidio,
         seed_sanitizers=seed_sanitizers,
-        extractor=_extractor(args.extractor, args.workers),
-        candidates=args.candidates,
+        extractor=_extractor(args.extractor, args.workers, allow_remote=args.allow_remote_llm),
+        candidates=_remote(registry_name=args.candidates, kind="candidates", allow_remote=args.allow_remote_llm),
         encoder=args.encoder,
         log=log,
     )
@@ -151,10 +156,19 @@ def run_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _extractor(name: str, workers: int | None):
+def _remote(*, registry_name: str, kind: str, allow_remote: bool):
+    """An LLM backend built here with ``allow_remote`` when the flag was given; otherwise the name, built later."""
+    if not allow_remote or registry_name not in ("llm", "union"):
+        return registry_name
+    from relguard import registry
+
+    return registry.create(kind, registry_name, allow_remote=True)
+
+
+def _extractor(name: str, workers: int | None, *, allow_remote: bool = False):
     """spaCy spread over ``workers`` processes (default every core); other extractors by name, in this process."""
     if name != "spacy":
-        return name
+        return _remote(registry_name=name, kind="extractor", allow_remote=allow_remote)
     from relguard.extract.parallel import ParallelExtractor, default_workers
 
     return ParallelExtractor(name, workers=workers or default_workers())

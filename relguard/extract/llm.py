@@ -1,10 +1,11 @@
-"""The ``llm`` extractor: relations from any OpenAI-compatible model, every span checked against its sentence.
+"""The model's half of the ``llm`` extractor (:mod:`relguard.extract.union` keeps every offline slot and adds these;
+alone it serves the benches that measure a model): relations from an OpenAI-compatible model, every span checked.
 
 Nothing the model says is trusted: sentences are split here (rules, no model) and every kept occurrence is a range
 of one of them, cut from the document's own text. Prompt sets (``LLMConfig.prompt_set``, :mod:`relguard.llm.prompts`):
 ``compact`` (default) gives the passage and the spaCy NER's entity list and gets ``[subject, relation, object]``
 back, the relation copied from the passage, which the backend finds in a sentence naming the endpoints and widens
-over auxiliaries and a preposition; ``paper`` is Fig. 4 verbatim, the model naming sentence and substring.
+over auxiliaries, negation and a preposition; ``paper`` is Fig. 4, the model naming sentence and substring.
 Direction follows the spaCy extractor's public-structure rule (``relguard.extract.slots``): the endpoint named
 first in the sentence is the subject.
 
@@ -326,9 +327,8 @@ class LLMExtractor:
             self._drop("span_bare_function_word")
             return None
         blocked = [r for n in pair for r in name_ranges(line, n)]
-        for a, b in hits:
-            if not overlaps(a, b, blocked):
-                return (index, sent.start + a, sent.start + b)
+        for a, b in (widened(line, a, b, blocked) for a, b in hits if not overlaps(a, b, blocked)):
+            return (index, sent.start + a, sent.start + b)
         self._drop("span_covers_entity")
         return None
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 from relguard.llm.client import BASE_URL_ENV, DEFAULT_KEY_ENV, MODEL_ENV, LLMClient, LLMConfig, LLMError, Usage
 from relguard.llm.discover import LocalServer, find_local_server, find_local_servers, local_server_settings
+from relguard.llm.endpoint import ALLOW_FLAG, describe, is_local
 
 __all__ = [
     "LLMClient",
@@ -23,6 +24,7 @@ __all__ = [
     "configured",
     "find_local_server",
     "find_local_servers",
+    "is_local",
     "local_server_settings",
     "run_usage",
     "status",
@@ -32,8 +34,9 @@ ENABLE_HINT = (
     f"To enable them, install `pip install 'relguard[llm]'`, set {BASE_URL_ENV} to an OpenAI-compatible server "
     "(`bash scripts/local-llm.sh --background` serves a small model offline at http://127.0.0.1:8765/v1; "
     f"Ollama http://localhost:11434/v1, vLLM http://localhost:8000/v1, llama.cpp http://localhost:8080/v1) "
-    f"or {DEFAULT_KEY_ENV} for OpenAI, and {MODEL_ENV} to the model name; then choose the llm extractor and "
-    "candidates (CLI: --extractor llm --candidates llm)."
+    f"or {DEFAULT_KEY_ENV} for OpenAI (a server not on this machine also needs {ALLOW_FLAG}, in the app a "
+    f"confirmation), and {MODEL_ENV} to the model name; then choose the llm extractor and candidates (CLI: "
+    "--extractor llm --candidates llm)."
 )
 
 
@@ -64,14 +67,16 @@ def status(environ: Mapping[str, str] | None = None) -> str:
             f"LLM backends off ({', '.join(missing)} not set): the offline spaCy extractor and inventory pools "
             f"are used. {ENABLE_HINT}"
         )
-    endpoint = env.get(BASE_URL_ENV) or "https://api.openai.com/v1"
+    base_url = env.get(BASE_URL_ENV) or None
+    endpoint = describe(base_url)
     key = "API key set" if env.get(DEFAULT_KEY_ENV) else "no API key (fine for a local server)"
     if not installed:
         return f"LLM endpoint {endpoint} is configured but the openai package is missing: pip install 'relguard[llm]'."
+    remote = "" if is_local(base_url) else f" It is used only with {ALLOW_FLAG} (app: the confirmation below)."
     return (
-        f"LLM backends available: model {env[MODEL_ENV]!r} at {endpoint}, {key}. "
-        "Choose the llm extractor and candidates (CLI: --extractor llm --candidates llm) to use them, or the union "
-        "extractor (--extractor union: spaCy's slots and the LLM's together)."
+        f"LLM backends available: model {env[MODEL_ENV]!r} at {endpoint}, {key}.{remote} "
+        "Choose the llm extractor (spaCy's slots, plus the model's) and the llm candidates (CLI: --extractor llm "
+        "--candidates llm) to use them."
     )
 
 

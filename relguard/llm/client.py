@@ -23,6 +23,7 @@ import tenacity
 
 from relguard.errors import BackendError, ConfigError
 from relguard.llm import formats, prompts
+from relguard.llm.endpoint import HOSTED_DEFAULT, check_endpoint
 from relguard.llm.schemas import InvalidReply
 
 T = TypeVar("T")
@@ -55,7 +56,10 @@ OPTION_ENV = {
 class LLMConfig:
     """Where and how to call the model. ``base_url=None`` means the ``openai`` client's default (OpenAI).
 
-    ``prompt_set`` is ``compact`` (small local models follow it) or ``paper`` (Fig. 4 / Fig. 5 verbatim);
+    ``allow_remote`` must be set for a base URL that is not on this machine, and for none at all (OpenAI's hosted
+    API): without it construction fails (:mod:`relguard.llm.endpoint`), so no document leaves by default.
+
+    ``prompt_set`` is ``compact`` (small local models follow it) or ``paper`` (Fig. 4 / Fig. 5, fenced);
     ``structured`` says how the reply's JSON schema is enforced while decoding (:mod:`relguard.llm.formats`);
     ``max_tokens`` caps every reply (backends ask for less where a reply is short; without a cap a 1.5B model
     once generated 7,490 tokens); ``top_k`` and ``seed`` are sent only when set (OpenAI rejects ``top_k``);
@@ -80,6 +84,7 @@ class LLMConfig:
     top_k: int | None = None
     seed: int | None = None
     gleaning: int = 0
+    allow_remote: bool = False
 
     def __post_init__(self) -> None:
         if not self.model:
@@ -102,12 +107,16 @@ class LLMConfig:
             raise ConfigError(f"top_k must be >= 1 or unset, got {self.top_k}")
         if not 0 <= self.temperature <= 2:
             raise ConfigError(f"temperature must be in [0, 2], got {self.temperature}")
+        check_endpoint(self.base_url, allow_remote=self.allow_remote)
 
     @classmethod
     def from_env(
         cls, *, model: str | None = None, base_url: str | None = None, api_key_env: str | None = None, **options: Any
     ) -> LLMConfig:
-        """Fill what was not given from ``RELGUARD_LLM_MODEL``, ``OPENAI_BASE_URL`` and :data:`OPTION_ENV`."""
+        """Fill what was not given from ``RELGUARD_LLM_MODEL``, ``OPENAI_BASE_URL`` and :data:`OPTION_ENV`.
+
+        ``allow_remote`` is never read from the environment: a variable left in a shell must not send a corpus away.
+        """
         for option, (variable, kind) in OPTION_ENV.items():
             value = os.environ.get(variable)
             if option not in options and value not in (None, ""):
@@ -124,7 +133,7 @@ class LLMConfig:
 
     @property
     def endpoint(self) -> str:
-        return self.base_url or "https://api.openai.com/v1"
+        return self.base_url or HOSTED_DEFAULT
 
     @property
     def structured_mode(self) -> str:

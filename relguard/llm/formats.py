@@ -24,14 +24,13 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urlsplit
 
+from relguard.llm import endpoint
 from relguard.types import ENTITY_TYPES
 
 STRUCTURED_MODES = ("auto", "schema", "json_schema", "json_object", "none")
 #: Pool predicates as the compact schema lets a model write them: one to four lower-case words.
 POOL_PATTERN = "^[a-z]+(_[a-z]+){0,3}$"
-_LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})
 
 
 def safe_name(name: str) -> str:
@@ -47,8 +46,7 @@ def resolve_mode(structured: str, base_url: str | None) -> str:
     """The concrete mode for ``structured`` (``auto`` decided by where the server runs)."""
     if structured != "auto":
         return structured
-    host = (urlsplit(base_url).hostname or "") if base_url else ""
-    return "schema" if host in _LOCAL_HOSTS or host.startswith("127.") else "json_object"
+    return "schema" if endpoint.is_local(base_url) else "json_object"
 
 
 def response_format(mode: str, schema: dict[str, Any] | None, *, name: str = "reply") -> dict[str, Any] | None:
@@ -131,4 +129,4 @@ def forms_schema() -> dict[str, Any]:
 
 def is_local(base_url: str | None) -> bool:
     """Whether ``base_url`` points at this machine (where ``auto`` asks for schema-constrained decoding)."""
-    return resolve_mode("auto", base_url) == "schema"
+    return endpoint.is_local(base_url)

@@ -93,7 +93,13 @@ def mentions_in(line: str, name: str, sentence: Sentence, base: DocumentExtracti
     return kept
 
 
-_AUXILIARY = re.compile(r"(?:^|(?<=\s))(?:is|was|were|are|am|be|been|being|has|have|had)\s+$", re.IGNORECASE)
+#: Words before a relation phrase that belong to it: auxiliaries, and the negation and modals that make it a negated
+#: or hypothetical statement ("is not married to", "may have acquired"), which is still a relation of the pair.
+_AUXILIARY = re.compile(
+    r"(?:^|(?<=\s))(?:is|was|were|are|am|be|been|being|has|have|had|do|does|did|not|never|will|would|shall|should"
+    r"|may|might|must|can|could|cannot|\w+n['’]t)\s+$",
+    re.IGNORECASE,
+)
 _PARTICLE = re.compile(r"^\s+(?:by|in|of|to|at|for|with|from|on|as|into)(?!\w)", re.IGNORECASE)
 
 
@@ -101,7 +107,8 @@ def widened(line: str, start: int, end: int, blocked: Sequence[tuple[int, int]])
     """The span with the auxiliaries before it and one preposition after it ("founded" → "was founded by").
 
     A model often copies the bare verb; masking only that leaves "was [REL] by" in a release, which tells the voice
-    and half the relation. No word is taken that touches an entity mention (``blocked``).
+    and half the relation; likewise "did not [REL]" would tell that the statement was a denial, so negation and
+    modals before the span join it too. No word is taken that touches an entity mention (``blocked``).
     """
     while match := _AUXILIARY.search(line[:start]):
         if overlaps(match.start(), start, blocked):

@@ -194,5 +194,7 @@ def backend_lines(backends: dict) -> list[str]:
         if not isinstance(info, dict) or "model" not in info:
             continue
         versions = ", ".join(f"{k} {v}" for k, v in info.get("prompt_versions", {}).items())
-        lines.append(f"- {role.capitalize()} LLM: model `{info['model']}`, prompts {versions}")
+        kept = "; every slot of the offline extractor kept, the model's added"
+        union = kept if info.get("backend") == "union" else ""
+        lines.append(f"- {role.capitalize()} LLM: model `{info['model']}`, prompts {versions}{union}")
     return lines

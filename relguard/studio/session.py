@@ -21,6 +21,7 @@ from relguard import llm
 from relguard.extract.review import Edit, Review
 from relguard.io import read_documents
 from relguard.io.formats import UploadResult
+from relguard.llm.endpoint import HOSTED_DEFAULT
 from relguard.pipeline import Backends, Prepared, prepare
 from relguard.privacy.closeness import default_threshold
 from relguard.privacy.expected import OutcomeModel
@@ -58,6 +59,7 @@ DEFAULTS: dict[str, object] = {
     "candidates_name": "inventory",
     "llm_base_url": None,  # None: filled from OPENAI_BASE_URL when the session starts
     "llm_model": None,  # None: filled from RELGUARD_LLM_MODEL when the session starts
+    "llm_remote_confirmed": "",  # the endpoint not on this machine that the analyst agreed to send documents to
     "usage": None,  # calls and tokens of the LLM backends for the current prepared corpus (confidential view)
     "review": Review(),  # the analyst's edits of the extraction, applied before the draw
     "release_key": None,  # what the drawn release was drawn from: documents, K, backends, review, ε, λ
@@ -168,11 +170,34 @@ class Studio:
                 env[name] = value
         return env
 
+    def llm_base_url(self) -> str | None:
+        """The base URL the LLM backends would use (None: the ``openai`` client's default, OpenAI's hosted API)."""
+        return self.llm_environ().get(llm.BASE_URL_ENV) or None
+
+    def llm_endpoint(self) -> str:
+        return self.llm_base_url() or HOSTED_DEFAULT
+
+    def endpoint_is_remote(self) -> bool:
+        """Whether the configured LLM endpoint is not on this machine (sending to it needs a confirmation)."""
+        return not llm.is_local(self.llm_base_url())
+
+    def remote_confirmed(self) -> bool:
+        """Whether the analyst confirmed sending documents to *this* endpoint (another URL asks again)."""
+        return self.endpoint_is_remote() and self.state["llm_remote_confirmed"] == self.llm_endpoint()
+
+    def confirm_remote(self, yes: bool) -> None:
+        self.state["llm_remote_confirmed"] = self.llm_endpoint() if yes else ""
+
     def backend_choice(self) -> tuple[str, str]:
-        """The chosen (extractor, candidates) names; the offline ones whenever no LLM endpoint is configured."""
-        if not llm.configured(self.llm_environ()):
+        """The chosen (extractor, candidates) names; the offline ones whenever no LLM endpoint is configured, or
+        the endpoint is not on this machine and the analyst has not confirmed sending documents there."""
+        if not llm.configured(self.llm_environ()) or (self.endpoint_is_remote() and not self.remote_confirmed()):
             return "spacy", "inventory"
         return self.state["extractor_name"], self.state["candidates_name"]
+
+    def stays_on_machine(self) -> bool:
+        """Whether nothing leaves this machine: offline backends chosen, or the LLM endpoint runs here."""
+        return "llm" not in self.backend_choice() or not self.endpoint_is_remote()
 
     def prepared(self, resources: Resources, *, progress: Callable[[int, int], None] | None = None) -> Prepared | None:
         """The session's corpus prepared for its current K and backends (recomputed only when they change)."""
@@ -219,6 +244,7 @@ class Studio:
             candidates=names[1],
             llm_model=self.state["llm_model"] or None,
             base_url=self.state["llm_base_url"] or None,
+            allow_remote_llm=self.remote_confirmed(),
         )
         built = Backends.from_settings(settings)
         return Backends(
