@@ -92,8 +92,6 @@ class BackendSettings:
     def __post_init__(self) -> None:
         if not isinstance(self.allow_remote_llm, bool):
             raise ConfigTypeError(f"allow_remote_llm must be true or false, got {self.allow_remote_llm!r}")
-
-    def __post_init__(self) -> None:
         if self.encoder_runtime is not None and self.encoder_runtime not in registry.available("encoder"):
             raise ConfigError(
                 f"encoder runtime {self.encoder_runtime!r} is unknown; choose one of "
