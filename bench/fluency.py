@@ -116,8 +116,10 @@ def main() -> None:
     parser.add_argument("--epsilon", type=float, nargs="+", default=[5.0, 1.0])
     parser.add_argument("--sample", type=int, default=50, help="sentences per dataset and ε written for reading")
     parser.add_argument("--out", default="out/fluency")
+    parser.add_argument("--slots", default="spans", choices=["spans", "stretches"], help="slot mode (default spans)")
     args = parser.parse_args()
-    extractor, rng, lines = SpacyExtractor(), random.Random(0), ["# Rewritten sentences next to their originals\n\n"]
+    extractor, rng = SpacyExtractor(slots=args.slots), random.Random(0)
+    lines = [f"# Rewritten sentences next to their originals ({args.slots})\n\n"]
     hotpot = load_dataset("hotpotqa").documents[: args.hotpotqa]
     run("hotpotqa", hotpot, extractor=extractor, epsilons=args.epsilon, gold=None, sample=args.sample, rng=rng,
         lines=lines)  # fmt: skip

@@ -28,8 +28,9 @@ def main() -> None:
     parser.add_argument("--hotpotqa", type=int, default=None, help="first N HotpotQA paragraphs (default all 994)")
     parser.add_argument("--redocred", type=int, default=100, help="first N Re-DocRED dev documents (default 100)")
     parser.add_argument("--examples", type=int, default=8, help="differing neighbours to print per dataset")
+    parser.add_argument("--slots", default="spans", choices=["spans", "stretches"], help="slot mode (default spans)")
     args = parser.parse_args()
-    extractor, inventory = SpacyExtractor(), InventoryCandidates()
+    extractor, inventory = SpacyExtractor(slots=args.slots), InventoryCandidates()
     identical = tried = regions = 0
     causes: Counter[str] = Counter()
     for name, documents in (

@@ -33,14 +33,14 @@ ROOT = Path(__file__).resolve().parents[1]
 MEASURING = ("relguard/evaluation/gold.py", "relguard/evaluation/datasets.py")
 
 
-def measure(limit: int, draws: int, speed: bool) -> dict:
+def measure(limit: int, draws: int, speed: bool, slots: str = "spans") -> dict:
     from relguard.evaluation.datasets import load_dataset
     from relguard.evaluation.gold import gold_coverage, verbatim_evidence
     from relguard.extract.spacy import SpacyExtractor
     from relguard.pipeline import prepare
 
     dataset = load_dataset("redocred", limit=limit)
-    extractor = SpacyExtractor()
+    extractor = SpacyExtractor(slots=slots)
     prepared = prepare(dataset.documents, k=10, extractor=extractor)
     covered = gold_coverage(dataset, prepared.extraction)
     shares = []
@@ -89,6 +89,7 @@ def main() -> None:
     parser.add_argument("--before", default=None, help="also measure the library at this git commit")
     parser.add_argument("--no-speed", action="store_true", help="skip the HotpotQA speed run")
     parser.add_argument("--json", action="store_true", help="print one JSON object (used for --before)")
+    parser.add_argument("--slots", default="spans", choices=["spans", "stretches"], help="slot mode (default spans)")
     args = parser.parse_args()
     results = {}
     if args.before:
@@ -101,7 +102,7 @@ def main() -> None:
             if done.returncode:
                 sys.exit(f"the run at {args.before} failed:\n{done.stderr[-3000:]}")
             results[f"before ({args.before})"] = json.loads(done.stdout)
-    results["now"] = measure(args.limit, args.draws, not args.no_speed)
+    results["now"] = measure(args.limit, args.draws, not args.no_speed, args.slots)
     if args.json:
         print(json.dumps(results["now"]))
         return

@@ -67,7 +67,7 @@ class Backends:
         """Build every backend a :class:`~relguard.settings.BackendSettings` names, the LLM ones with their options."""
         encoder = registry.create("encoder", settings.encoder_backend, model=settings.encoder)
         llm = _llm_options(settings) if settings.extractor in ("llm", "union") else {}
-        extractor = registry.create("extractor", settings.extractor, **llm)
+        extractor = registry.create("extractor", settings.extractor_backend, **llm)
         return cls(extractor, candidates_from(settings, encoder=encoder), encoder)
 
     @classmethod

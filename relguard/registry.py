@@ -69,8 +69,16 @@ def available(kind: str) -> tuple[str, ...]:
     return tuple(sorted(_known(kind)))
 
 
+#: How an extractor's name carries the strict slot mode to wherever it is built (a worker process, a Ray actor).
+STRICT_SUFFIX = "+stretches"
+
+
 def create(kind: str, name: str, **options: Any) -> Any:
-    """Build backend ``name`` of ``kind``; unknown names and missing extras raise ``BackendError``."""
+    """Build backend ``name`` of ``kind``; unknown names and missing extras raise ``BackendError``.
+
+    An extractor named ``X+stretches`` is ``X`` in the strict slot mode (``slots="stretches"``)."""
+    if kind == "extractor" and name.endswith(STRICT_SUFFIX):
+        return create(kind, name.removesuffix(STRICT_SUFFIX), **options, slots="stretches")
     entry = _known(kind).get(name)
     if entry is None:
         names = ", ".join(available(kind)) or "none"

@@ -21,6 +21,8 @@ DEFAULT_ENCODER = "all-MiniLM-L6-v2"
 DEFAULT_EXTRACTOR = "spacy"
 DEFAULT_CANDIDATES = "inventory"
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
+#: The slot modes (DESIGN invariant 11): the relation expression, or every stretch between two adjacent names.
+SLOT_MODES = ("spans", "stretches")
 
 
 def check_epsilon(epsilon: object) -> float:
@@ -88,15 +90,26 @@ class BackendSettings:
     api_key_env: str | None = None
     pool_file: str | None = None
     allow_remote_llm: bool = False
+    slots: str = "spans"
 
     def __post_init__(self) -> None:
         if not isinstance(self.allow_remote_llm, bool):
             raise ConfigTypeError(f"allow_remote_llm must be true or false, got {self.allow_remote_llm!r}")
+        if self.slots not in SLOT_MODES:
+            raise ConfigError(
+                f"slots must be one of {', '.join(SLOT_MODES)} (got {self.slots!r}): spans is the relation expression "
+                "the parse finds, stretches every stretch between two adjacent names"
+            )
         if self.encoder_runtime is not None and self.encoder_runtime not in registry.available("encoder"):
             raise ConfigError(
                 f"encoder runtime {self.encoder_runtime!r} is unknown; choose one of "
                 f"{', '.join(registry.available('encoder'))} (onnxruntime-fp32 and torch compute the same d_R)"
             )
+
+    @property
+    def extractor_backend(self) -> str:
+        """The registry's extractor name: the extractor, in the strict slot mode when that is chosen."""
+        return self.extractor + (registry.STRICT_SUFFIX if self.slots == "stretches" else "")
 
     @property
     def encoder_backend(self) -> str:
@@ -147,6 +160,14 @@ FLAGS: tuple[Flag, ...] = (
     Flag("--k", "privacy", "k", int, "candidates per pool, K ≥ 1 (default 10)"),
     Flag("--extractor", "backends", "extractor", str, "extractor backend (default: spacy, offline)"),
     Flag("--candidates", "backends", "candidates", str, "candidate-pool backend (default: inventory)"),
+    Flag(
+        "--slots",
+        "backends",
+        "slots",
+        str,
+        "spans (default): a slot is the relation expression the parse finds, so where slots are is read from the "
+        "wording; stretches (strict): every stretch between two adjacent names is a slot, whatever its words",
+    ),
     Flag("--encoder", "backends", "encoder", str, "sentence-transformers model name or path"),
     Flag(
         "--encoder-runtime",

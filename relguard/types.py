@@ -210,7 +210,8 @@ class DocumentExtraction:
     """What an extractor found in one document.
 
     Construction checks every sentence and occurrence against the document text, so a bad span fails where
-    the extractor made it rather than in masking or, worse, in a release.
+    the extractor made it rather than in masking or, worse, in a release. ``stretches`` marks the strict slot
+    mode: every slot is the whole stretch between two adjacent mentions (:mod:`relguard.extract.stretches`).
     """
 
     document: Document
@@ -218,6 +219,7 @@ class DocumentExtraction:
     entities: tuple[Entity, ...]
     triples: tuple[Triple, ...]
     links: tuple[Link, ...] = ()
+    stretches: bool = False
 
     def __post_init__(self) -> None:
         text, name = self.document.text, self.document.name

@@ -62,14 +62,39 @@ NEIGHBOURS = [
 ]  # fmt: skip
 
 
-def release_through_cli(texts: list[str], root: Path) -> dict[str, bytes]:
+#: The red team's kinds that the default mode read from the wording, in both slot modes now (issue 26).
+CLOSED = [
+    ("adverb inside the span", ["Alice Smith secretly married Tom Baker."], ["Alice Smith married Tom Baker."]),
+    ("role noun with its preposition, any noun",
+     ["Alice Smith, the founder of Acme Corp, spoke."], ["Alice Smith, the auditor of Acme Corp, spoke."]),
+    ("role noun after a possessive, any noun",
+     ["Acme Corp's founder Alice Smith spoke."], ["Acme Corp's critic Alice Smith spoke."]),
+    ("a second coordinated verb",
+     ["Alice Smith joined Acme Corp in 2005 and left in 2010."],
+     ["Alice Smith joined Acme Corp in 2005 and stayed in 2010."]),
+    ("abbreviation inside the relation",
+     ["Alice Smith was gen. mgr of Acme Corp."], ["Alice Smith was the chief of Acme Corp."]),
+    ("entity boundary moved by the verb", ["Bob Jones sued Corvid Media."], ["Bob Jones acquired Corvid Media."]),
+]  # fmt: skip
+#: Kinds only the strict mode closes: the stretch is masked whatever it holds, names are found by their spelling.
+STRICT = [
+    ("comma vs word", ["Springvale, which invaded Oregon."], ["Springvale invaded Oregon."]),
+    ("subject the NER missed", ["Priyanka Das founded Pellucid Analytics."], ["Priyanka Das left Pellucid Analytics."]),
+    ("description vs role", ["Paris is the largest city in France."], ["Paris invaded France."]),
+    ("fronted verb between names", ["Ana Ruiz, hired in 2009, joined Corvid Media."],
+     ["Ana Ruiz, hired in 2009, advised Corvid Media."]),
+]  # fmt: skip
+
+
+def release_through_cli(texts: list[str], root: Path, *options: str) -> dict[str, bytes]:
     """Every public file of a release at ε = 0 with teaching seed 7, creation time blanked."""
     source = root / "in"
     source.mkdir(parents=True)
     for number, text in enumerate(texts):
         (source / f"doc{number}.txt").write_text(text + "\n", encoding="utf-8")
     out = root / "out"
-    assert cli.main(["sanitize", str(source), "--out", str(out), "--epsilon", "0", "--seed", "7", "--quiet"]) == 0
+    args = ["sanitize", str(source), "--out", str(out), "--epsilon", "0", "--seed", "7", "--quiet", *options]
+    assert cli.main(args) == 0
     files = {}
     for path in sorted(out.rglob("*")):
         if not path.is_file():
@@ -99,3 +124,27 @@ def test_neighbouring_corpora_give_identical_public_files_at_epsilon_zero(a, b, 
     assert set(first) == set(second)
     differing = [name for name in first if first[name] != second[name]]
     assert not differing, {name: (first[name][:300], second[name][:300]) for name in differing}
+
+
+def _differing(a: list[str], b: list[str], root: Path, *options: str) -> dict:
+    first = release_through_cli(a, root / "a", *options)
+    second = release_through_cli(b, root / "b", *options)
+    assert set(first) == set(second)
+    return {name: (first[name][:300], second[name][:300]) for name in first if first[name] != second[name]}
+
+
+@pytest.mark.parametrize("mode", ["spans", "stretches"])
+@pytest.mark.parametrize("a, b", [pytest.param(a, b, id=name) for name, a, b in CLOSED])
+def test_the_red_teams_kinds_are_closed_in_both_slot_modes(a, b, mode, tmp_path, capsys):
+    differing = _differing(a, b, tmp_path, "--slots", mode)
+    capsys.readouterr()
+    assert not differing, differing
+
+
+@pytest.mark.parametrize("a, b", [pytest.param(a, b, id=name) for name, a, b in STRICT])
+def test_the_strict_mode_closes_what_the_wording_decides_in_the_default(a, b, tmp_path, capsys):
+    """Identical in the strict mode; in the default mode these rewordings move the slot and are told apart, which
+    the report says in plain words (where the slots are is read from the wording)."""
+    assert not _differing(a, b, tmp_path / "strict", "--slots", "stretches")
+    assert _differing(a, b, tmp_path / "spans", "--slots", "spans")
+    capsys.readouterr()

@@ -74,7 +74,7 @@ def run_local(
     table, tally, hashes, model, alignment = GroupTable(), Tally(), {}, ExtractorId(), EntityAlignment()
     with Spill() as spill:
         stream = extract_stream(
-            _documents(iter_files(inputs, **reading), hashes), extractor=settings.backends.extractor,
+            _documents(iter_files(inputs, **reading), hashes), extractor=settings.backends.extractor_backend,
             workers=workers, in_process=backends.extractor if backends is not None else None, model=model,
         )  # fmt: skip
         tell("extracting", 0, expected)

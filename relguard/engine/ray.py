@@ -99,7 +99,7 @@ def _run(ray, data, files, settings, review, out, staging, mapping, parquet, tel
     hashes = {r["name"]: r["digest"] for r in documents.filter(expr=col("digest") != "").take_all()}
     tell("extracting", 0, total)
     extracted = documents.map_batches(
-        _Extract, fn_constructor_kwargs={"name": settings.backends.extractor}, batch_size=BATCH,
+        _Extract, fn_constructor_kwargs={"name": settings.backends.extractor_backend}, batch_size=BATCH,
         concurrency=actors, batch_format="pandas",
     ).materialize()  # fmt: skip
     alignment = EntityAlignment()

@@ -70,7 +70,7 @@ def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
     for index, region in enumerate(regions):
         row = mentions.sentence(region.sentence)
         occurrence = Occurrence(name, region.sentence, region.start, region.end, text[region.start : region.end])
-        pairs = _positional_pairs(row, region, hangs=_hangs(text, row, region))
+        pairs = positional_pairs(row, region, hangs=hangs(text, row, region))
         for first, second in pairs:
             ends = frozenset({first, second})
             predicates = in_region.get((index, ends)) or in_sentence.get((region.sentence, ends)) or {UNREAD}
@@ -103,7 +103,7 @@ def opens_noun_phrase(text: str, start: int, end: int) -> bool:
     return not _SENTENCE_START.search(text[max(0, article - 8) : article])
 
 
-def _hangs(text: str, row: Sequence[PlacedMention], region: Region) -> bool:
+def hangs(text: str, row: Sequence[PlacedMention], region: Region) -> bool:
     """Whether ``region`` ends a noun phrase that the name right before it opens with an article ("an American
     [singer]", "the Canadian [province of]"): blanks between them, a determiner before the name."""
     before = [m for m in row if m.end <= region.start]
@@ -114,12 +114,12 @@ def _hangs(text: str, row: Sequence[PlacedMention], region: Region) -> bool:
     return not text[end : region.start].strip() and opens_noun_phrase(text, start, end)
 
 
-def _positional_pairs(
+def positional_pairs(
     row: Sequence[PlacedMention], region: Region, *, hangs: bool
 ) -> list[tuple[tuple[str, str], tuple[str, str]]]:
     """The pairs ``region`` stands for, each (subject, object) by first mention in the sentence.
 
-    ``hangs`` (:func:`_hangs`): the region is the head of a noun phrase the name before it modifies ("an
+    ``hangs`` (:func:`hangs`): the region is the head of a noun phrase the name before it modifies ("an
     American [singer from]"), so it also links the two entities before it, as a role noun after a name does.
     """
     before = _distinct(m for m in reversed(row) if m.end <= region.start)

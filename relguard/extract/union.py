@@ -37,6 +37,7 @@ from relguard.errors import ConfigTypeError
 from relguard.extract import slots
 from relguard.extract.llm import LLMExtractor
 from relguard.extract.regions import pair_by_position
+from relguard.extract.stretches import to_stretches
 from relguard.llm.client import LLMClient, LLMConfig
 from relguard.llm.locate import overlaps
 from relguard.types import Document, DocumentExtraction, Entity, Mention, Occurrence, Triple
@@ -56,11 +57,15 @@ class UnionExtractor:
         *,
         client: LLMClient | None = None,
         spacy_model: str | None = None,
+        slots: str = "spans",
         cache: bool = True,
         cache_root: str | Path | None = None,
         **options: Any,
     ) -> None:
-        self.spacy = registry.create("extractor", "spacy", **({"model": spacy_model} if spacy_model else {}))
+        self.spacy = registry.create(
+            "extractor", "spacy", slots=slots, **({"model": spacy_model} if spacy_model else {})
+        )
+        self.slots = slots
         self.llm = LLMExtractor(
             config, client=client, entities=self.spacy, cache=cache, cache_root=cache_root, **options
         )
@@ -160,7 +165,8 @@ class UnionExtractor:
             for key, spans in sorted(found.items())
         )
         entities = _entities(base, llm, spelling, typed, blocked)
-        return pair_by_position(DocumentExtraction(base.document, base.sentences, entities, triples))
+        positional = pair_by_position(DocumentExtraction(base.document, base.sentences, entities, triples))
+        return to_stretches(positional) if self.slots == "stretches" else positional
 
     def _merged(self, records: Sequence[_Record]) -> list[_Record]:
         """Overlapping spans on one entity pair in one sentence become one record: the best-ranked, widened."""

@@ -244,6 +244,8 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
     verb_before = _has_verb(before, c)
     name_after = next((m for m in c.mentions if m[0] >= end), None)
     verb_after = _verb_after(name_after[1] if name_after is not None else end, c)
+    if named is not None and not verb_before and name_after is not None and _aside(name_after[1], c):
+        return COMMA  # "Springvale [, which invaded] Oregon, is big": the clause after the names is the main one
     adjacent = name_after is not None and not text[end : name_after[0]].strip()
     if named is not None and named not in c.pronouns and adjacent and not verb_before and verb_after:
         return ROLE  # "Velvet Revolver [drummer] Matt Sorum joined": the names are the subject's noun phrase
@@ -358,6 +360,17 @@ def _verb_after(position: int, c: _Context) -> bool:
             return True
         seen += 1
     return False
+
+
+def _aside(position: int, c: _Context) -> bool:
+    """Whether a comma and then a finite verb follow ``position`` (a name's end): "Oregon, is big"."""
+    after = [t for t in c.tagged.tokens if t[0] >= position and t[3] not in ("RB", "RBR", "RBS")][:2]
+    return (
+        len(after) == 2
+        and after[0][2] == ","
+        and (after[1][3] in _FINITE_TAGS or after[1][2].lower() in _COPULA_WORDS)
+        and after[1][2].lower() not in {"has", "have", "had"} | _RELATIVES
+    )
 
 
 def _what_follows(end: int, c: _Context) -> tuple[bool, bool]:

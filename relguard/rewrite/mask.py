@@ -74,26 +74,33 @@ def mask(extraction: DocumentExtraction, group_index: Mapping[PairKey, int]) -> 
     shift = 0
     slots: list[Slot] = []
     for region in regions:
-        pieces.append(text[cursor : region.start])
+        start, end, pad = region.start, region.end, ""
+        if extraction.stretches:  # one blank each side, whatever the stretch had: "Dublin, which" = "Dublin lies"
+            while start > cursor and text[start - 1] in " \t":
+                start -= 1
+            while end < len(text) and text[end] in " \t":
+                end += 1
+            pad = " "
+        pieces.append(text[cursor:start])
         groups = _groups(region, group_index)
-        token = placeholder(min(groups))
-        new_start = region.start + shift
+        token = pad + placeholder(min(groups)) + pad
+        new_start = start + shift
         pieces.append(token)
         slots.append(
             Slot(
                 groups,
                 region.sentence,
-                new_start,
-                new_start + len(token),
+                new_start + len(pad),
+                new_start + len(token) - len(pad),
                 _inverted(table.mentions, region, groups[0], group_index),
                 region.role,
                 region.head,
                 (region.start, region.end),
             )
         )
-        offsets.append((region.end, len(token) - (region.end - region.start)))
-        shift += len(token) - (region.end - region.start)
-        cursor = region.end
+        offsets.append((end, len(token) - (end - start)))
+        shift += len(token) - (end - start)
+        cursor = end
     pieces.append(text[cursor:])
 
     shifted = [end for end, _ in offsets]

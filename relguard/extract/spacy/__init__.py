@@ -38,7 +38,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from relguard.errors import ConfigTypeError
+from relguard.errors import ConfigError, ConfigTypeError
 from relguard.extract.spacy.document import DocumentState
 from relguard.extract.spacy.inflect import normalize_predicate
 from relguard.extract.spacy.model import join_docs, load_pipeline, split_text
@@ -51,6 +51,9 @@ if TYPE_CHECKING:
 
 __all__ = ["SpacyExtractor", "normalize_predicate"]
 
+#: The slot modes: ``spans`` (default, the paper's: the relation expression the parse finds) and ``stretches``
+#: (strict: every stretch between two adjacent mentions, :mod:`relguard.extract.stretches`).
+SLOT_MODES = ("spans", "stretches")
 #: Names whose template label one extractor remembers (a name recurs across a corpus; memory stays bounded).
 NAME_CACHE = 50_000
 
@@ -60,11 +63,16 @@ class SpacyExtractor:
 
     name = "spacy"
 
-    def __init__(self, model: str = "en_core_web_sm") -> None:
+    def __init__(self, model: str = "en_core_web_sm", *, slots: str = "spans") -> None:
+        if slots not in SLOT_MODES:
+            raise ConfigError(f"slot mode {slots!r} is unknown; choose one of {', '.join(SLOT_MODES)}")
         self.nlp: Language = load_pipeline(model)
+        self.slots = slots
         self._name_labels: dict[str, str | None] = {}
         meta = self.nlp.meta
         self.model_id = f"spacy:{meta.get('lang', 'xx')}_{meta.get('name', model)}-{meta.get('version', '0')}"
+        if slots != "spans":
+            self.model_id += f"+{slots}"
 
     def extract(self, document: Document) -> DocumentExtraction:
         """Extract one document (use :meth:`extract_many` for many: it batches the parser)."""
@@ -124,7 +132,7 @@ class SpacyExtractor:
         _check_document(document)
         if doc.text != document.text:
             raise ValueError(f"document {document.name!r}: the spaCy Doc is not a parse of this document's text")
-        return DocumentState(document, doc).find(self.label_names)
+        return DocumentState(document, doc, strict=self.slots == "stretches").find(self.label_names)
 
     def label_names(self, names: list[str]) -> dict[str, str | None]:
         """The NER's label for each name on its own, inside :data:`~.retype.TEMPLATE` (None: no entity there).
@@ -143,7 +151,7 @@ class SpacyExtractor:
         return {name: known[name] for name in names}
 
     def provenance(self) -> dict:
-        return {"backend": self.name}
+        return {"backend": self.name, "slots": self.slots}
 
 
 def _check_document(document: object) -> None:

@@ -18,6 +18,7 @@ from relguard.extract.spacy import lexicon as lex
 from relguard.extract.spacy.coref import Coreference
 from relguard.extract.spacy.entities import EntityResolution
 from relguard.extract.spacy.patterns import SentenceRelations
+from relguard.extract.stretches import to_stretches
 from relguard.types import (
     ENTITY_TYPES,
     Document,
@@ -45,9 +46,10 @@ _Found = tuple[
 class DocumentState(EntityResolution, Coreference):
     """All per-document state; each step is a single pass so the cost stays linear in tokens."""
 
-    def __init__(self, document: Document, doc: Doc) -> None:
+    def __init__(self, document: Document, doc: Doc, *, strict: bool = False) -> None:
         self.document = document
         self.doc = doc
+        self.strict = strict  # the strict slot mode: slots are the stretches between mentions
         n = len(doc)
         self.sent_of = [-1] * n  # token -> our sentence index
         self.ment_of = [-1] * n  # token -> mention index
@@ -71,6 +73,7 @@ class DocumentState(EntityResolution, Coreference):
         self._named_mentions()
         if label_names is not None:
             self._proper_mentions(label_names)
+        self._join_adjacent_names()
         entity_types, entity_names = self._canonical_entities()
         self.names = entity_names
         self.entity_types = entity_types
@@ -113,7 +116,7 @@ class DocumentState(EntityResolution, Coreference):
             key = (self.names[first], types[first], predicate, self.names[second], types[second])
             for start, end in spans:
                 found.setdefault(key, set()).add((sentence, start, end))
-        return pair_by_position(
+        positional = pair_by_position(
             DocumentExtraction(
                 self.document,
                 tuple(self.sentences),
@@ -122,6 +125,7 @@ class DocumentState(EntityResolution, Coreference):
                 tuple(sorted(links, key=lambda link: (link.part, link.head, link.role != "tail"))),
             )
         )
+        return to_stretches(positional) if self.strict else positional
 
     def mention_type(self, mention: int) -> str:
         return self.entity_types[self.mentions[mention][3]]
@@ -129,8 +133,16 @@ class DocumentState(EntityResolution, Coreference):
     # -- sentences and mentions
 
     def _sentences(self) -> None:
+        """The parser's sentences, trimmed, with a sentence that begins in lower case after an abbreviation joined to
+        the one before ("was asst. | dir. | at Acme": one sentence; a relation is never cut at "gen." or "mgr.")."""
         text = self.document.text
+        merged: list[Span] = []
         for sent in self.doc.sents:
+            if merged and _continues(merged[-1], sent):
+                merged[-1] = self.doc[merged[-1].start : sent.end]
+            else:
+                merged.append(sent)
+        for sent in merged:
             start, end = sent.start_char, sent.end_char
             while start < end and text[start].isspace():
                 start += 1
@@ -143,6 +155,34 @@ class DocumentState(EntityResolution, Coreference):
             self.sent_spans.append(sent)
             for i in range(sent.start, sent.end):
                 self.sent_of[i] = index
+
+    def _join_adjacent_names(self) -> None:
+        """Names the NER cut in two with nothing between ("Corvid" + "Media"): one mention, labelled as its last
+        part (its head), so where a name ends does not depend on the verb before it ("sued" / "acquired")."""
+        joined: list[list] = []
+        labels: list[str] = []
+        for mention, label in zip(self.mentions, self.labels, strict=True):
+            start, end = mention[:2]
+            if (
+                joined
+                and joined[-1][1] == start
+                and joined[-1][2] == mention[2]
+                and self.doc[start].text[:1].isupper()
+                and self.doc[start - 1].text[:1].isupper()
+                and not self.doc[start - 1].is_punct
+            ):
+                joined[-1][1] = end
+                labels[-1] = label
+                continue
+            joined.append(list(mention))
+            labels.append(label)
+        if len(joined) == len(self.mentions):
+            return
+        self.mentions, self.labels = [], []
+        self.ment_of = [-1] * len(self.doc)
+        for (start, end, _, entity), label in zip(joined, labels, strict=True):
+            self._add_mention(start, end, entity)
+            self.labels.append(label)
 
     def _add_mention(self, start: int, end: int, entity: int) -> int:
         index = len(self.mentions)
@@ -180,32 +220,44 @@ class DocumentState(EntityResolution, Coreference):
         """
         doc, runs = self.doc, []
         common = {t.lower_ for t in doc if t.is_lower}
+        name_word = self._spelled_name if self.strict else self._tagged_name
         i = 0
         while i < len(doc):
-            if doc[i].pos_ != "PROPN" or self.ment_of[i] >= 0 or not doc[i].text[:1].isupper():
+            if not name_word(doc[i]) or self.ment_of[i] >= 0:
                 i += 1
                 continue
             j = i
-            while j < len(doc) and doc[j].pos_ == "PROPN" and self.ment_of[j] < 0 and doc[j].text[:1].isupper():
+            while j < len(doc) and name_word(doc[j]) and self.ment_of[j] < 0:
                 j += 1
-            if self._proper_run(i, j, common):
+            while self.strict and i < j and doc[i].lower_ in lex.NAME_STOP_WORDS:
+                i += 1  # "However Ana Ruiz": a sentence's first word is capitalized whatever it is
+            if i < j and self._proper_run(i, j, common):
                 runs.append((i, j))
             i = j
         if not runs:
             return
         labels = label_names(sorted({doc[i:j].text for i, j in runs}))
         for i, j in runs:
-            label = labels.get(doc[i:j].text)
+            label = labels.get(doc[i:j].text) or (name_shape(doc[i:j]) if self.strict else None)
             if label in _ENTITY_TYPES and self.sent_of[i] >= 0:
                 self._add_mention(i, j, -1)
                 self.labels.append(label)
+
+    @staticmethod
+    def _tagged_name(tok) -> bool:
+        return tok.pos_ == "PROPN" and tok.text[:1].isupper()
+
+    @staticmethod
+    def _spelled_name(tok) -> bool:
+        """A name's word by its spelling alone (the strict mode): the tagger reads the words around it."""
+        return tok.is_alpha and (tok.is_title or (tok.is_upper and len(tok) > 1))
 
     def _proper_run(self, i: int, j: int, common: set[str]) -> bool:
         """Whether tokens ``i:j`` may name an entity: a short argument in one sentence, not a capitalized common
         noun ("the Board", "Chairman of the Board": one word after an article, or written in lower case too)."""
         doc = self.doc
-        if j - i > MAX_PROPER_WORDS or doc[i:j].root.dep_ not in _ARGUMENT_DEPS:
-            return False
+        if j - i > MAX_PROPER_WORDS or (doc[i:j].root.dep_ not in _ARGUMENT_DEPS and not self.strict):
+            return False  # in the strict mode a name is a name wherever the parse hangs it
         if self.sent_of[i] < 0 or self.sent_of[i] != self.sent_of[j - 1]:
             return False
         article = any(c.dep_ == "det" for c in doc[i].children)
@@ -237,3 +289,36 @@ class DocumentState(EntityResolution, Coreference):
                 occurrences.append(Occurrence(name, sentence, start, end, text[start:end]))
             triples.append(Triple(*key, occurrences=tuple(occurrences)))
         return tuple(triples)
+
+
+def _continues(before: Span, sent: Span) -> bool:
+    """Whether ``sent`` goes on the sentence ``before``: that ends with a short lower-case word and a full stop
+    (an abbreviation: "gen.", "asst.", "dir.") and ``sent`` starts in lower case."""
+    words = [t for t in before if not t.is_space]
+    first = next((t for t in sent if not t.is_space), None)
+    if first is None or not first.text[:1].islower() or not words:
+        return False
+    last = words[-1]
+    if last.text.endswith(".") and len(last.text) > 1:
+        return last.text[:-1].isalpha() and last.text[:-1].islower() and len(last.text) <= 6
+    shortened = words[-2] if len(words) > 1 else None
+    return (
+        last.text == "."
+        and shortened is not None
+        and shortened.is_lower
+        and shortened.is_alpha
+        and len(shortened) <= 5
+        and shortened.pos_ in ("PROPN", "NOUN", "X")
+    )
+
+
+def name_shape(words: Span) -> str | None:
+    """A type for a name the NER does not know, from its spelling (the strict mode types every name it masks
+    around): an organization's last word ("Corvid Media", "Quantix Labs"), else two or three capitalized words
+    are a person ("Ana Ruiz", "Priyanka Das"); a single unknown word gets none."""
+    tokens = [t for t in words if not t.is_space]
+    if tokens and tokens[-1].lower_ in lex.ORG_HEADS | lex.ORG_SUFFIXES:
+        return "ORG"
+    if 2 <= len(tokens) <= 3 and all(t.is_alpha and t.is_title for t in tokens):
+        return "PERSON"
+    return None

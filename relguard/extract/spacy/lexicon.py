@@ -67,6 +67,11 @@ DIRECTION_NOUNS = _words(
     """north south east west northeast northwest southeast southwest north-east north-west south-east south-west
     center centre heart outskirts part parts suburbs middle edge side coast border"""
 )
+#: Capitalized words that open a sentence without naming anything ("However Ana Ruiz ...", "The Rockets").
+NAME_STOP_WORDS = _words(
+    """the a an in on at after before however but and or he she it they his her its their this that these those
+    when while since during for from with by of to as if yesterday today then later also meanwhile"""
+)
 #: Predicates that name the same entity twice ("X, also known as Y"): aliases, not relations.
 #: Words that give an entity another name ("better known as", "stylized as"): aliases, never relations.
 ALIAS_WORDS = _words("known stylized stylised spelled spelt nicknamed aka dubbed abbreviated transliterated")

@@ -85,12 +85,10 @@ class NounRules:
             return False  # "published an edition of": what a verb acts on; but "served as the president of"
         if any(c.dep_ == "prep" and c.lower_ in _ROLE_PREPS and c.i > noun.i for c in noun.children):
             return True
-        if noun.lemma_.lower() not in lex.ROLE_NOUNS:
-            return False  # "his second album X", "Its pale ale": a description, even next to two names
         named = [c for c in noun.children if self.ment_of[c.i] >= 0 and c.dep_ in ("poss", "compound")]
         return bool(named) and (
             self.ment_of[noun.head.i] >= 0 or any(c.dep_ == "appos" and self.ment_of[c.i] >= 0 for c in noun.children)
-        )
+        )  # "Acme's critic Alice", "his second album X", "Apple CEO Tim Cook": whatever the noun, it links them
 
     def _without_descriptions(self, inner: list[Token]) -> list[Token]:
         """``inner`` without what is not the relation's wording: the nouns that describe a name

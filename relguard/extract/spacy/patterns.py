@@ -74,6 +74,7 @@ class SentenceRelations(NounRules, SpanCutter):
         self.ment_of = state.ment_of
         self.sent = sent
         self._quoted_tokens: frozenset[int] | None = None
+        self.after: set[int] = set()  # coordinated verbs after the second name: later parts, removed
 
     def find(self) -> list[_Found]:
         ment_of, mentions = self.ment_of, self.s.mentions
@@ -193,11 +194,16 @@ class SentenceRelations(NounRules, SpanCutter):
                 if child.i in taken or ment_of[child.i] >= 0 or not self.sent.start <= child.i < self.sent.end:
                     continue
                 light = child.dep_ == "dobj" and child.lemma_.lower() in lex.LIGHT_NOUNS  # "takes place in"
-                verb_part = child.dep_ in _VERB_PARTS or hedge(child) or light or _relativizer(child, t)
+                manner = child.dep_ == "advmod" and child.tag_ in ("RB", "RBR", "RBS") and low <= child.i < high
+                verb_part = child.dep_ in _VERB_PARTS or hedge(child) or light or manner or _relativizer(child, t)
                 if (t.pos_ in ("VERB", "AUX") and verb_part) or (
                     t.pos_ in ("NOUN", "PROPN", "ADJ") and child.i < t.i and noun_part(child)
                 ):
                     taken[child.i] = child
+                    queue.append(child)
+                elif child.dep_ == "conj" and child.pos_ == t.pos_ == "VERB" and child.i >= high and _bare(child, self):
+                    taken[child.i] = child  # "joined Acme in 2005 and [left] in 2010": the relation's second verb
+                    self.after.add(child.i)
                     queue.append(child)
                 elif (
                     child.dep_ == "conj" and child.pos_ == t.pos_ and low <= child.i < high and not _has_subject(child)
@@ -272,6 +278,18 @@ def _relativizer(tok: Token, verb: Token) -> bool:
     expression, since a release fills the slot with its own relative form and a "that" left outside would
     tell a relative wording from a participle ("a game created by")."""
     return verb.dep_ == "relcl" and tok.i < verb.i and tok.dep_ in _SUBJECTS and tok.tag_ in ("WDT", "WP")
+
+
+def _bare(verb: Token, relations: SentenceRelations) -> bool:
+    """A coordinated verb with no subject, object or name of its own: it shares the pair of the verb before it."""
+    if _has_subject(verb):
+        return False
+    for child in verb.children:
+        if child.dep_ in ("dobj", "attr", "dative", "ccomp", "xcomp") or relations.ment_of[child.i] >= 0:
+            return False
+        if child.dep_ == "prep" and any(relations.ment_of[g.i] >= 0 for g in child.children):
+            return False
+    return True
 
 
 def _has_subject(tok: Token) -> bool:

@@ -13,6 +13,7 @@ name one type (:func:`relguard.extract.slots.align_corpus`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from relguard.extract.slots import FILLER, masked_text, vote
@@ -42,7 +43,8 @@ def masked_sentences(state: DocumentState) -> list[MaskedSentence]:
     text = state.document.text
     spans: dict[int, list[tuple[int, int]]] = {}
     doc = state.doc
-    for sentence, _a, _b, _predicate, pieces, _roles in state.found:
+    pieces_of = _stretches(state) if state.strict else ((s, p) for s, _a, _b, _p, p, _r in state.found)
+    for sentence, pieces in pieces_of:
         bounds = state.sentences[sentence]
         for first, last in pieces:
             start, end = doc[first].idx, doc[last].idx + len(doc[last])
@@ -53,6 +55,17 @@ def masked_sentences(state: DocumentState) -> list[MaskedSentence]:
         body, offsets = masked_text(text[bounds.start : bounds.end], ranges, filler=FILLER)
         masked.append(MaskedSentence(sentence, body, tuple(offsets)))
     return masked
+
+
+def _stretches(state: DocumentState):
+    """The strict mode's slots as token spans: what lies between two adjacent mentions of a sentence."""
+    by_sentence: dict[int, list[tuple[int, int]]] = {}
+    for start, end, sentence, _ in state.mentions:
+        by_sentence.setdefault(sentence, []).append((start, end))
+    for sentence, row in by_sentence.items():
+        row.sort()
+        gaps = [(a_end, b_start - 1) for (_, a_end), (b_start, _) in pairwise(row) if b_start > a_end]
+        yield sentence, [(a, b) for a, b in gaps if any(not state.doc[i].is_space for i in range(a, b + 1))]
 
 
 def final_types(

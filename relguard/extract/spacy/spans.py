@@ -38,6 +38,7 @@ class SpanCutter:
     ment_of: list[int]
     sent: Span
     _quoted_tokens: frozenset[int] | None
+    after: set[int]
 
     def _parts(self, expression: list[Token], a: int, b: int) -> tuple[tuple[tuple[int, int], ...], tuple[str, ...]]:
         """Contiguous pieces of the expression and each one's role: cut at entity mentions, at what stays in the
@@ -77,12 +78,16 @@ class SpanCutter:
             if piece and any(bearing(doc[i]) for i in piece) and not self._measure(piece):
                 spans.append((piece[0] - self._comma_before(piece[0], a), piece[-1]))
         low, high = self.s.mentions[a][1], self.s.mentions[b][0]
+        extra = tuple(
+            span for span in spans if span[0] >= high and all(i in self.after for i in range(span[0], span[1] + 1))
+        )
+        spans = [span for span in spans if span not in extra]
         between = tuple(span for span in spans if low <= span[0] and span[1] < high)
         if not between:
             outside = tuple(span for span in spans if self._role(span) or (span[0] >= high and self._verbal(span)))
             return outside, ("",) * len(outside)  # "Bob Jones, an Acme Corp [employee]", "the first [minister of] Siam"
         if len(between) == 1:
-            return between, ("",)
+            return between + extra, ("", *("removed",) * len(extra))
         interior = [i for (_, end), (start, _) in pairwise(between) for i in range(end + 1, start)]
         solid = not any(self.ment_of[i] >= 0 or self._kept_out(doc[i]) for i in interior)
         if any(doc[i].dep_ in _COMPLEMENTS for i in interior):
@@ -96,7 +101,7 @@ class SpanCutter:
         roles = ["", *("removed",) * (len(between) - 1)]
         if all(doc[i].dep_ == "det" or doc[i].tag_ == "PRP$" for i in range(between[-1][1] + 1, high)):
             roles[-1] = "tail"  # right before the second name, or its article ("as the Detroit Spirits")
-        return between, tuple(roles)
+        return between + extra, (*roles, *("removed",) * len(extra))
 
     def _measure(self, piece: list[int]) -> bool:
         """A lone preposition after a number or measure ("about 16 km from"): a distance, not a relation."""

@@ -45,7 +45,7 @@ def noun_part(tok: Token) -> bool:
     if tok.dep_ == "det":
         return True
     if tok.dep_ == "compound":
-        return tok.pos_ == "NOUN"
+        return tok.pos_ == "NOUN" or tok.is_lower or tok.text == "."  # "board member", "gen. mgr"
     return tok.dep_ == "amod" and tok.lower_ in lex.ROLE_MODIFIERS
 
 

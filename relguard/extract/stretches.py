@@ -1,0 +1,92 @@
+"""The strict slot mode: every stretch between two adjacent entity mentions of a sentence is a slot.
+
+In the default mode a slot is the relation expression the parse finds, so where slots are is read from the
+wording (``docs/evaluation.md`` measures how often that tells a rewording apart). Here it is not: the text
+between two adjacent mentions of different entities is masked whatever its words — "Alice Smith [secretly
+married] Tom Baker", "Springvale[, which invaded] Oregon", "Ana Ruiz [was gen. mgr of] Corvid Media" — so the
+masked document is a function of the mentions alone, and the paper's assumption ("documents that differ only in
+the protected relation expressions yield the same masked document") holds for every relation stated between two
+names. The cost is what a stretch held besides the relation (a date, a description): it is lost, and measured
+(``bench/fluency.py --slots stretches``).
+
+Mentions must not move with the relation's words either; the spaCy extractor finds them from the names' own
+spelling in this mode (:mod:`relguard.extract.spacy`). Each stretch stands for the pairs its position gives, as in
+the default mode (:func:`relguard.extract.regions.positional_pairs`), with the predicate the extractor read for
+the pair in that sentence (confidential: it only feeds d_R), else :data:`~relguard.extract.regions.UNREAD`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from itertools import pairwise
+
+from relguard.extract.positions import MentionTable, PlacedMention, Region
+from relguard.extract.regions import UNREAD, positional_pairs
+from relguard.types import DocumentExtraction, Occurrence, Triple
+
+#: An article right before a name stays with it ("founded [the] Acme Corp"): it is the name's, not the relation's.
+_BRACKET = re.compile(r"[()\[\]{}\"“”]")
+_ARTICLE_BEFORE = re.compile(r"(?:^|\s)(?:the|a|an)\s*$", re.IGNORECASE)
+
+
+def stretch_regions(extraction: DocumentExtraction) -> list[Region]:
+    """The stretch between every two adjacent mentions of different entities in each sentence, without the
+    blanks at its ends and without an article that opens the second name."""
+    text = extraction.document.text
+    regions: list[Region] = []
+    for sentence, row in sorted(MentionTable.of_document(extraction).by_sentence.items()):
+        for first, second in pairwise(row):
+            region = _stretch(text, sentence, first, second)
+            if region is not None:
+                regions.append(region)
+    return regions
+
+
+def _stretch(text: str, sentence: int, first: PlacedMention, second: PlacedMention) -> Region | None:
+    if first.entity == second.entity or first.end >= second.start:
+        return None
+    start, end = first.end, second.start
+    bracket = _BRACKET.search(text, start, end)
+    if bracket is not None:
+        end = bracket.start()  # "Monuram Karkun(Kam Phangcho)": an aside's brackets stay balanced in the text
+    article = _ARTICLE_BEFORE.search(text[start:end])
+    if article is not None:
+        end = start + article.start()
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return Region(sentence, start, end) if start < end else None
+
+
+def to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:
+    """``extraction`` in the strict mode: its slots are the stretches, each standing for the pairs its position
+    gives, the extractor's own spans lending their predicates; a span outside every stretch ("joined Acme in 2005
+    and [left] in 2010") stays a slot of its own. Entities and sentences stay as they are."""
+    mentions = MentionTable.of_document(extraction)
+    read: dict[tuple[int, frozenset[tuple[str, str]]], set[str]] = {}
+    for triple in extraction.triples:
+        ends = frozenset({(triple.subject, triple.subject_type), (triple.object, triple.object_type)})
+        for occurrence in triple.occurrences:
+            read.setdefault((occurrence.sentence, ends), set()).add(triple.predicate)
+    name, text = extraction.document.name, extraction.document.text
+    found: dict[tuple[str, str, str, str, str], set[Occurrence]] = {}
+    stretches = stretch_regions(extraction)
+    for triple in extraction.triples:  # fail closed: relation words outside every stretch keep their own slot
+        for occurrence in triple.occurrences:
+            if not any(r.sentence == occurrence.sentence and r.start < occurrence.end and occurrence.start < r.end
+                       for r in stretches):  # fmt: skip
+                found.setdefault(triple.key, set()).add(occurrence)
+    outside = {o.start for occurrences in found.values() for o in occurrences}
+    for region in stretches:
+        occurrence = Occurrence(name, region.sentence, region.start, region.end, text[region.start : region.end])
+        for first, second in positional_pairs(mentions.sentence(region.sentence), region, hangs=False):
+            for predicate in read.get((region.sentence, frozenset({first, second}))) or {UNREAD}:
+                found.setdefault((*first, predicate, *second), set()).add(occurrence)
+    triples = tuple(
+        Triple(*key, occurrences=tuple(sorted(occurrences, key=lambda o: (o.start, o.end))))
+        for key, occurrences in sorted(found.items())
+    )
+    links = tuple(link for link in extraction.links if link.part in outside)
+    return replace(extraction, triples=triples, links=links, stretches=True)
