@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from relguard.rewrite.frames import Frame, read_frames
 from relguard.rewrite.mask import MaskedDocument
-from relguard.rewrite.verbalize import Place, Verbalizer, split_preposition
+from relguard.rewrite.verbalize import Ask, Place, Verbalizer, split_preposition
 from relguard.types import SanitizedDocument, TypePair
 
 _CLOSING = frozenset(",.;:)!?\"'”’]—–")
@@ -80,7 +80,41 @@ def fill_slots(
     deleted = {s.sentence for s in masked.slots if any(outcomes[i].predicate is None for i in s.groups)}
     kept = [n for n, s in enumerate(masked.slots) if s.sentence not in deleted]
     texts, unfillable = slot_words(masked, outcomes, verbalize, frames, only=kept)
+    if hasattr(verbalize, "rewrite_sentence"):
+        unfillable -= _worded_by_model(masked, outcomes, verbalize, frames, kept, texts)
     return deleted, texts, unfillable - deleted
+
+
+def _worded_by_model(masked, outcomes, verbalize, frames, kept, texts: dict[int, str]) -> set[int]:
+    """Sentences an LLM verbalizer words whole (``rewrite_sentence``): its phrases replace the offline fills.
+    Sentences with an expression in parts keep the offline fill. Returns the sentences the model made fillable."""
+    rescued: set[int] = set()
+    by_sentence: dict[int, list[int]] = {}
+    for number in kept:
+        by_sentence.setdefault(masked.slots[number].sentence, []).append(number)
+    for sentence, numbers in by_sentence.items():
+        if any(masked.slots[n].role or masked.slots[n].head >= 0 for n in numbers) or any(
+            s.head in numbers for s in masked.slots
+        ):
+            continue
+        base, end = masked.sentences[sentence]
+        asks = [
+            Ask(
+                masked.slots[n].start - base,
+                masked.slots[n].end - base,
+                outcomes[masked.slots[n].groups[0]].predicate,
+                outcomes[masked.slots[n].groups[0]].type_pair,
+                _place(masked, n, frames[n], {}, set()),
+            )
+            for n in numbers
+        ]
+        phrases = verbalize.rewrite_sentence(masked.text[base:end], asks)
+        if phrases is None:
+            continue
+        for n, phrase in zip(numbers, phrases, strict=True):
+            texts[n] = phrase
+        rescued.add(sentence)
+    return rescued
 
 
 def slot_words(
@@ -102,17 +136,7 @@ def slot_words(
     for number in sorted(only):
         slot, frame = masked.slots[number], frames[number]
         sampled = outcomes[slot.groups[0]]
-        place = Place(
-            frame.name,
-            slot.inverted,
-            person=_person_before(masked, slot.start),
-            closed=_closed_after(masked, slot),
-            head=forms.get(slot.head),
-            pronoun=bool(_PRONOUN_BEFORE.search(masked.text[max(0, slot.start - 8) : slot.start])),
-            name_after=frame.name_after,
-            preposition_after=frame.preposition_after,
-            has_tail=number in tailed,
-        )
+        place = _place(masked, number, frame, forms, tailed)
         words = verbalize(sampled.predicate, sampled.type_pair, place)
         if words is None:
             unfillable.add(slot.sentence)
@@ -130,6 +154,22 @@ def slot_words(
             else:
                 texts[slot.head], texts[number] = body + ",", ","
     return texts, unfillable
+
+
+def _place(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[int, str], tailed: set[int]) -> Place:
+    """What the verbalizer may know of slot ``number``: its frame and what the masked text around it shows."""
+    slot = masked.slots[number]
+    return Place(
+        frame.name,
+        slot.inverted,
+        person=_person_before(masked, slot.start),
+        closed=_closed_after(masked, slot),
+        head=forms.get(slot.head),
+        pronoun=bool(_PRONOUN_BEFORE.search(masked.text[max(0, slot.start - 8) : slot.start])),
+        name_after=frame.name_after,
+        preposition_after=frame.preposition_after,
+        has_tail=number in tailed,
+    )
 
 
 def assemble(masked: MaskedDocument, start: int, end: int, texts: Mapping[int, str]) -> tuple[str, list[tuple]]:

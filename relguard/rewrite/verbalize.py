@@ -21,7 +21,7 @@ from relguard.candidates.forms import default_forms
 from relguard.rewrite import frames as fr
 from relguard.types import TypePair
 
-__all__ = ["APPOSITIVE", "RELATIVES", "FormVerbalizer", "Place", "Verbalizer", "default_forms", "wordings"]
+__all__ = ["APPOSITIVE", "RELATIVES", "Ask", "FormVerbalizer", "Place", "Verbalizer", "default_forms", "wordings"]
 
 Forms = Callable[[str, TypePair], Mapping[str, str | None]]
 
@@ -74,6 +74,17 @@ class Place:
     name_after: bool = True
     preposition_after: bool = False
     has_tail: bool = False
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One placeholder of a sentence to word: where it is, the sampled predicate, its public pair and place."""
+
+    start: int
+    end: int
+    predicate: str
+    type_pair: TypePair
+    place: Place
 
 
 #: What a fill calls: (sampled predicate, public type pair, the slot's place) → the words, or None (unfillable).

@@ -1,0 +1,112 @@
+"""The optional LLM verbalizer (the paper's step 4): a model words the sampled predicates into the masked sentence.
+
+The model is given what is public and nothing else — the masked sentence, its placeholders numbered, and for each
+the sampled predicate with its public type pair and which name comes first — never the original relation, so
+its words, like the offline forms', are a function of the masked text and the outcomes (DESIGN invariant 7); two
+documents that differ only in relation wording send the same request and, from the cache at temperature 0, get the
+same reply. What comes back is checked before it is used: one short phrase per placeholder, words only (no digits,
+brackets or line breaks), the rest of the sentence untouched because only the phrases are taken. A sentence the
+model cannot word, or words badly, keeps the offline fill; a sentence the offline forms cannot fill but the model
+can is kept. The release's leak scan reads the result like any other fill.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from relguard.llm.cache import JsonCache, key_of
+from relguard.llm.client import LLMClient, LLMConfig, LLMError, Usage
+from relguard.llm.schemas import InvalidReply
+from relguard.rewrite.verbalize import Ask, Forms, FormVerbalizer
+
+PROMPT_VERSION = "verbalize-1"
+PURPOSE = "verbalize"
+#: Longest phrase accepted for one placeholder, in words; a longer one is a model rewriting the sentence.
+MAX_WORDS = 8
+_PHRASE = re.compile(r"^[A-Za-z][A-Za-z ,'’-]*$")
+SYSTEM = (
+    "You fill placeholders in one sentence. Each placeholder [1], [2], ... stands between names and must be "
+    "replaced by a short phrase that states the relation given for it, in the direction given, so that the whole "
+    "sentence reads as fluent, grammatical English. Use only the relation given; do not add facts, names, dates or "
+    "numbers. Reply with JSON only: an object mapping each placeholder number to its phrase."
+)
+
+
+def messages(sentence: str, asks: Sequence[Ask]) -> list[dict[str, str]]:
+    """The request: the masked sentence with its placeholders numbered, and each relation in words."""
+    text, cursor, lines = "", 0, []
+    for number, ask in enumerate(asks, 1):
+        text += sentence[cursor : ask.start] + f"[{number}]"
+        cursor = ask.end
+        subject, obj = ask.type_pair
+        order = "the object is named before it" if ask.place.inverted else "the subject is named before it"
+        lines.append(f"[{number}]: {ask.predicate.replace('_', ' ')} ({subject} -> {obj}; {order})")
+    text += sentence[cursor:]
+    user = "Sentence:\n" + text + "\n\nRelations:\n" + "\n".join(lines) + "\n\nJSON:"
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
+
+
+def parse(reply: str, count: int) -> list[str]:
+    """The phrases of a reply, in placeholder order, or :class:`InvalidReply` naming what is wrong."""
+    found = re.search(r"\{.*\}", reply, re.DOTALL)
+    try:
+        data = json.loads(found.group(0) if found else reply)
+    except ValueError as exc:
+        raise InvalidReply("the reply is not a JSON object") from exc
+    if not isinstance(data, dict):
+        raise InvalidReply("the reply is not a JSON object")
+    phrases = []
+    for number in range(1, count + 1):
+        phrase = data.get(str(number), data.get(f"[{number}]"))
+        if not isinstance(phrase, str) or not _PHRASE.match(phrase.strip()) or len(phrase.split()) > MAX_WORDS:
+            raise InvalidReply(f"placeholder {number} needs a short phrase of words only")
+        phrases.append(phrase.strip())
+    return phrases
+
+
+class LLMVerbalizer(FormVerbalizer):
+    """The offline forms, with whole sentences worded by a model where it words them well."""
+
+    name = "llm"
+
+    def __init__(
+        self, forms: Forms, config: LLMConfig, *, cache: bool = True, cache_root: str | Path | None = None
+    ) -> None:
+        super().__init__(forms)
+        self.config = config
+        self.client = LLMClient(config)
+        self.usage = Usage()
+        self.declined = 0
+        self._cache = JsonCache(cache_root, PURPOSE, enabled=cache)
+
+    def rewrite_sentence(self, sentence: str, asks: Sequence[Ask]) -> list[str] | None:
+        """One phrase per ask for ``sentence`` (placeholder offsets are into it), or None to keep the offline fill."""
+        chat = messages(sentence, asks)
+        cfg = self.config
+        key = key_of(PURPOSE, PROMPT_VERSION, cfg.model, cfg.temperature, cfg.seed, chat)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached or None
+        try:
+            phrases = self.client.ask_json(
+                chat, lambda reply: parse(reply, len(asks)), purpose=PURPOSE, usage=self.usage, max_tokens=200
+            )
+        except LLMError:
+            self.declined += 1
+            phrases = []
+        self._cache.put(key, phrases)
+        return phrases or None
+
+    def provenance(self) -> dict:
+        """Public: the model and the prompt version; confidential: what the run spent (calls, tokens)."""
+        spent = self.usage.snapshot().get(PURPOSE, {})
+        return {
+            "backend": self.name,
+            "model": self.config.model,
+            "prompt_versions": [PROMPT_VERSION],
+            **spent,
+            "declined": self.declined,
+        }
