@@ -138,9 +138,8 @@ def _neighbours(
             predicate = pool[(number + offset) % len(pool)]
             if predicate in group.predicates:
                 continue
-            outcomes = {i: Sampled(groups[i].type_pair, predicate) for i in set().union(*(
-                masked.slots[n].groups for n in parts
-            ))}  # fmt: skip
+            involved = {i for n in parts for i in masked.slots[n].groups}
+            outcomes = {i: Sampled(groups[i].type_pair, predicate) for i in involved}
             words, unfillable = slot_words(masked, outcomes, verbalize, frames, only=parts)
             if unfillable or set(words) != set(parts) or words[number].removesuffix(CLOSE) == original:
                 continue

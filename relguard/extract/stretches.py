@@ -75,8 +75,7 @@ def to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:
     stretches = stretch_regions(extraction)
     for triple in extraction.triples:  # fail closed: relation words outside every stretch keep their own slot
         for occurrence in triple.occurrences:
-            if not any(r.sentence == occurrence.sentence and r.start < occurrence.end and occurrence.start < r.end
-                       for r in stretches):  # fmt: skip
+            if not any(_overlap(r, occurrence) for r in stretches):
                 found.setdefault(triple.key, set()).add(occurrence)
     outside = {o.start for occurrences in found.values() for o in occurrences}
     for region in stretches:
@@ -90,3 +89,7 @@ def to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:
     )
     links = tuple(link for link in extraction.links if link.part in outside)
     return replace(extraction, triples=triples, links=links, stretches=True)
+
+
+def _overlap(region: Region, occurrence: Occurrence) -> bool:
+    return region.sentence == occurrence.sentence and region.start < occurrence.end and occurrence.start < region.end

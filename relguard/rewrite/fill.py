@@ -28,6 +28,9 @@ _ARTICLE = re.compile(r"(?:^|(?<=[\s(\"“]))([Aa]n?)(\s+)$")
 _OPENERS = " \t\n\"'“‘([{*-–—•"
 _PRONOUN_BEFORE = re.compile(r"\b(?:his|her|its|their|my|our|your|whose)\s+$", re.IGNORECASE)
 _POSSESSIVE_END = re.compile(r"['’]s\s*$")
+#: A fill that starts with a verb, and an "of" right after the slot that only a noun could take.
+_VERB_START = re.compile(r"(?:that |who |which )?(?:is|was|are|were|has|had|\w+ed|\w+s)\b")
+_STRAY_OF = re.compile(r" of(?= )")
 #: Marks a fill whose relative clause needs a comma after the next name (taken off when the text is built).
 CLOSE = "\x00"
 
@@ -190,9 +193,13 @@ def assemble(masked: MaskedDocument, start: int, end: int, texts: Mapping[int, s
         after = masked.text[slot.end : min(end, slot.end + 2)]
         opening = _opens_sentence(masked.text, sentence_starts, slot.start)
         out, words = mend(out, words, after, opening)
+        if words and _VERB_START.match(words.lstrip(", ")) and _STRAY_OF.match(masked.text, slot.end):
+            cursor_skip = _STRAY_OF.match(masked.text, slot.end).end() - slot.end  # "fired [of] Ibsen's works"
+        else:
+            cursor_skip = 0
         ranges.append((len(out), len(out) + len(words)))
         out += words
-        cursor = slot.end
+        cursor = slot.end + cursor_skip
         if not words and out.endswith(" ") and masked.text[cursor : cursor + 1] in (" ", ",", ".", ";", ":"):
             out = out[:-1]
         if closing:

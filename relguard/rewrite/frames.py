@@ -223,7 +223,12 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
     if tag == "POS" or lower in ("'s", "’s") or (lower in _POSSESSIVES and tag in ("PRP$", "WP$")):
         return POSSESSIVE
     if word in (",", "("):
-        if len(before) > 1 and (c.mention_ending(before[-2][1]) or before[-2][3].startswith("NN")):
+        named_before = len(before) > 1 and (
+            c.mention_ending(before[-2][1]) is not None
+            or before[-2][3].startswith("NN")
+            or (before[-2][2] in ('"', "”", ")", "'") and len(before) > 2 and c.mention_ending(before[-3][1]))
+        )  # "Their name, "The Exies", [is short for]"
+        if named_before:
             if word == "," and not _has_verb(before[:-1], c) and _apposition_open(before[:-1], c):
                 return FINITE  # "Amri, or Dumura Karbi, [is spoken by]": the comma closes an apposition
             return APPOSITION  # "Steve Wozniak, [REL] Apple", "Lester Smith ([REL] Dragon Dice)"
@@ -236,6 +241,11 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
         previous = before[:-1]
         while previous and previous[-1][2] == ",":
             previous = previous[:-1]
+        clause = previous[_clause_start(previous, c) :]
+        low = clause[0][0] if clause else start
+        sibling = [frame for at, frame in c.earlier if at >= low and frame in (FINITE, MODIFIER)]
+        if sibling:
+            return sibling[-1]  # "written by X and [sung by] Y": a coordinated slot takes its sibling's frame
         return FINITE if _has_verb(previous, c) else MODIFIER  # "founded Acme and [REL] Globex"
     if named is None and (tag in ("IN", "TO") or _ends_noun_phrase(before)):
         return NOUN  # "the [REL] Canada", "a retired British [REL]", "an operating [REL]"
@@ -279,7 +289,7 @@ def _ends_noun_phrase(before: Sequence[Token]) -> bool:
     for _, _, word, tag in reversed(before[-5:]):
         if tag in ("DT", "PDT", "PRP$", "POS"):
             return word.lower() not in ("that", "this", "these", "those", "which", "all", "both") or tag != "DT"
-        if tag not in ("JJ", "JJR", "JJS", "VBG", "VBN", "HYPH", "CD", ","):
+        if tag not in ("JJ", "JJR", "JJS", "VBG", "VBN", "HYPH", "CD", ",", "RBS", "RBR"):
             return False
     return False
 

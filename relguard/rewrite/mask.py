@@ -73,6 +73,7 @@ def mask(extraction: DocumentExtraction, group_index: Mapping[PairKey, int]) -> 
     cursor = 0
     shift = 0
     slots: list[Slot] = []
+    primaries: list[int] = []
     for region in regions:
         start, end, pad = region.start, region.end, ""
         if extraction.stretches:  # one blank each side, whatever the stretch had: "Dublin, which" = "Dublin lies"
@@ -83,6 +84,9 @@ def mask(extraction: DocumentExtraction, group_index: Mapping[PairKey, int]) -> 
             pad = " "
         pieces.append(text[cursor:start])
         groups = _groups(region, group_index)
+        if region.head >= 0 and primaries[region.head] in groups[1:]:  # one expression, one outcome
+            groups = (primaries[region.head], *sorted(set(groups) - {primaries[region.head]}))
+        primaries.append(groups[0])
         token = pad + placeholder(min(groups)) + pad
         new_start = start + shift
         pieces.append(token)

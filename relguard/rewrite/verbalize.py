@@ -188,7 +188,7 @@ class FormVerbalizer:
             head = GENERIC_HEADS.get(type_pair[1 if inverted else 0], "one")
             return f"a {head} {'who' if head == 'person' else 'that'} {finite}"
         if frame == fr.APPOSITION:
-            if noun:
+            if noun and not place.has_tail:
                 return f"the {noun}"  # "Ann Lee, the founder of Beta,"
             return participle(finite) or f"{'who' if place.person else 'which'} {finite}"  # "Acme, founded by X"
         if frame in (fr.POSSESSIVE, fr.ROLE):

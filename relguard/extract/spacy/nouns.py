@@ -79,8 +79,9 @@ class NounRules:
         of", "the critic of"), a possessor ("Acme's founder", "his son") or a name compound in apposition with
         another name ("Apple CEO Tim Cook"). Any other noun on the path says what a name is ("a village in", "an
         American singer", "the album's lead single"): it stays in the text."""
-        if noun.lemma_.lower() in _SUPPORT_NOUNS:
-            return True  # "took place in", "in the north of", "on the board of"
+        lemma = noun.lemma_.lower()
+        if lemma in _SUPPORT_NOUNS and (lemma not in lex.LIGHT_NOUNS or noun.dep_ == "dobj"):
+            return True  # "took place in", "in the north of", "on the board of"; not "a census-designated place"
         if noun.dep_ in _OBJECTS and not (noun.dep_ == "pobj" and noun.head.lower_ == "as"):
             return False  # "published an edition of": what a verb acts on; but "served as the president of"
         if any(c.dep_ == "prep" and c.lower_ in _ROLE_PREPS and c.i > noun.i for c in noun.children):
@@ -99,5 +100,7 @@ class NounRules:
         described = {t.i for t in inner if t.pos_ in _NOUNS and not self._linking(t)}
         copulas = {t.i for t in inner if t.lemma_ in lex.COPULAS and any(c.i in described for c in t.children)}
         third = {t.i for t in inner if t.i in described and t.dep_ in _THIRD}
-        leading = {t.head.i for t in inner if t.i in third and t.head.pos_ == "ADP"}
+        leading = {
+            t.head.i for t in inner if t.i in third and t.head.pos_ == "ADP" and t.head.head.pos_ in ("VERB", "AUX")
+        }  # "produced [at] two breweries in" loses its "at"; "published all [of] Ibsen's works" keeps its "of"
         return [t for t in inner if t.i not in described | copulas | leading]

@@ -99,7 +99,7 @@ class SpanCutter:
                 return (), ()  # "is the last of the leeward towns on": no verb to carry the words between
             return ((between[0][0], between[-1][1]),), ("",)
         roles = ["", *("removed",) * (len(between) - 1)]
-        if all(doc[i].dep_ == "det" or doc[i].tag_ == "PRP$" for i in range(between[-1][1] + 1, high)):
+        if all(_leads_a_name(doc[i]) for i in range(between[-1][1] + 1, high)):
             roles[-1] = "tail"  # right before the second name, or its article ("as the Detroit Spirits")
         return between + extra, (*roles, *("removed",) * len(extra))
 
@@ -177,3 +177,8 @@ class SpanCutter:
             and all(object_word(t) and t.head.i in {verb.i, *(u.i for u in gap)} for t in gap)
             and len(gap) <= 2
         )
+
+
+def _leads_a_name(tok: Token) -> bool:
+    """An article, possessive or opening quote between a tail and its name ("as the", 'for "Ivan')."""
+    return tok.dep_ == "det" or tok.tag_ in ("PRP$", "``") or tok.text in ('"', "“", "'")
