@@ -69,12 +69,15 @@ CLOSED = [
      ["Alice Smith, the founder of Acme Corp, spoke."], ["Alice Smith, the auditor of Acme Corp, spoke."]),
     ("role noun after a possessive, any noun",
      ["Acme Corp's founder Alice Smith spoke."], ["Acme Corp's critic Alice Smith spoke."]),
-    ("a second coordinated verb",
-     ["Alice Smith joined Acme Corp in 2005 and left in 2010."],
-     ["Alice Smith joined Acme Corp in 2005 and stayed in 2010."]),
     ("abbreviation inside the relation",
      ["Alice Smith was gen. mgr of Acme Corp."], ["Alice Smith was the chief of Acme Corp."]),
     ("entity boundary moved by the verb", ["Bob Jones sued Corvid Media."], ["Bob Jones acquired Corvid Media."]),
+]  # fmt: skip
+#: Kinds only the default mode closes: words after the last name are no stretch.
+SPANS_ONLY = [
+    ("a second coordinated verb",
+     ["Alice Smith joined Acme Corp in 2005 and left in 2010."],
+     ["Alice Smith joined Acme Corp in 2005 and stayed in 2010."]),
 ]  # fmt: skip
 #: Kinds only the strict mode closes: the stretch is masked whatever it holds, names are found by their spelling.
 STRICT = [
@@ -139,6 +142,12 @@ def test_the_red_teams_kinds_are_closed_in_both_slot_modes(a, b, mode, tmp_path,
     differing = _differing(a, b, tmp_path, "--slots", mode)
     capsys.readouterr()
     assert not differing, differing
+
+
+@pytest.mark.parametrize("a, b", [pytest.param(a, b, id=name) for name, a, b in SPANS_ONLY])
+def test_the_default_mode_masks_a_second_verb_after_the_names(a, b, tmp_path, capsys):
+    assert not _differing(a, b, tmp_path, "--slots", "spans")
+    capsys.readouterr()
 
 
 @pytest.mark.parametrize("a, b", [pytest.param(a, b, id=name) for name, a, b in STRICT])

@@ -26,6 +26,7 @@ from relguard.extract.regions import UNREAD, positional_pairs
 from relguard.types import DocumentExtraction, Occurrence, Triple
 
 #: An article right before a name stays with it ("founded [the] Acme Corp"): it is the name's, not the relation's.
+_POSSESSIVE = re.compile(r"['’]s?\b")
 _BRACKET = re.compile(r"[()\[\]{}\"“”]")
 _ARTICLE_BEFORE = re.compile(r"(?:^|\s)(?:the|a|an)\s*$", re.IGNORECASE)
 
@@ -44,9 +45,19 @@ def stretch_regions(extraction: DocumentExtraction) -> list[Region]:
 
 
 def _stretch(text: str, sentence: int, first: PlacedMention, second: PlacedMention) -> Region | None:
-    if first.entity == second.entity or first.end >= second.start:
+    if first.entity == second.entity:
         return None
-    start, end = first.end, second.start
+    found = stretch_between(text, first.end, second.start)
+    return Region(sentence, *found) if found else None
+
+
+def stretch_between(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The stretch of ``text[start:end]`` (between a name's end and the next name's start), or None."""
+    if start >= end:
+        return None
+    possessive = _POSSESSIVE.match(text, start)
+    if possessive is not None:
+        start = possessive.end()  # "Sri Lanka Army['s] units": the possessive is the name's
     bracket = _BRACKET.search(text, start, end)
     if bracket is not None:
         end = bracket.start()  # "Monuram Karkun(Kam Phangcho)": an aside's brackets stay balanced in the text
@@ -57,13 +68,14 @@ def _stretch(text: str, sentence: int, first: PlacedMention, second: PlacedMenti
         start += 1
     while end > start and text[end - 1].isspace():
         end -= 1
-    return Region(sentence, start, end) if start < end else None
+    return (start, end) if start < end else None
 
 
 def to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:
     """``extraction`` in the strict mode: its slots are the stretches, each standing for the pairs its position
-    gives, the extractor's own spans lending their predicates; a span outside every stretch ("joined Acme in 2005
-    and [left] in 2010") stays a slot of its own. Entities and sentences stay as they are."""
+    gives, the extractor's own spans lending their predicates. What lies before the first name of a sentence or
+    after its last is no stretch and stays as written ("joined Acme in 2005 and left in 2010": "left" stays; the
+    default mode masks it as a removed part). Entities and sentences stay as they are."""
     mentions = MentionTable.of_document(extraction)
     read: dict[tuple[int, frozenset[tuple[str, str]]], set[str]] = {}
     for triple in extraction.triples:
@@ -72,13 +84,7 @@ def to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:
             read.setdefault((occurrence.sentence, ends), set()).add(triple.predicate)
     name, text = extraction.document.name, extraction.document.text
     found: dict[tuple[str, str, str, str, str], set[Occurrence]] = {}
-    stretches = stretch_regions(extraction)
-    for triple in extraction.triples:  # fail closed: relation words outside every stretch keep their own slot
-        for occurrence in triple.occurrences:
-            if not any(_overlap(r, occurrence) for r in stretches):
-                found.setdefault(triple.key, set()).add(occurrence)
-    outside = {o.start for occurrences in found.values() for o in occurrences}
-    for region in stretches:
+    for region in stretch_regions(extraction):
         occurrence = Occurrence(name, region.sentence, region.start, region.end, text[region.start : region.end])
         for first, second in positional_pairs(mentions.sentence(region.sentence), region, hangs=False):
             for predicate in read.get((region.sentence, frozenset({first, second}))) or {UNREAD}:
@@ -87,9 +93,4 @@ def to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:
         Triple(*key, occurrences=tuple(sorted(occurrences, key=lambda o: (o.start, o.end))))
         for key, occurrences in sorted(found.items())
     )
-    links = tuple(link for link in extraction.links if link.part in outside)
-    return replace(extraction, triples=triples, links=links, stretches=True)
-
-
-def _overlap(region: Region, occurrence: Occurrence) -> bool:
-    return region.sentence == occurrence.sentence and region.start < occurrence.end and occurrence.start < region.end
+    return replace(extraction, triples=triples, links=(), stretches=True)

@@ -35,6 +35,9 @@ class Coreference:
         far than any other there (the subject of a biography); since the parse
         does not know gender, two persons named equally often are left alone.
         """
+        if self.strict:
+            self._spelled_coreference(types)
+            return
         recent: deque[list[_Cand]] = deque(maxlen=3)
         count: dict[int, int] = {}
         named = iter(sorted(range(len(self.mentions)), key=lambda m: self.mentions[m][0]))
@@ -59,6 +62,37 @@ class Coreference:
                     current.append(self._candidate(entity, span[0], span[1], index))
                     count[entity] = count.get(entity, 0) + 1
             recent.append(current[-MAX_CANDIDATES:])
+
+    def _spelled_coreference(self, types: list[str]) -> None:
+        """The strict mode's coreference, read from words and mention order only (never from the parse, which the
+        relation's words change): a pronoun or "the company" is the entity of a compatible type named most often in
+        its sentence before it and the three sentences before, the latest on a tie."""
+        named = sorted((m[0], m[2], m[3]) for m in self.mentions)
+        doc = self.doc
+        for tok in doc:
+            if self.ment_of[tok.i] >= 0 or self.sent_of[tok.i] < 0:
+                continue
+            lower, span = tok.lower_, None
+            if lower in lex.PRONOUNS:
+                span, allowed = (tok.i, tok.i + 1), lex.PRONOUNS[lower]
+            elif lower in lex.NOMINALS and tok.i > 0 and doc[tok.i - 1].lower_ == "the":
+                span, allowed = (
+                    (tok.i - 1, tok.i + 1),
+                    frozenset({lex.NOMINALS[lower], *lex.NOMINAL_ALSO.get(lower, ())}),
+                )
+            if span is None or self.ment_of[span[0]] >= 0:
+                continue
+            here = self.sent_of[tok.i]
+            seen: dict[int, tuple[int, int]] = {}
+            for start, sentence, entity in named:
+                if start >= span[0]:
+                    break
+                if here - 3 <= sentence <= here and types[entity] in allowed:
+                    if span[1] - span[0] > 1 and self.names[entity].lower().rsplit(" ", 1)[-1] != lower:
+                        continue
+                    seen[entity] = (seen.get(entity, (0, 0))[0] + 1, start)
+            if seen:
+                self._add_mention(span[0], span[1], max(seen, key=lambda e: seen[e]))
 
     def _candidate(self, entity: int, start: int, end: int, sentence: int) -> _Cand:
         head = self.doc[start:end].root

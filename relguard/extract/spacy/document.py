@@ -18,6 +18,7 @@ from relguard.extract.spacy import lexicon as lex
 from relguard.extract.spacy.coref import Coreference
 from relguard.extract.spacy.entities import EntityResolution
 from relguard.extract.spacy.patterns import SentenceRelations
+from relguard.extract.spacy.spelled import name_runs, spelled_labels
 from relguard.extract.stretches import to_stretches
 from relguard.types import (
     ENTITY_TYPES,
@@ -70,14 +71,18 @@ class DocumentState(EntityResolution, Coreference):
         self._sentences()
         if not self.sentences:
             return self
-        self._named_mentions()
-        if label_names is not None:
-            self._proper_mentions(label_names)
-        self._join_adjacent_names()
+        if self.strict and label_names is not None:
+            self._spelled_mentions(label_names)
+        else:
+            self._named_mentions()
+            if label_names is not None:
+                self._proper_mentions(label_names)
+            self._join_adjacent_names()
         entity_types, entity_names = self._canonical_entities()
         self.names = entity_names
         self.entity_types = entity_types
-        self._repeated_names(entity_types)
+        if not self.strict:  # the strict mode found every capitalized name already, by its spelling
+            self._repeated_names(entity_types)
         self._coreference(entity_types)
         cum = [0]
         for m in self.ment_of:
@@ -95,6 +100,7 @@ class DocumentState(EntityResolution, Coreference):
         if not self.sentences:
             return DocumentExtraction(self.document, (), (), ())
         types = list(types) if types is not None else self.entity_types
+        typed = {entity for entity, kind in enumerate(types) if kind in _ENTITY_TYPES}
         starts: dict[tuple[int, int], list[int]] = {}
         for start, _, sentence, entity in self.mentions:
             starts.setdefault((sentence, entity), []).append(start)
@@ -109,6 +115,8 @@ class DocumentState(EntityResolution, Coreference):
                 if role
             )
             first, second = self.mentions[a][3], self.mentions[b][3]
+            if first not in typed or second not in typed:
+                continue  # a capitalized run nothing typed (the strict mode): no mention
             if not first_mentioned(starts[(sentence, first)], starts[(sentence, second)]):
                 first, second = second, first
             if first == second or (self.names[first], types[first]) == (self.names[second], types[second]):
@@ -137,7 +145,7 @@ class DocumentState(EntityResolution, Coreference):
         the one before ("was asst. | dir. | at Acme": one sentence; a relation is never cut at "gen." or "mgr.")."""
         text = self.document.text
         merged: list[Span] = []
-        for sent in self.doc.sents:
+        for sent in _punctuated(self.doc) if self.strict else self.doc.sents:
             if merged and _continues(merged[-1], sent):
                 merged[-1] = self.doc[merged[-1].start : sent.end]
             else:
@@ -190,6 +198,14 @@ class DocumentState(EntityResolution, Coreference):
         for i in range(start, end):
             self.ment_of[i] = index
         return index
+
+    def _spelled_mentions(self, label_names: Callable[[list[str]], dict[str, str | None]]) -> None:
+        """The strict mode's mentions: capitalized runs, labelled by the name alone (:mod:`.spelled`)."""
+        common = {t.lower_ for t in self.doc if t.is_lower}
+        runs = [run for sent in self.sent_spans for run in name_runs(sent, common)]
+        for (start, end), label in zip(runs, spelled_labels(self.doc, runs, label_names, name_shape), strict=True):
+            self._add_mention(start, end, -1)
+            self.labels.append(label)
 
     def _named_mentions(self) -> None:
         """NER entities of the inventory's types, trimmed of articles, punctuation, possessives and of a
@@ -273,7 +289,8 @@ class DocumentState(EntityResolution, Coreference):
             grouped[entity].append(Mention(sentence, a, b, text[a:b]))
         merged: dict[tuple[str, str], list[Mention]] = {}
         for e in range(len(types)):
-            merged.setdefault((names[e], types[e]), []).extend(grouped[e])
+            if types[e] in _ENTITY_TYPES:
+                merged.setdefault((names[e], types[e]), []).extend(grouped[e])
         return tuple(
             Entity(name, kind, tuple(sorted(mentions, key=lambda m: (m.start, m.end))))
             for (name, kind), mentions in merged.items()
@@ -322,3 +339,20 @@ def name_shape(words: Span) -> str | None:
     if 2 <= len(tokens) <= 3 and all(t.is_alpha and t.is_title for t in tokens):
         return "PERSON"
     return None
+
+
+def _punctuated(doc: Doc) -> list[Span]:
+    """Sentences cut at their punctuation alone (the strict mode: the parser's cuts move with the words): after a
+    full stop, "!" or "?" that a capital, a quote or a digit follows, and at a blank line."""
+    sentences, start = [], 0
+    for tok in doc[:-1]:
+        following = doc[tok.i + 1]
+        ends = tok.text in (".", "!", "?") or (tok.text.endswith(".") and len(tok.text) > 3 and tok.text[:-1].isalpha())
+        opens = following.text[:1].isupper() or following.text[:1] in ('"', "“", "'") or following.like_num
+        if (ends and (opens or following.is_space)) or (tok.is_space and tok.text.count("\n") >= 2):
+            if tok.i + 1 > start:
+                sentences.append(doc[start : tok.i + 1])
+            start = tok.i + 1
+    if start < len(doc):
+        sentences.append(doc[start:])
+    return sentences

@@ -128,6 +128,8 @@ class SentenceRelations(NounRules, SpanCutter):
         inner = [t for t in path if self.ment_of[t.i] not in (a, b)]
         for k, t in enumerate(path):
             other = self.ment_of[t.i]
+            if other not in heads and other >= 0:
+                return None  # the path leaves the sentence (the strict mode cuts sentences at punctuation)
             if other < 0 or other in (a, b) or self._coordinated(heads[other], (heads[a], heads[b])):
                 continue
             if not (_nominal_chain(path[: k + 1]) or _nominal_chain(path[k:])):

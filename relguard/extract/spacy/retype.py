@@ -17,6 +17,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from relguard.extract.slots import FILLER, masked_text, vote
+from relguard.extract.stretches import stretch_between
 from relguard.types import ENTITY_TYPES
 
 if TYPE_CHECKING:
@@ -43,29 +44,43 @@ def masked_sentences(state: DocumentState) -> list[MaskedSentence]:
     text = state.document.text
     spans: dict[int, list[tuple[int, int]]] = {}
     doc = state.doc
-    pieces_of = _stretches(state) if state.strict else ((s, p) for s, _a, _b, _p, p, _r in state.found)
-    for sentence, pieces in pieces_of:
+    if state.strict:
+        spans = _stretches(state)
+    for sentence, _a, _b, _predicate, pieces, _roles in () if state.strict else state.found:
         bounds = state.sentences[sentence]
         for first, last in pieces:
             start, end = doc[first].idx, doc[last].idx + len(doc[last])
             spans.setdefault(sentence, []).append((start - bounds.start, end - bounds.start))
     masked = []
+    filler = f" {FILLER} " if state.strict else FILLER
     for sentence, ranges in sorted(spans.items()):
         bounds = state.sentences[sentence]
-        body, offsets = masked_text(text[bounds.start : bounds.end], ranges, filler=FILLER)
+        body, offsets = masked_text(text[bounds.start : bounds.end], ranges, filler=filler)
         masked.append(MaskedSentence(sentence, body, tuple(offsets)))
     return masked
 
 
-def _stretches(state: DocumentState):
-    """The strict mode's slots as token spans: what lies between two adjacent mentions of a sentence."""
+def _stretches(state: DocumentState) -> dict[int, list[tuple[int, int]]]:
+    """The strict mode's slots, as the release masks them: each stretch between two adjacent mentions with the
+    blanks around it (filled with one blank each side), offsets into its sentence."""
+    text, doc = state.document.text, state.doc
     by_sentence: dict[int, list[tuple[int, int]]] = {}
     for start, end, sentence, _ in state.mentions:
-        by_sentence.setdefault(sentence, []).append((start, end))
+        by_sentence.setdefault(sentence, []).append((doc[start].idx, doc[end - 1].idx + len(doc[end - 1])))
+    found: dict[int, list[tuple[int, int]]] = {}
     for sentence, row in by_sentence.items():
-        row.sort()
-        gaps = [(a_end, b_start - 1) for (_, a_end), (b_start, _) in pairwise(row) if b_start > a_end]
-        yield sentence, [(a, b) for a, b in gaps if any(not state.doc[i].is_space for i in range(a, b + 1))]
+        base = state.sentences[sentence].start
+        for (_, a_end), (b_start, _) in pairwise(sorted(row)):
+            stretch = stretch_between(text, a_end, b_start)
+            if stretch is None:
+                continue
+            start, end = stretch
+            while start > a_end and text[start - 1] in " \t":
+                start -= 1
+            while end < b_start and text[end] in " \t":
+                end += 1
+            found.setdefault(sentence, []).append((start - base, end - base))
+    return found
 
 
 def final_types(
