@@ -46,16 +46,11 @@ GENERIC_HEADS = {
 _COPULA = re.compile(r"^(is|was|are|were)\s+")
 _DETERMINERS = frozenset({"the", "a", "an", "its", "his", "her", "their"})
 _PREPOSITIONS = frozenset(
-    {"of", "in", "to", "for", "by", "with", "from", "at", "on", "into", "onto", "against", "as", "within", "near",
-     "over", "under", "through", "about", "after", "across", "toward", "towards", "upon", "among", "between",
-     "behind", "beside", "around", "inside", "outside", "throughout"}
-)  # fmt: skip
+    ["of", "in", "to", "for", "by", "with", "from", "at", "on", "into", "onto", "against", "as", "within", "near", "over", "under", "through", "about", "after", "across", "toward", "towards", "upon", "among", "between", "behind", "beside", "around", "inside", "outside", "throughout"]
+)
 _IRREGULAR_PARTICIPLES = frozenset(
-    {"born", "known", "held", "built", "made", "run", "led", "won", "sold", "taught", "written", "given", "shown",
-     "seen", "set", "found", "put", "kept", "told", "brought", "bought", "thought", "drawn", "grown", "thrown",
-     "driven", "ridden", "sung", "begun", "chosen", "spoken", "stolen", "taken", "eaten", "fallen", "forgotten",
-     "frozen", "hidden", "beaten", "bound", "buried", "home", "located", "based", "situated", "headquartered"}
-)  # fmt: skip
+    ["born", "known", "held", "built", "made", "run", "led", "won", "sold", "taught", "written", "given", "shown", "seen", "set", "found", "put", "kept", "told", "brought", "bought", "thought", "drawn", "grown", "thrown", "driven", "ridden", "sung", "begun", "chosen", "spoken", "stolen", "taken", "eaten", "fallen", "forgotten", "frozen", "hidden", "beaten", "bound", "buried", "home", "located", "based", "situated", "headquartered"]
+)
 
 
 @dataclass(frozen=True)
