@@ -32,6 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from relguard.extract.spacy.lexicon import words
+
 if TYPE_CHECKING:
     from spacy.language import Language
 
@@ -46,8 +48,9 @@ _NEED_A_NAME_AFTER = frozenset({FINITE, MODIFIER, COPULA, APPOSITION, ROLE, COMM
 
 #: Tags of a finite verb (or modal) that already heads the clause before a slot.
 _FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
-_COPULA_WORDS = frozenset(
-    ["is", "was", "are", "were", "be", "been", "being", "am", "'s", "has", "have", "had", "will", "would", "can", "could", "may", "might", "must", "shall", "should", "does", "did", "do", "become", "became", "becomes", "remains", "remained"]
+_COPULA_WORDS = words(
+    """is was are were be been being am 's has have had will would can could may might must shall should does did
+    do become became becomes remains remained"""
 )
 _NOUN_BEFORE = frozenset({"DT", "JJ", "JJR", "JJS", "PDT"})
 _POSSESSIVES = frozenset({"his", "her", "its", "their", "my", "our", "your", "whose"})
@@ -56,8 +59,9 @@ _CONJUNCTIONS = frozenset({"and", "or", "but", "nor", "then", "yet"})
 #: Marks that end a clause: after one, the slot opens a new clause.
 _CLAUSE_MARKS = frozenset({";", ":", "—", "–", "(", ")"})
 #: Words that open a subordinate or relative clause: the clause before has ended.
-_SUBORDINATORS = frozenset(
-    ["which", "who", "whom", "whose", "where", "when", "while", "although", "though", "because", "since", "after", "before", "if", "until", "whereas", "unless", "once"]
+_SUBORDINATORS = words(
+    """which who whom whose where when while although though because since after before if until whereas unless
+    once"""
 )
 _PLACEHOLDER = re.compile(r"\[REL_\d+\]")
 _OPENERS = " \t\n\"'“‘([{*-–—•"

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from relguard.candidates.forms import default_forms
+from relguard.extract.spacy.lexicon import words
 from relguard.rewrite import frames as fr
 from relguard.types import TypePair
 
@@ -45,11 +46,14 @@ GENERIC_HEADS = {
 }
 _COPULA = re.compile(r"^(is|was|are|were)\s+")
 _DETERMINERS = frozenset({"the", "a", "an", "its", "his", "her", "their"})
-_PREPOSITIONS = frozenset(
-    ["of", "in", "to", "for", "by", "with", "from", "at", "on", "into", "onto", "against", "as", "within", "near", "over", "under", "through", "about", "after", "across", "toward", "towards", "upon", "among", "between", "behind", "beside", "around", "inside", "outside", "throughout"]
+_PREPOSITIONS = words(
+    """of in to for by with from at on into onto against as within near over under through about after across
+    toward towards upon among between behind beside around inside outside throughout"""
 )
-_IRREGULAR_PARTICIPLES = frozenset(
-    ["born", "known", "held", "built", "made", "run", "led", "won", "sold", "taught", "written", "given", "shown", "seen", "set", "found", "put", "kept", "told", "brought", "bought", "thought", "drawn", "grown", "thrown", "driven", "ridden", "sung", "begun", "chosen", "spoken", "stolen", "taken", "eaten", "fallen", "forgotten", "frozen", "hidden", "beaten", "bound", "buried", "home", "located", "based", "situated", "headquartered"]
+_IRREGULAR_PARTICIPLES = words(
+    """born known held built made run led won sold taught written given shown seen set found put kept told brought
+    bought thought drawn grown thrown driven ridden sung begun chosen spoken stolen taken eaten fallen
+    forgotten frozen hidden beaten bound buried home located based situated headquartered"""
 )
 
 

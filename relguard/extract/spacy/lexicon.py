@@ -7,8 +7,12 @@ document-independent constant (nothing here depends on a corpus).
 from __future__ import annotations
 
 
-def _words(text: str) -> frozenset[str]:
+def words(text: str) -> frozenset[str]:
+    """A word list written as one string."""
     return frozenset(text.split())
+
+
+_words = words
 
 
 MODALS = _words("would could might may should shall will must 'd 'll wo")
