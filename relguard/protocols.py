@@ -1,4 +1,4 @@
-"""The typed contracts of the three backend kinds: what the pipeline may call, and nothing else.
+"""The typed contracts of the backend kinds: what the pipeline may call, and nothing else.
 
 Every backend, built-in or a user's, implements one of these; the pipeline and the audit call only what is
 declared here, so a backend never needs to be probed with ``getattr``. Pools are public by signature: a
@@ -12,7 +12,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from relguard.types import CandidatePool, Document, DocumentExtraction, TypePair
+from relguard.types import CandidatePool, Document, DocumentExtraction, SanitizedDocument, TypePair
 
 
 @runtime_checkable
@@ -62,3 +62,14 @@ class Encoder(Protocol):
     def embed_predicates(self, predicates: Iterable[str], type_pair: TypePair) -> np.ndarray: ...
 
     def distances(self, originals: Sequence[str], candidates: Sequence[str], type_pair: TypePair) -> np.ndarray: ...
+
+
+@runtime_checkable
+class Sanitizer(Protocol):
+    """A seed paper's sanitizer, for comparison only: documents in, rewritten documents out (no guarantee here)."""
+
+    settings: object
+
+    def sanitize(
+        self, documents: Sequence[Document], *, queries: Sequence[str] | None = None, seed: int | None = None
+    ) -> tuple[SanitizedDocument, ...]: ...

@@ -3,7 +3,8 @@
 The catalogue holds module paths as text, so importing the registry imports no backend (and no import circle
 can form through it); a backend's module, and its optional dependency, load only when that backend is chosen.
 An unknown name fails with the available names; a missing dependency with what to install. Third parties add
-backends with :func:`register`.
+backends with :func:`register`. :func:`create` is typed per kind: what it returns is checked against that kind's
+contract in :mod:`relguard.protocols`, so a caller never probes a backend with ``getattr``.
 """
 
 from __future__ import annotations
@@ -12,11 +13,25 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Literal, overload
 
 from relguard.errors import BackendError
+from relguard.protocols import Encoder, Extractor, PoolGenerator, Sanitizer
 
-KINDS = ("extractor", "candidates", "encoder", "sanitizer")
+if TYPE_CHECKING:
+    from relguard.extract.spacy import SpacyExtractor
+
+Kind = Literal["extractor", "candidates", "encoder", "sanitizer"]
+Backend = Extractor | PoolGenerator | Encoder | Sanitizer
+Factory = Callable[..., Backend]
+KINDS: tuple[Kind, ...] = ("extractor", "candidates", "encoder", "sanitizer")
+#: The contract a backend of each kind must satisfy (checked on every object :func:`create` returns).
+CONTRACTS: dict[str, type] = {
+    "extractor": Extractor,
+    "candidates": PoolGenerator,
+    "encoder": Encoder,
+    "sanitizer": Sanitizer,
+}
 _LLM_HINT = "the openai client (pip install 'relguard[llm]')"
 _SEED_HINT = "spacy, en_core_web_sm, sentence-transformers and opendp (pip install relguard)"
 
@@ -30,7 +45,7 @@ class Entry:
     shared: bool = False
 
 
-_CATALOGUE: dict[str, dict[str, Entry | Callable[..., Any]]] = {
+_CATALOGUE: dict[str, dict[str, Entry | Factory]] = {
     "extractor": {
         "spacy": Entry(
             "relguard.extract.spacy:SpacyExtractor", "spacy and en_core_web_sm (pip install relguard)", True
@@ -60,7 +75,7 @@ _CATALOGUE: dict[str, dict[str, Entry | Callable[..., Any]]] = {
 }
 
 
-def register(kind: str, name: str, factory: Callable[..., Any]) -> None:
+def register(kind: Kind, name: str, factory: Factory) -> None:
     """Register ``factory`` as backend ``name`` of ``kind`` (a user's own extractor, pool source or encoder)."""
     _known(kind)[name] = factory
 
@@ -73,8 +88,18 @@ def available(kind: str) -> tuple[str, ...]:
 STRICT_SUFFIX = "+stretches"
 
 
-def create(kind: str, name: str, **options: Any) -> Any:
-    """Build backend ``name`` of ``kind``; unknown names and missing extras raise ``BackendError``.
+@overload
+def create(kind: Literal["extractor"], name: Literal["spacy"], **options: object) -> SpacyExtractor: ...
+@overload
+def create(kind: Literal["extractor"], name: str, **options: object) -> Extractor: ...
+@overload
+def create(kind: Literal["candidates"], name: str, **options: object) -> PoolGenerator: ...
+@overload
+def create(kind: Literal["encoder"], name: str, **options: object) -> Encoder: ...
+@overload
+def create(kind: Literal["sanitizer"], name: str, **options: object) -> Sanitizer: ...
+def create(kind: Kind, name: str, **options: object) -> Backend:
+    """Build backend ``name`` of ``kind``; unknown names, missing extras and broken contracts raise ``BackendError``.
 
     An extractor named ``X+stretches`` is ``X`` in the strict slot mode (``slots="stretches"``)."""
     if kind == "extractor" and name.endswith(STRICT_SUFFIX):
@@ -86,27 +111,35 @@ def create(kind: str, name: str, **options: Any) -> Any:
     hint = entry.install_hint if isinstance(entry, Entry) else ""
     try:
         if not isinstance(entry, Entry):
-            return entry(**options)
-        if entry.shared:
-            return _shared(entry.target, tuple(sorted(options.items())))
-        return _load(entry.target)(**options)
+            built = entry(**options)
+        elif entry.shared:
+            built = _shared(entry.target, tuple(sorted(options.items())))
+        else:
+            built = _load(entry.target)(**options)
     except ImportError as exc:
         what = hint or f"the dependencies of the {name!r} {kind} backend"
         raise BackendError(f"{kind} backend {name!r} needs {what} ({exc.name or exc})") from exc
+    contract = CONTRACTS[kind]
+    if not isinstance(built, contract):
+        raise BackendError(
+            f"{kind} backend {name!r} built a {type(built).__name__}, which does not implement "
+            f"relguard.protocols.{contract.__name__}; give it every attribute that contract declares"
+        )
+    return built
 
 
-def _known(kind: str) -> dict[str, Entry | Callable[..., Any]]:
+def _known(kind: str) -> dict[str, Entry | Factory]:
     if kind not in _CATALOGUE:
         raise BackendError(f"unknown backend kind {kind!r}; kinds are: {', '.join(KINDS)}")
     return _CATALOGUE[kind]
 
 
-def _load(target: str) -> Callable[..., Any]:
+def _load(target: str) -> Factory:
     module, attribute = target.split(":")
     return getattr(importlib.import_module(module), attribute)
 
 
 @lru_cache(maxsize=8)
-def _shared(target: str, options: tuple) -> Any:
+def _shared(target: str, options: tuple) -> Backend:
     """One instance per target and options per process: loading a spaCy pipeline takes seconds."""
     return _load(target)(**dict(options))
