@@ -18,7 +18,7 @@ from common import hotpotqa_paragraphs
 
 from relguard.pipeline import prepare
 from relguard.privacy.mechanism import log_probabilities
-from relguard.verify import audit_prepared
+from relguard.verify import AuditOptions, audit_prepared
 
 
 def _without_halving(distances, *, epsilon, lam, allow_null=True):
@@ -35,11 +35,13 @@ def main() -> None:
     )
     for epsilon in (1.0, 5.0):
         start = time.perf_counter()
-        audit = audit_prepared(prepared, epsilon=epsilon, lam=1.0, pools_check=epsilon == 5.0)
+        audit = audit_prepared(prepared, epsilon=epsilon, lam=1.0, options=AuditOptions(pools_check=epsilon == 5.0))
         print()
         print(audit.table())
         print(f"({time.perf_counter() - start:.0f} s)")
-    broken = audit_prepared(prepared, epsilon=1.0, lam=1.0, probabilities=_without_halving, pools_check=False)
+    broken = audit_prepared(
+        prepared, epsilon=1.0, lam=1.0, options=AuditOptions(probabilities=_without_halving, pools_check=False)
+    )
     failed = sum(not p.passed for p in broken.pools)
     print()
     print("test-only mechanism without the /2 (ε = 1, λ = 1):")

@@ -22,6 +22,10 @@ from relguard.privacy.sampling import sample_outcomes
 from relguard.release.bundle import public_files, write_release
 from relguard.types import Document
 from relguard.verify import (
+    AuditBackends,
+    AuditInputs,
+    AuditOptions,
+    AuditSettings,
     audit_groups,
     audit_prepared,
     chi2_test,
@@ -78,7 +82,8 @@ def test_correct_mechanism_passes_every_check(prepared):
 
 
 def test_missing_halving_is_flagged_by_the_exact_bound(prepared):
-    audit = audit_prepared(prepared, epsilon=1.0, lam=1.0, probabilities=_without_halving, pools_check=False, draws=200)
+    options = AuditOptions(probabilities=_without_halving, pools_check=False, draws=200)
+    audit = audit_prepared(prepared, epsilon=1.0, lam=1.0, options=options)
     exact = audit.checks[0]
     assert exact.passed is False and not audit.passed
     assert all(not p.passed for p in audit.pools)
@@ -88,7 +93,8 @@ def test_missing_halving_is_flagged_by_the_exact_bound(prepared):
 
 def test_sampler_of_another_distribution_fails_chi2(prepared):
     """The no-/2 sampler against the exact ε probabilities: the χ² test rejects it."""
-    audit = audit_prepared(prepared, epsilon=5.0, lam=1.0, sampler=_sampler_without_halving, pools_check=False)
+    options = AuditOptions(sampler=_sampler_without_halving, pools_check=False)
+    audit = audit_prepared(prepared, epsilon=5.0, lam=1.0, options=options)
     assert audit.checks[0].passed is True
     assert audit.checks[1].passed is False, audit.table()
     assert min(r.p_value for r in audit.chi2) < min(r.alpha for r in audit.chi2)
@@ -195,7 +201,11 @@ def test_pool_checks_catch_generators_that_are_not_public(prepared):
     assert not generator_takes_only_type_pair_and_k(_LeakyGenerator())
     encoder = load_encoder()
     for generator, failing in ((_LeakyGenerator(), 0), (_DriftingGenerator(), 1)):
-        audit = run_audit(prepared.pools, epsilon=1.0, lam=1.0, k=10, encoder=encoder, generator=generator, draws=200)
+        audit = run_audit(
+            AuditInputs(prepared.pools),
+            settings=AuditSettings(1.0, 1.0, 10, AuditOptions(draws=200)),
+            backends=AuditBackends(encoder, generator),
+        )
         pool_checks = [c for c in audit.checks if c.name.startswith("pools:")]
         assert pool_checks[failing].passed is False, audit.table()
         assert not audit.passed
@@ -203,10 +213,10 @@ def test_pool_checks_catch_generators_that_are_not_public(prepared):
 
 def test_report_records_the_audit_and_cli_audits_a_written_release(prepared, tmp_path, capsys):
     release = prepared.draw(epsilon=5.0, lam=1.0)
-    full = audit_prepared(prepared, epsilon=5.0, lam=1.0, pools_check=False)
+    full = audit_prepared(prepared, epsilon=5.0, lam=1.0, options=AuditOptions(pools_check=False))
     with pytest.raises(ValueError, match="cannot go into a public report"):
         with_audit(release, full)  # its numbers come from the original relations (invariant 12)
-    public = public_audit(release, generator=InventoryCandidates(), pools_check=False)
+    public = public_audit(release, generator=InventoryCandidates(), options=AuditOptions(pools_check=False))
     assert all(p.originals == 0 for p in public.pools)
     audited = with_audit(release, full, public=public)
     files = public_files(audited)

@@ -47,17 +47,17 @@ def run_audit(args: argparse.Namespace) -> int:
     else:
         epsilon, lam, k = settings.privacy.epsilon, settings.privacy.lam, settings.privacy.k
     prepared = None
-    digests: list[str] = []
+    digests: tuple[str, ...] = ()
     if args.inputs:
         documents, hashes = read_documents(
             args.inputs, max_bytes=settings.inputs.max_bytes, text_field=settings.inputs.text_field
         )
-        digests = list(hashes.values())
+        digests = tuple(hashes.values())
         prepared = prepare(documents, k=k, backends=backends_of(settings))
         print(f"{len(documents)} documents, {len(prepared.groups)} relation groups, {len(prepared.pools)} pools")
     files = read_release_files(args.release) if report is not None else None
     if report is not None:
-        audit = audit_report(report, prepared=prepared, public_files=files, input_digests=digests)
+        audit = audit_report(report, prepared=prepared, public=files, input_digests=digests)
     else:
         audit = audit_prepared(prepared, epsilon=epsilon, lam=lam)
     print(audit.table())
@@ -68,7 +68,7 @@ def run_audit(args: argparse.Namespace) -> int:
     if args.record:
         if not args.release:
             raise ConfigError("--record needs --release DIR: it writes into that release's report")
-        recorded = audit if prepared is None else audit_report(report, public_files=files)
+        recorded = audit if prepared is None else audit_report(report, public=files)
         for path in record_in_release(args.release, recorded):
             print(f"recorded in {path}")
     return 0 if audit.passed else FAILED_EXIT

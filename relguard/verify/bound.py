@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from relguard.embed import pairwise_distances
 from relguard.privacy.mechanism import group_distances, log_probabilities
+from relguard.protocols import Encoder
 from relguard.settings import check_epsilon, check_lam
-from relguard.types import CandidatePool, TypePair
+from relguard.types import CandidatePool, RelationGroup, TypePair
 
 TOLERANCE = 1e-9
 
@@ -129,7 +129,7 @@ class PoolAudit:
 def audit_pools(
     pools: Sequence[CandidatePool],
     originals: Mapping[TypePair, Sequence[str]],
-    encoder: Any,
+    encoder: Encoder,
     *,
     epsilon: float,
     lam: float,
@@ -167,9 +167,9 @@ def audit_pools(
 
 
 def audit_groups(
-    groups: Sequence[Any],
+    groups: Sequence[RelationGroup],
     pools: Mapping[TypePair, CandidatePool],
-    encoder: Any,
+    encoder: Encoder,
     *,
     epsilon: float,
     lam: float,

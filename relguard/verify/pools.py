@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from relguard.candidates.pools import build_pools, pool_hash
 from relguard.extract.corpus import extract_corpus
+from relguard.protocols import Extractor, PoolGenerator
 from relguard.rewrite import FormVerbalizer, reconstruct
-from relguard.types import CandidatePool, Document, Outcome, TypePair
+from relguard.types import CandidatePool, Document, Extraction, Outcome, TypePair
 from relguard.verify.result import Check
 
 
-def generator_takes_only_type_pair_and_k(generator: Any) -> bool:
+def generator_takes_only_type_pair_and_k(generator: object) -> bool:
     """The generator's ``generate`` can receive a type pair and K and nothing else."""
     try:
         parameters = list(inspect.signature(generator.generate).parameters.values())
@@ -29,14 +29,19 @@ def generator_takes_only_type_pair_and_k(generator: Any) -> bool:
     return len(names) == 2 and not variadic
 
 
-def regenerated_pool_hash(type_pairs: Sequence[TypePair], *, generator: Any, k: int) -> str:
+def regenerated_pool_hash(type_pairs: Sequence[TypePair], *, generator: PoolGenerator, k: int) -> str:
     """The hash of pools built from the type pairs alone, to compare with a release's pool hash."""
 
     return pool_hash(build_pools(type_pairs, generator=generator, k=k))
 
 
 def rewritten_corpus_pools(
-    extraction: Any, pools: Mapping[TypePair, CandidatePool], *, generator: Any, extractor: Any, k: int
+    extraction: Extraction,
+    pools: Mapping[TypePair, CandidatePool],
+    *,
+    generator: PoolGenerator,
+    extractor: Extractor,
+    k: int,
 ) -> tuple[int, int, int, bool]:
     """Rewrite every relation of the corpus to another pool predicate, re-extract and rebuild the pools.
 
@@ -59,11 +64,11 @@ def rewritten_corpus_pools(
 def pool_checks(
     pools: Mapping[TypePair, CandidatePool],
     *,
-    generator: Any,
+    generator: PoolGenerator,
     k: int,
     expected_hash: str | None,
-    extraction: Any,
-    extractor: Any,
+    extraction: Extraction | None,
+    extractor: Extractor | None,
 ) -> list[Check]:
 
     checks = [

@@ -10,14 +10,13 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from relguard.errors import RelGuardError
 from relguard.extract.corpus import group_relations
 from relguard.io.parquet import parquet_rows
 from relguard.release.confidential import MAPPING_FILE
 from relguard.release.report import PUBLIC_COUNTS
-from relguard.types import CandidatePool, DocumentExtraction, Triple, TypePair
+from relguard.types import CandidatePool, DocumentExtraction, Extraction, RelationGroup, Triple, TypePair
 
 #: Keys that must never appear in a public report: each needs the originals or the confidential mapping.
 FORBIDDEN_KEYS = frozenset(
@@ -110,7 +109,7 @@ def _document_texts(files: Mapping[str, bytes]) -> dict[str, list[str]]:
     return texts
 
 
-def _keys(value: Any, path: str = "") -> list[tuple[str, str]]:
+def _keys(value: object, path: str = "") -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     if isinstance(value, dict):
         for key, inner in value.items():
@@ -125,7 +124,10 @@ def _keys(value: Any, path: str = "") -> list[tuple[str, str]]:
 
 
 def grouping_is_public(
-    extraction: Any, pools: Mapping[TypePair, CandidatePool], *, grouper: Callable[..., Any] | None = None
+    extraction: Extraction,
+    pools: Mapping[TypePair, CandidatePool],
+    *,
+    grouper: Callable[[Sequence[DocumentExtraction]], tuple[RelationGroup, ...]] | None = None,
 ) -> tuple[bool, str]:
     """Check 4b: groups, their order and their slots do not depend on the predicates.
 
