@@ -27,7 +27,7 @@ from common import hotpotqa_paragraphs
 
 from relguard import registry
 from relguard.embed import FP32, TORCH, OnnxEncoder, SentenceTransformerEncoder, predicate_text
-from relguard.engine.draw import table_pools
+from relguard.engine.outcomes import table_pools
 from relguard.engine.tally import GroupTable
 from relguard.extract.slots import EntityAlignment
 

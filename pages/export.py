@@ -5,10 +5,10 @@ import datetime
 import streamlit as st
 
 from pages._shared import SAMPLE_NAMES, help_text, studio
-from relguard.release.bundle import config_toml, public_files, release_zip
-from relguard.release.confidential import MAPPING_FILE, confidential_bytes, confidential_counts
+from relguard.engine.memory import release_counts
+from relguard.release.confidential import MAPPING_FILE
 from relguard.release.markdown import backend_lines
-from relguard.release.report import release_counts
+from relguard.studio.export import export_release
 
 DECISIONS = ("approved for release", "approved with conditions (see notes)", "not approved")
 
@@ -58,22 +58,19 @@ else:
         "notes": st.text_area("Notes", key="sign_notes", height=80),
     }
     ss.sign_off = signed if signed["reviewer"] or signed["decision"] else {}
-    public = session.public_release()
     inputs = sorted(ss.hashes)
-    config = config_toml(
-        public,
-        inputs=inputs,
-        seed=ss.release_seed,
-        command_inputs=["assets/sample_corpus"] if set(inputs) == SAMPLE_NAMES else None,
+    exported = export_release(
+        session.public_release(),
+        inputs=["assets/sample_corpus"] if set(inputs) == SAMPLE_NAMES else inputs,
         review="review.json" if session.review else None,
     )
     with st.expander("report.md (the public report, as it is in the zip)"):
-        st.markdown(public_files(public)["report.md"].decode("utf-8"))
-    with st.expander("config.toml (settings and the command that reproduces them)"):
-        st.code(config, language="toml")
+        st.markdown(exported.report_md)
+    with st.expander("config.toml (settings, inputs and policies: `relguard sanitize --config` replays it)"):
+        st.code(exported.config, language="toml")
     st.download_button(
         "Download the release (.zip): sanitized documents, report.json, report.md, config.toml",
-        data=release_zip(public, config=config),
+        data=exported.zip,
         file_name="relguard-release.zip",
         mime="application/zip",
         type="primary",
@@ -83,7 +80,7 @@ else:
     )
     st.divider()
     st.markdown(help_text("export-confidential"))
-    private = confidential_counts(release)
+    private = exported.confidential_counts
     st.caption(
         f"Confidential: {private['unchanged']} of {private['relations']} relations kept their original predicate "
         f"and {private['same_words']} more read in their original words, "
@@ -91,7 +88,7 @@ else:
     )
     st.download_button(
         f"Download {MAPPING_FILE} (CONFIDENTIAL)",
-        data=confidential_bytes(release),
+        data=exported.mapping,
         file_name=MAPPING_FILE,
         mime="application/json",
         key="download_audit",

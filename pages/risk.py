@@ -5,8 +5,8 @@ import streamlit as st
 from pages._charts import leakage_curves
 from pages._seed import seed_comparison
 from pages._shared import EPSILONS, LAMBDAS, extractor, help_text, log_slider, need_corpus, studio
+from relguard.engine.memory import release_tally
 from relguard.evaluation import TargetedAttacker, default_matcher, expected_leakage_curve
-from relguard.release.report import coverage
 from relguard.studio.risk import PERCENT_COLUMNS, leakage_rows, run_attack, utility_figures
 
 st.title("Risk & utility")
@@ -87,7 +87,7 @@ if corpus is not None and corpus.groups:
             if measured.truth == "gold":
                 cols[2].metric("coverage", f"{measured.coverage:.0%}", help="Share of the gold relations RelGuard saw.")
             else:
-                unprotected = coverage(release)["sentences_with_two_entities_and_no_slot"]
+                unprotected = release_tally(release).coverage()["sentences_with_two_entities_and_no_slot"]
                 cols[2].metric("sentences not protected", unprotected, help=help_text("risk-unprotected-metric"))
             percent = st.column_config.NumberColumn(format="%.1f %%")
             st.dataframe(

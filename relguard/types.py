@@ -8,6 +8,7 @@ caller changing what another sees. Character offsets always index into
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 #: The OntoNotes entity-type inventory of the paper (Eq. 10), in the paper's order.
@@ -26,6 +27,8 @@ ENTITY_TYPES: tuple[str, ...] = (
 )
 
 TypePair = tuple[str, str]
+#: The public wordings of a sampled predicate for a type pair (a pool backend's ``forms``).
+Forms = Callable[[str, TypePair], Mapping[str, str | None]]
 
 
 @dataclass(frozen=True)
@@ -316,7 +319,7 @@ class SanitizedDocument:
 
 @dataclass(frozen=True)
 class Guarantee:
-    """The privacy guarantee that travels with a release (OpenDP style)."""
+    """The privacy guarantee that travels with a release (OpenDP style); ``seed`` is a teaching draw's seed."""
 
     epsilon: float
     lam: float
@@ -331,6 +334,7 @@ class Guarantee:
     )
     private_release: bool = True
     rng: str = "OS entropy (OpenDP)"
+    seed: int | None = None
 
 
 @dataclass(frozen=True)
@@ -339,6 +343,7 @@ class Release:
 
     ``provenance`` is public (it goes into the report); ``confidential`` holds what depends on the original
     text — input digests, LLM usage, withheld sentences — and only ever reaches the confidential mapping file.
+    ``forms`` are the public wordings of the pool backend the fills used, which the export's leak scan reads.
     """
 
     guarantee: Guarantee
@@ -348,3 +353,4 @@ class Release:
     extraction: Extraction
     provenance: dict = field(default_factory=dict, compare=False, hash=False)
     confidential: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    forms: Forms | None = field(default=None, compare=False, hash=False, repr=False)

@@ -1,15 +1,50 @@
-"""Fixtures shared by test modules: the bundled sample corpus, prepared once per session (spaCy + encoder)."""
+"""Fixtures shared by test modules: the sample corpus prepared once, the shared datasets, one Ray instance.
 
+Tests that read ``../shared/data`` (or ``$RELGUARD_DATA_DIR``) take the :func:`shared_data` fixture: on a user's
+clone without it they are skipped with one line saying so; under CI (the ``CI`` variable set), where the data is
+always checked out, its absence is a failure. Ray starts once per session (:func:`ray_instance`), on 2 CPUs.
+"""
+
+import os
 from pathlib import Path
 
 import pytest
 
 from relguard.errors import ModelError
+from relguard.evaluation.datasets import default_data_dir
 from relguard.extract.spacy import SpacyExtractor
 from relguard.io import read_documents
 from relguard.pipeline import prepare
 
 SAMPLE_CORPUS = Path(__file__).resolve().parents[1] / "assets" / "sample_corpus"
+NO_SHARED_DATA = (
+    "the shared datasets are not here: check out ../shared/data next to this clone or set RELGUARD_DATA_DIR"
+)
+
+
+def shared_data_dir() -> Path:
+    """The shared datasets' folder; skip without it, fail without it under CI."""
+    folder = default_data_dir()
+    if folder is not None and folder.is_dir():
+        return folder
+    if os.environ.get("CI"):
+        pytest.fail(f"{NO_SHARED_DATA} (CI is set, and CI always has them)")
+    pytest.skip(NO_SHARED_DATA)
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    return shared_data_dir()
+
+
+@pytest.fixture(scope="session")
+def ray_instance():
+    """One local Ray instance (2 CPUs) for every test that runs the Ray engine; a run joins it, never stops it."""
+    ray = pytest.importorskip("ray")
+    if not ray.is_initialized():
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()
 
 
 @pytest.fixture(scope="session")

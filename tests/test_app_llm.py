@@ -5,6 +5,7 @@ the calls and tokens, and the release it exports names the model, prompt version
 from __future__ import annotations
 
 import itertools
+import json
 import shlex
 import tomllib
 
@@ -14,8 +15,7 @@ pytest.importorskip("streamlit")
 pytest.importorskip("openai")
 from streamlit.testing.v1 import AppTest
 
-from relguard.release.bundle import config_toml
-from relguard.release.report import build_report
+from relguard.engine import public_files
 from tests.llm_replies import DOCS, respond
 from tests.llm_server import ScriptedLLM
 from tests.test_app import APP, TIMEOUT, goto, table
@@ -79,7 +79,8 @@ def test_llm_backends_from_the_app_reach_the_report(no_endpoint):
         pools = "Candidates LLM: model `test-model`, prompts candidates compact-pool-v2"
         assert any(line.startswith(pools) for line in shown)
 
-    report = build_report(release)
+    files = public_files(release)
+    report = json.loads(files["report.json"])
     extractor, candidates = report["backends"]["extractor"], report["backends"]["candidates"]
     assert extractor["model"] == candidates["model"] == "test-model"
     assert extractor["prompt_versions"] == {"extraction": "compact-extract-v3", "typing": "typing-v3"}
@@ -87,7 +88,7 @@ def test_llm_backends_from_the_app_reach_the_report(no_endpoint):
     usage = release.confidential["backend_usage"]
     assert usage["extractor"]["calls"] == 4 and usage["extractor"]["calls"] + usage["candidates"]["calls"] == calls
     assert set(report["candidates"]["pools"]) == {"PERSON|ORG", "ORG|GPE"}
-    config = config_toml(release, inputs=at.session_state.hashes)
+    config = files["config.toml"].decode()
     command = shlex.split(tomllib.loads(config)["command"])
     flags = dict(itertools.pairwise(command))
     assert flags["--extractor"] == "llm" and flags["--llm-model"] == "test-model"

@@ -23,8 +23,9 @@ FLOORS = (
     ("relguard.candidates", "relguard.extract"),
     ("relguard.rewrite",),
     ("relguard.release",),
+    ("relguard.engine",),
     ("relguard.pipeline",),
-    ("relguard.verify", "relguard.evaluation", "relguard.studio", "relguard.engine"),
+    ("relguard.verify", "relguard.evaluation", "relguard.studio"),
     ("relguard.cli",),
 )
 

@@ -7,6 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
+import tomli_w
+
+from relguard.cli import main
 
 GOOD = "Alice Smith founded Acme Corporation in Boston.\n"
 
@@ -101,3 +104,75 @@ def test_help_explains_the_privacy_parameters(tmp_path):
     assert result.returncode == 0
     for word in ("--epsilon", "--lam", "--k", "--seed", "NOT a private release", "CONFIDENTIAL"):
         assert word in " ".join(result.stdout.split())
+
+
+def _config(tmp: Path, change) -> Path:
+    """A config.toml for ``ok.txt``, changed by ``change`` (a function of its tables, or the raw text to write)."""
+    (tmp / "ok.txt").write_text(GOOD)
+    path = tmp / "config.toml"
+    if isinstance(change, str):
+        path.write_text(change)
+        return path
+    document = {"relguard_config": 1, "privacy": {"epsilon": 1.0, "k": 10}, "inputs": {"paths": ["ok.txt"]}}
+    change(document)
+    path.write_text(tomli_w.dumps(document))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("change", "fragment"),
+    [
+        (lambda d: d["privacy"].update(epsilon=-1.0), "[privacy] epsilon must be a finite number >= 0"),  # value
+        (lambda d: d["privacy"].update(epsilonn=1.0), "[privacy] epsilonn is not a field; known: epsilon, k, lam"),
+        (lambda d: d["privacy"].update(k="ten"), "[privacy] k must be a whole number, got str 'ten'"),  # type
+        (lambda d: d["privacy"].update(k=True), "[privacy] k must be a whole number, got bool True"),
+        (lambda d: d.update(backends={"extractor": 3}), "[backends] extractor must be a string, got int 3"),
+        (lambda d: d["inputs"].update(paths=[]), "[inputs] paths must be a non-empty list"),
+        (lambda d: d["inputs"].update(paths=["gone.txt"]), "[inputs] paths names 'gone.txt', found neither beside"),
+        (lambda d: d.update(relguard_config=2), "relguard_config = 2; this RelGuard reads version 1"),
+        (lambda d: d.update(surprise={"x": 1}), "unknown field 'surprise'"),
+        ("[privacy\nepsilon = 1", "not valid TOML"),
+    ],
+)
+def test_a_bad_config_is_one_line_naming_the_field(tmp_path, capsys, change, fragment):
+    config = _config(tmp_path, change)
+    assert main(["sanitize", "--config", str(config), "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"relguard: error: {config}") and fragment in err[0], err
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "fragment"),
+    [
+        (
+            ["--config", "CONFIG", "--epsilon", "2"],
+            "--config gives every setting of the release it replays; drop --epsilon",
+        ),
+        (["--config", "CONFIG", "--seed", "3"], "drop --seed"),
+        (["--mapping", "OUT/secret.json", "ok.txt"], "lies inside the release folder"),
+        ([], "relguard sanitize needs INPUT files or folders, or --config CONFIG"),
+    ],
+)
+def test_a_release_refuses_flags_that_contradict_its_config_or_keep_the_mapping_inside(
+    tmp_path, capsys, extra, fragment
+):
+    config = _config(tmp_path, lambda d: None)
+    out = tmp_path / "out"
+    argv = [a.replace("CONFIG", str(config)).replace("OUT", str(out)) for a in extra]
+    argv = [str(tmp_path / a) if a == "ok.txt" else a for a in argv]
+    assert main(["sanitize", *argv, "--out", str(out), "--quiet"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and fragment in err[0], err
+    assert not out.exists()
+
+
+def test_a_stale_confidential_file_in_the_release_folder_is_an_error(tmp_path, capsys):
+    (tmp_path / "ok.txt").write_text(GOOD)
+    out = tmp_path / "out"
+    (out / "old").mkdir(parents=True)
+    (out / "old" / "CONFIDENTIAL-mapping.json").write_text("{}")
+    assert main(["sanitize", str(tmp_path / "ok.txt"), "--out", str(out), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "CONFIDENTIAL-mapping.json: a confidential file sits in the release folder" in err
+    assert sorted(p.name for p in out.rglob("*")) == ["CONFIDENTIAL-mapping.json", "old"]

@@ -1,45 +1,41 @@
-"""Same release, any engine: the in-memory pipeline, the local batch engine on worker processes and Ray Data.
+"""Same release, any face: the in-memory pipeline, the local batch engine on worker processes and Ray Data.
 
-With one teaching seed every engine must write the same public files byte for byte (the creation time in the
-report aside) and the same confidential mapping: the draw is the same OpenDP sampler over the same group table,
-and each document is rewritten from the same outcome table. The corpus mixes text files, a ``.jsonl`` file whose
-``id`` repeats words of its paragraph (HotpotQA titles do), and a Parquet file with extra columns. Ray runs on a
-local instance with 2 CPUs.
+With one teaching seed every face must write the same files byte for byte — documents, report.json, report.md,
+config.toml, the Parquet copy — and the same confidential mapping: the draw is the same OpenDP sampler over the same
+group table, each document is rewritten by the same function from the same outcome table, and one assembly writes
+the reports. The corpus mixes text files, a ``.jsonl`` file whose ``id`` repeats words of its paragraph (HotpotQA
+titles do), and a Parquet file with extra columns. Ray runs on the session's local instance with 2 CPUs.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
+from relguard.cli import main
 from relguard.cli.common import settings_of
 from relguard.cli.parser import build_parser
-from relguard.engine import run_local, run_ray
-from relguard.engine.tally import Tally
-from relguard.evaluation.datasets import default_data_dir, load_dataset
-from relguard.extract.parallel import PARALLEL_FROM_CHARS, extract_stream
+from relguard.engine import run_local, run_ray, write_release
+from relguard.evaluation.datasets import load_dataset
+from relguard.extract.parallel import PARALLEL_FROM_CHARS
 from relguard.io import read_documents
 from relguard.pipeline import sanitize
-from relguard.release import write_release
-from relguard.release.confidential import MAPPING_FILE
-from relguard.release.report import summarize
+from relguard.release.config import RunConfig, RunOptions
 from relguard.verify.public import public_file_problems, read_release_files
+from tests.polling import wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "assets" / "sample_corpus"
 SEED = ["--seed", "11", "--epsilon", "2", "--k", "8"]
-CREATED = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00")
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory) -> Path:
+def corpus(tmp_path_factory, shared_data) -> Path:
     """Sample files, 40 HotpotQA paragraphs as .jsonl (id = title) and 20 more as Parquet with a score column."""
     pytest.importorskip("pyarrow")
     import pyarrow
@@ -48,63 +44,58 @@ def corpus(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("corpus")
     for path in sorted(SAMPLE.glob("*.txt"))[:4]:
         shutil.copy(path, folder / path.name)
-    data = default_data_dir()
-    assert data is not None, "the shared datasets were not found: set RELGUARD_DATA_DIR or check out ../shared/data"
-    documents = load_dataset("hotpotqa", data_dir=data, limit=40).documents
+    documents = load_dataset("hotpotqa", data_dir=shared_data, limit=40).documents
     lines = [json.dumps({"id": d.name, "text": d.text}, ensure_ascii=False) for d in documents[:40]]
     (folder / "hotpot.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    redocred = load_dataset("redocred", data_dir=data, limit=20).documents
-    table = pyarrow.table({"title": [d.name for d in redocred], "text": [d.text for d in redocred],
-                           "score": list(range(len(redocred)))})  # fmt: skip
+    redocred = load_dataset("redocred", data_dir=shared_data, limit=20).documents
+    table = pyarrow.table(
+        {"title": [d.name for d in redocred], "text": [d.text for d in redocred], "score": list(range(len(redocred)))}
+    )
     pyarrow.parquet.write_table(table, folder / "redocred.parquet")
     return folder
 
 
-def _settings(corpus: Path, *extra: str):
-    return settings_of(build_parser().parse_args(["sanitize", str(corpus), "--out", "unused", *SEED, *extra]))
+def run_config(corpus: Path, *extra: str) -> RunConfig:
+    args = build_parser().parse_args(["sanitize", str(corpus), "--out", "unused", *SEED, *extra])
+    return RunConfig(settings_of(args), (str(corpus),), RunOptions(parquet=True))
 
 
-def _files(folder: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(folder).as_posix(): CREATED.sub(b"(creation time)", p.read_bytes())
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 @pytest.fixture(scope="module")
-def in_memory(corpus, tmp_path_factory) -> Path:
-    settings = _settings(corpus)
+def in_memory(corpus, tmp_path_factory) -> tuple[Path, Path]:
+    run = run_config(corpus)
     documents, hashes = read_documents([corpus])
-    p = settings.privacy
+    p = run.settings.privacy
     release = sanitize(documents, epsilon=p.epsilon, lam=p.lam, k=p.k, seed=p.seed, input_hashes=hashes)
-    out = tmp_path_factory.mktemp("memory")
-    write_release(release, out, mapping=True)
-    return out
+    out, apart = tmp_path_factory.mktemp("memory"), tmp_path_factory.mktemp("memory-mapping")
+    write_release(release, out, mapping=apart / "mapping.json", run=run)
+    return out, apart / "mapping.json"
 
 
 @pytest.fixture(scope="module")
-def local(corpus, tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("local")
-    run_local([str(corpus)], _settings(corpus), out=out, workers=2, mapping=True, parquet=True)
-    return out
+def local(corpus, tmp_path_factory) -> tuple[Path, Path]:
+    out, apart = tmp_path_factory.mktemp("local"), tmp_path_factory.mktemp("local-mapping")
+    run_local(run_config(corpus), out=out, workers=2, mapping=apart / "mapping.json")
+    return out, apart / "mapping.json"
 
 
 def test_local_engine_on_two_processes_writes_the_in_memory_release(in_memory, local):
-    """Byte for byte, except that the local run was also asked for the Parquet copy, which its report lists."""
-    memory, streamed = _files(in_memory), _files(local)
-    assert MAPPING_FILE in memory and "documents/redocred.parquet.jsonl" in memory
-    assert set(streamed) == set(memory) | {"documents.parquet"}
-    digest = json.loads(streamed["report.json"])["files"]["outputs"]["documents.parquet"]
-    listed = f',\n      "documents.parquet": "{digest}"'.encode()
-    assert listed in streamed["report.json"]
-    streamed["report.json"] = streamed["report.json"].replace(listed, b"")
-    streamed["report.md"] = streamed["report.md"].replace(f"| `documents.parquet` | `{digest}` |\n".encode(), b"")
-    differ = [name for name in memory if memory[name] != streamed[name]]
+    """Byte for byte: documents, reports, config.toml, the Parquet copy and, kept apart, the mapping."""
+    (memory, memory_mapping), (streamed, streamed_mapping) = in_memory, local
+    mine, theirs = files_of(memory), files_of(streamed)
+    assert {"documents/redocred.parquet.jsonl", "documents.parquet", "config.toml", "report.md"} <= set(mine)
+    assert set(mine) == set(theirs)
+    differ = [name for name in mine if mine[name] != theirs[name]]
     assert differ == [], differ
+    assert memory_mapping.read_bytes() == streamed_mapping.read_bytes()
+    assert not [name for name in mine if "CONFIDENTIAL" in name]
 
 
 def test_the_parquet_copy_repeats_the_documents_and_passes_the_public_checks(local):
+    local, _ = local
     files = read_release_files(local)
     assert "documents.parquet" in files
     report = json.loads(files["report.json"])
@@ -121,46 +112,48 @@ def test_the_parquet_copy_repeats_the_documents_and_passes_the_public_checks(loc
     assert problems and "does not repeat documents/" in problems[0]
 
 
-def test_the_streamed_tallies_are_the_in_memory_summary(corpus, local):
-    """The report's counts come from per-document tallies; they must equal summarize() on the whole release."""
+def test_the_report_counts_what_the_release_shows(corpus, local):
+    """The report's counts, computed from per-document tallies, against the in-memory release counted here."""
     documents, _ = read_documents([corpus])
-    settings = _settings(corpus)
-    p = settings.privacy
+    p = run_config(corpus).settings.privacy
     release = sanitize(documents, epsilon=p.epsilon, lam=p.lam, k=p.k, seed=p.seed)
-    expected = summarize(release)
-    report = json.loads((local / "report.json").read_text())
-    assert report["counts"] == dict(expected.counts)
-    assert report["coverage"] == dict(expected.coverage)
-    assert report["slots_per_document"] == dict(expected.slots_per_document)
-    tally = Tally()
-    for doc in extract_stream(documents, extractor="spacy", workers=1):
-        tally.extracted(doc)
-    assert tally.documents == len(documents) == report["counts"]["documents"]
+    report = json.loads((local[0] / "report.json").read_text())
+    out = release.documents
+    assert report["counts"] == {
+        "documents": len(documents),
+        "documents_changed": sum(1 for d in out if d.removed_sentences or d.filled_spans or d.withheld_sentences),
+        "sentences": sum(len(d.sentences) for d in release.extraction.documents),
+        "sentences_removed": sum(len(d.removed_sentences) for d in out),
+        "sentences_withheld": sum(len(d.withheld_sentences) for d in out),
+        "slots": sum(len(o.group.occurrences) for o in release.outcomes),
+        "groups": len(release.outcomes),
+        "groups_deleted": sum(o.deleted for o in release.outcomes),
+    }
+    per_document: dict[str, int] = {}
+    for occurrence in (occ for o in release.outcomes for occ in o.group.occurrences):
+        per_document[occurrence.document] = per_document.get(occurrence.document, 0) + 1
+    assert report["slots_per_document"] == dict(sorted(per_document.items()))
 
 
-def test_ray_engine_on_two_cpus_writes_the_local_release(corpus, local, tmp_path):
-    ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        out = tmp_path / "ray"
-        run_ray([str(corpus)], _settings(corpus), out=out, mapping=True, parquet=True)
-        assert not [p for p in out.iterdir() if p.name.startswith(".")]  # the staging folder is gone
-        mine, theirs = _files(out), _files(local)
-        assert set(mine) == set(theirs)
-        differ = [name for name in theirs if theirs[name] != mine[name]]
-        assert differ == [], differ
+def test_ray_engine_on_two_cpus_writes_the_local_release(corpus, local, tmp_path, ray_instance):
+    out, apart = tmp_path / "ray", tmp_path / "apart" / "mapping.json"
+    run_ray(run_config(corpus), out=out, mapping=apart)
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]  # the staging folder is gone
+    mine, theirs = files_of(out), files_of(local[0])
+    assert set(mine) == set(theirs)
+    differ = [name for name in theirs if theirs[name] != mine[name]]
+    assert differ == [], differ
+    assert apart.read_bytes() == local[1].read_bytes()
 
-        _actors_give_the_local_distance_rows(ray)
+    _actors_give_the_local_distance_rows(ray_instance)
 
-        bad = tmp_path / "bad"
-        shutil.copytree(corpus, bad)
-        (bad / "zz_empty.txt").write_bytes(b"")
-        with pytest.raises(Exception, match=r"zz_empty.txt: the file is empty") as caught:
-            run_ray([str(bad)], _settings(bad), out=tmp_path / "bad-out")
-        assert type(caught.value).__module__.startswith("relguard")
-        assert not (tmp_path / "bad-out").exists() or not any((tmp_path / "bad-out").rglob("*"))
-    finally:
-        ray.shutdown()
+    bad = tmp_path / "bad"
+    shutil.copytree(corpus, bad)
+    (bad / "zz_empty.txt").write_bytes(b"")
+    with pytest.raises(Exception, match=r"zz_empty.txt: the file is empty") as caught:
+        run_ray(run_config(bad), out=tmp_path / "bad-out")
+    assert type(caught.value).__module__.startswith("relguard")
+    assert not (tmp_path / "bad-out").exists() or not any((tmp_path / "bad-out").rglob("*"))
 
 
 def _actors_give_the_local_distance_rows(ray) -> None:
@@ -171,7 +164,7 @@ def _actors_give_the_local_distance_rows(ray) -> None:
     from relguard.candidates.pools import build_pools
     from relguard.embed import OnnxEncoder
     from relguard.engine import ray as engine
-    from relguard.engine.draw import distance_matrix
+    from relguard.engine.outcomes import distance_matrix
     from relguard.engine.tally import GroupTable
     from relguard.settings import BackendSettings
 
@@ -198,48 +191,42 @@ def _actors_give_the_local_distance_rows(ray) -> None:
     assert np.array_equal(remote, local)
 
 
-def test_cli_engine_flags_give_one_line_on_misuse(tmp_path):
+def test_cli_engine_flags_give_one_line_on_misuse(tmp_path, capsys):
     cases = [
         (["--workers", "0"], "--workers must be a whole number of processes, at least 1"),
         (["--ray-address", "auto"], "--ray-address needs --engine ray"),
         (["--self-audit", "--parquet"], "--self-audit runs in one process and writes no Parquet"),
     ]
     for extra, message in cases:
-        done = subprocess.run(
-            [sys.executable, "-m", "relguard.cli", "sanitize", str(SAMPLE), "--out", str(tmp_path / "o"), *extra],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert done.returncode != 0 and message in done.stderr, (extra, done.stderr)
-        assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) <= 2
+        try:
+            code = main(["sanitize", str(SAMPLE), "--out", str(tmp_path / "o"), *extra])
+        except SystemExit as exc:  # argparse's own usage errors
+            code = exc.code
+        err = capsys.readouterr().err
+        assert code != 0 and message in err, (extra, err)
+        assert "Traceback" not in err and len(err.strip().splitlines()) <= 2
+    assert not (tmp_path / "o").exists()
 
 
-def test_a_killed_batch_job_leaves_no_worker_behind(corpus, tmp_path):
+def test_a_killed_batch_job_leaves_no_worker_behind(tmp_path):
     """SIGKILL on `relguard sanitize` (no chance to clean up): its extraction workers end with it."""
     psutil = pytest.importorskip("psutil")
     big = tmp_path / "big.jsonl"
-    line = (corpus / "hotpot.jsonl").read_text(encoding="utf-8").splitlines()[0]
-    record = json.loads(line)
-    copies = PARALLEL_FROM_CHARS // len(record["text"]) + 20  # over PARALLEL_FROM_CHARS: two workers start
-    big.write_text(
-        "".join(json.dumps({"id": f"{record['id']}#{i}", "text": record["text"]}) + "\n" for i in range(copies)),
-        encoding="utf-8",
-    )
+    text = " ".join((SAMPLE / "atlas_shipping.txt").read_text(encoding="utf-8").split())
+    copies = PARALLEL_FROM_CHARS // len(text) + 20  # over PARALLEL_FROM_CHARS: two workers start
+    big.write_text("".join(json.dumps({"id": f"atlas#{i}", "text": text}) + "\n" for i in range(copies)))
     job = subprocess.Popen(
         [sys.executable, "-m", "relguard.cli", "sanitize", str(big), "--out", str(tmp_path / "o"), "--workers", "2",
          "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     parent = psutil.Process(job.pid)
-    workers: list = []
-    for _ in range(600):  # up to 60 s for the pool to start
-        workers = [p for p in parent.children() if "spawn_main" in " ".join(p.cmdline())]
-        if len(workers) == 2:
-            break
-        job.poll()
-        assert job.returncode is None, "the job ended before its workers started"
-        time.sleep(0.1)
-    assert len(workers) == 2, "the pool never started two workers"
+
+    def two_workers() -> list:
+        assert job.poll() is None, "the job ended before its workers started"
+        found = [p for p in parent.children() if "spawn_main" in " ".join(p.cmdline())]
+        return found if len(found) == 2 else []
+
+    workers = wait_for(two_workers, timeout=60, what="the pool to start two workers")
     job.kill()
     job.wait()
     _, alive = psutil.wait_procs(workers, timeout=20)

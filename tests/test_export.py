@@ -1,4 +1,4 @@
-"""Export bundles on a real run of the sample corpus: zip contents, config round trip, audit kept apart."""
+"""Export on a real run of the sample corpus: zip contents, the config that replays a release, the mapping apart."""
 
 import io
 import json
@@ -11,9 +11,13 @@ import numpy as np
 import pytest
 
 from relguard.cli import main
+from relguard.engine import public_files, release_zip, write_release
+from relguard.engine.memory import run_of
 from relguard.pipeline import prepare_extracted
-from relguard.release.bundle import cli_command, composed_epsilon, config_toml, release_zip
-from relguard.release.confidential import confidential_bytes
+from relguard.privacy.bounds import composed_epsilon
+from relguard.release.confidential import MAPPING_FILE
+from relguard.settings import PrivacySettings, Settings, command_line
+from relguard.studio.export import export_release
 from relguard.studio.tables import pool_heatmap, probability_rows, triple_rows
 from relguard.studio.teaching import compare, pool_pairs
 
@@ -21,42 +25,91 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "assets" / "sample_corpus"
 
 
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
 def test_zip_holds_public_files_and_config_only(sample):
     release = sample.draw(epsilon=2.0, lam=1.0)
-    data = release_zip(release, config=config_toml(release, inputs=sample.input_hashes))
-    names = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
+    exported = export_release(release, inputs=[str(SAMPLE)])
+    archive = zipfile.ZipFile(io.BytesIO(exported.zip))
     expected_docs = {f"documents/{p.name}" for p in SAMPLE.glob("*.txt")}
-    assert names == expected_docs | {"report.json", "report.md", "config.toml"}
-    report = json.loads(zipfile.ZipFile(io.BytesIO(data)).read("report.json"))
-    assert report["private_release"] is True
-    assert "CONFIDENTIAL" not in data.decode("latin-1")
-    audit = json.loads(confidential_bytes(release))
+    assert set(archive.namelist()) == expected_docs | {"report.json", "report.md", "config.toml"}
+    assert json.loads(archive.read("report.json"))["private_release"] is True
+    assert "CONFIDENTIAL" not in exported.zip.decode("latin-1")
+    audit = json.loads(exported.mapping)
     assert len(audit["outcomes"]) == len(sample.groups)
     originals = {r["original"] for o in audit["outcomes"] for r in o["relations"]}
     assert originals == {t.predicate for t in sample.triples}
     assert audit["input_sha256"] == dict(sample.input_hashes)
     for digest in sample.input_hashes.values():  # invariant 12: no input digest in any public file
-        assert digest.encode() not in data
+        assert digest.encode() not in exported.zip
+    assert release_zip(exported.files) == exported.zip  # one release, one zip
 
 
-def test_config_command_reproduces_a_seeded_release(sample, tmp_path):
+def test_the_app_config_replays_its_teaching_release_byte_for_byte(sample, tmp_path):
+    """The app's zip holds config.toml; `relguard sanitize --config` writes the zip's files again, to the byte."""
     release = sample.draw(epsilon=3.0, lam=0.5, seed=11)
-    config = tomllib.loads(config_toml(release, inputs=sample.input_hashes, seed=11, command_inputs=[str(SAMPLE)]))
-    assert config["privacy"] == {"epsilon": 3.0, "lambda": 0.5, "k": 10, "seed": 11, "rng": "fixed teaching seed 11"}
-    assert config["private_release"] is False
-    assert config["inputs"] == {"files": sorted(sample.input_hashes)}
-    argv = shlex.split(config["command"])[1:]
-    out = tmp_path / "cli"
-    argv[argv.index("--out") + 1] = str(out)
+    exported = export_release(release, inputs=[str(SAMPLE)])
+    config = tomllib.loads(exported.config)
+    assert config["privacy"] == {"epsilon": 3.0, "lam": 0.5, "k": 10, "seed": 11}
+    assert config["private_release"] is False and config["release"]["rng"] == "fixed teaching seed 11"
+    assert config["inputs"]["paths"] == [str(SAMPLE)] and config["inputs"]["files"] == sorted(sample.input_hashes)
+    unzipped = tmp_path / "zip"
+    zipfile.ZipFile(io.BytesIO(exported.zip)).extractall(unzipped)
+    assert main(["sanitize", "--config", str(unzipped / "config.toml"), "--out", str(tmp_path / "cli"), "--quiet"]) == 0
+    assert files_of(tmp_path / "cli") == files_of(unzipped)
+    argv = shlex.split(config["command"])[1:]  # the flag-by-flag command gives the same documents
+    argv[argv.index("--out") + 1] = str(tmp_path / "flags")
     assert main([*argv, "--quiet"]) == 0
-    for document in release.documents:
-        assert (out / "documents" / document.name).read_text(encoding="utf-8") == document.text
+    assert files_of(tmp_path / "flags") == files_of(unzipped)
 
 
-def test_cli_command_quotes_paths_and_omits_defaults():
-    command = cli_command(["my docs/a.txt"], epsilon=0.5, lam=1.0, k=8)
-    assert command == "relguard sanitize 'my docs/a.txt' --out release --epsilon 0.5 --lam 1 --k 8"
+def test_a_cli_config_replays_from_beside_it_and_a_private_draw_keeps_settings_and_pools(tmp_path, monkeypatch):
+    """Relative inputs are found beside config.toml; with OS entropy the replay is a new draw of the same release
+    settings: parameters, pools, encoder, extractor and counts that do not depend on the outcomes."""
+    corpus = tmp_path / "work" / "corpus"
+    corpus.mkdir(parents=True)
+    for name in ("atlas_shipping.txt", "quantix_merger.txt"):
+        (corpus / name).write_bytes((SAMPLE / name).read_bytes())
+    monkeypatch.chdir(tmp_path / "work")
+    assert main(["sanitize", "corpus", "--out", "corpus/../release", "--epsilon", "1", "--k", "6", "--quiet"]) == 0
+    moved = tmp_path / "moved"
+    (tmp_path / "work" / "release").rename(moved)
+    (moved / "corpus").symlink_to(corpus)  # the inputs beside the config, under the name it gives
+    monkeypatch.chdir(tmp_path)
+    assert main(["sanitize", "--config", str(moved / "config.toml"), "--out", "again", "--quiet"]) == 0
+    first, second = (json.loads((folder / "report.json").read_text()) for folder in (moved, tmp_path / "again"))
+    assert first["private_release"] is second["private_release"] is True
+    for field in ("parameters", "candidates", "encoder", "extractor", "unit_of_privacy", "guarantee", "rng"):
+        assert first[field] == second[field], field
+    for count in ("documents", "sentences", "slots", "groups"):
+        assert first["counts"][count] == second["counts"][count], count
+    assert (moved / "config.toml").read_bytes() == (tmp_path / "again" / "config.toml").read_bytes()
+
+
+def test_the_flag_by_flag_command_quotes_paths_and_omits_defaults():
+    settings = Settings(privacy=PrivacySettings(epsilon=0.5, lam=1.0, k=8))
+    assert command_line(["my docs/a.txt"], settings) == (
+        "relguard sanitize 'my docs/a.txt' --out release --epsilon 0.5 --lam 1 --k 8"
+    )
     assert composed_epsilon([1.0, 0.5, 2.0]) == 3.5
+
+
+def test_the_mapping_is_never_written_inside_the_release_folder(sample, tmp_path):
+    release = sample.draw(epsilon=2.0, lam=1.0)
+    assert MAPPING_FILE not in public_files(release)
+    with pytest.raises(Exception, match="lies inside the release folder"):
+        write_release(release, tmp_path / "out", mapping=tmp_path / "out" / "secret.json")
+    assert not (tmp_path / "out").exists()
+    written = write_release(release, tmp_path / "out", mapping=tmp_path / "apart" / MAPPING_FILE)
+    assert tmp_path / "apart" / MAPPING_FILE in written
+    assert not [p for p in (tmp_path / "out").rglob("*") if "CONFIDENTIAL" in p.name]
+    assert ((tmp_path / "apart" / MAPPING_FILE).stat().st_mode & 0o777) == 0o600
+    (tmp_path / "out" / MAPPING_FILE).write_bytes((tmp_path / "apart" / MAPPING_FILE).read_bytes())
+    with pytest.raises(Exception, match="a confidential file sits in the release folder"):
+        write_release(release, tmp_path / "out")  # a stale mapping must not travel with a new release
+    assert run_of(release).settings.privacy.seed is None
 
 
 def test_corpus_tables_line_up_with_triples(sample):

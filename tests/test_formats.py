@@ -6,10 +6,27 @@ import json
 import docx
 import pytest
 
+from relguard.engine import MemorySink, OutcomeTable
+from relguard.engine.assemble import Assembly
+from relguard.engine.rewrite import Piece, output_name, output_piece
+from relguard.engine.tally import Tally
 from relguard.errors import InputError, OutputError
-from relguard.io import serialize_documents
 from relguard.io.formats import documents_from_upload, html_text, load_uploads
-from relguard.types import Document
+from relguard.types import Document, Guarantee, SanitizedDocument
+
+
+def written(pairs: list[tuple[Document, str]]) -> dict[str, bytes]:
+    """The document files a release of these (original, sanitized text) pairs holds, through the release core."""
+    sink = MemorySink()
+    assembly = Assembly(sink, OutcomeTable((), (), {}, Guarantee(1.0, 1.0, 10)), forms=lambda p, t: {})
+    for original, text in pairs:
+        piece = Piece(
+            original.name, output_name(original), original.line is not None, output_piece(original, text),
+            SanitizedDocument(original.name, text), Tally(),
+        )  # fmt: skip
+        assembly.add(piece)
+    sink.close_files()
+    return {name.removeprefix("documents/"): data for name, data in sink.files.items()}
 
 
 def make_pdf(lines: list[str]) -> bytes:
@@ -73,8 +90,8 @@ def test_csv_rows_become_documents_and_keep_other_columns():
     documents = documents_from_upload("notes.csv", data)
     assert [d.text for d in documents] == ["Alice founded Acme.", "Bob, the CEO, left."]
     assert documents[0].fields == (("id", '"1"'), ("lang", '"en"'))
-    written = serialize_documents([(d, d.text.upper()) for d in documents])
-    lines = [json.loads(line) for line in written["notes.csv.jsonl"].decode().splitlines()]
+    files = written([(d, d.text.upper()) for d in documents])
+    lines = [json.loads(line) for line in files["notes.csv.jsonl"].decode().splitlines()]
     assert lines == [
         {"id": "1", "lang": "en", "text": "ALICE FOUNDED ACME."},
         {"id": "3", "lang": "en", "text": "BOB, THE CEO, LEFT."},
@@ -114,12 +131,12 @@ def test_one_bad_file_does_not_stop_the_good_ones():
 
 
 def test_two_documents_with_one_output_name_are_refused_not_overwritten():
-    """The evaluation datasets once gave every paragraph the dataset's file name as its source: serializing them
-    kept the last paragraph only, and the leak scan then read that one in place of all the others."""
+    """Two documents that would share one output file (other than the records of one .jsonl file) are an error:
+    otherwise the last would overwrite the first, and the leak scan read that one in place of the other."""
     same = [(Document("a", "First text."), "first"), (Document("b", "Second text.", source="a"), "second")]
     with pytest.raises(OutputError, match="'a'"):
-        serialize_documents(same)
+        written(same)
     record = Document("c", "Third.", source="a", line=1, fields=(("id", '"c"'),))
     with pytest.raises(OutputError, match="'a'"):
-        serialize_documents([same[0], (record, "third")])
-    assert set(serialize_documents([same[0], (Document("b", "Second text."), "second")])) == {"a", "b"}
+        written([same[0], (record, "third")])
+    assert set(written([same[0], (Document("b", "Second text."), "second")])) == {"a", "b"}

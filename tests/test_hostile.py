@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from relguard.engine import write_release
 from relguard.errors import InputError
 from relguard.io import documents_from_bytes, read_documents
 from relguard.io.formats import documents_from_upload, load_uploads
 from relguard.io.text import PLAIN_SUFFIXES
 from relguard.pipeline import prepare
-from relguard.release.bundle import write_release
 from tests.hostile.corpus import make_corpus
 
 CLI = [sys.executable, "-m", "relguard.cli"]

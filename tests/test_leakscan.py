@@ -10,13 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from relguard.engine import MemorySink, OutcomeTable, export, public_files, release_zip, write_release
+from relguard.engine.memory import scan_release as scan
+from relguard.engine.rewrite import rewrite_document
 from relguard.errors import RelGuardError
 from relguard.io import read_documents
-from relguard.pipeline import prepare, withhold_leaks
-from relguard.release.bundle import config_toml, public_files, release_zip, write_release
-from relguard.release.confidential import MAPPING_FILE, build_confidential, confidential_counts
-from relguard.release.leakscan import LeakError, check_public_files, scan
-from relguard.rewrite import FormVerbalizer, Sampled, fill, mask, reconstruct
+from relguard.pipeline import prepare
+from relguard.release.confidential import MAPPING_FILE, confidential_counts
+from relguard.release.leakscan import LeakError
+from relguard.rewrite import FormVerbalizer, Sampled, fill, mask
 from relguard.types import Document, Outcome, SanitizedDocument
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,12 +47,40 @@ def _substitute_all(prepared):
     return outcomes
 
 
+def _reconstruct(extraction, outcomes, verbalize):
+    """Mask and fill every document from ``outcomes`` with ``verbalize``, without the leak scan (test-only)."""
+    index = {o.group.key: i for i, o in enumerate(outcomes)}
+    sampled = {i: Sampled(o.group.type_pair, o.predicate) for i, o in enumerate(outcomes)}
+    return tuple(fill(mask(doc, index), sampled, verbalize) for doc in extraction.documents)
+
+
 def _release(prepared, outcomes, verbalize=None):
+    """A release of these outcomes, rewritten by ``verbalize`` and not withheld: what a reconstruction bug makes."""
     release = prepared.draw(epsilon=5.0, lam=1.0)
     verbalize = verbalize or FormVerbalizer(prepared.generator.forms)
     return dataclasses.replace(
-        release, outcomes=tuple(outcomes), documents=reconstruct(prepared.extraction, outcomes, verbalize)
+        release, outcomes=tuple(outcomes), documents=_reconstruct(prepared.extraction, outcomes, verbalize)
     )
+
+
+def _guarded(release, verbalize):
+    """The same release through the release core's rewrite (leak scan and withholding), with ``verbalize``."""
+    table = OutcomeTable.of_release(release)
+    pieces = [
+        rewrite_document(d, table, forms=release.forms, verbalize=verbalize) for d in release.extraction.documents
+    ]
+    reasons = [reason for piece in pieces for reason in piece.withheld]
+    return dataclasses.replace(
+        release,
+        documents=tuple(p.sanitized for p in pieces),
+        confidential={**release.confidential, "withheld": reasons},
+    )
+
+
+def _mapping(release) -> dict:
+    sink = MemorySink()
+    export(release, sink, mapping=True)
+    return json.loads(sink.confidential)
 
 
 def _copying_verbalizer(prepared, outcomes):
@@ -99,10 +129,10 @@ def test_injected_copy_bug_blocks_write_release_and_zip(prepared, tmp_path):
     outcomes = _substitute_all(prepared)
     release = _release(prepared, outcomes, _copying_verbalizer(prepared, outcomes))
     with pytest.raises(LeakError, match=r"export blocked, nothing was written: documents/.* original relation"):
-        write_release(release, tmp_path / "out", mapping=True)
-    assert not (tmp_path / "out").exists()
+        write_release(release, tmp_path / "out", mapping=tmp_path / "apart.json")
+    assert not (tmp_path / "out").exists() and not (tmp_path / "apart.json").exists()
     with pytest.raises(LeakError):
-        release_zip(release, config=config_toml(release, inputs={}))
+        release_zip(public_files(release))
     assert issubclass(LeakError, RelGuardError)
 
 
@@ -116,7 +146,7 @@ def test_a_leaking_sentence_is_withheld_counted_and_listed_not_published(prepare
     copying = _copying_verbalizer(prepared, outcomes)
     broken = _release(prepared, outcomes, copying)
     assert scan(broken, {f"documents/{d.name}": d.text.encode() for d in broken.documents})
-    guarded = withhold_leaks(broken, verbalize=copying, forms=prepared.generator.forms)
+    guarded = _guarded(broken, copying)
     withheld = {(d.name, s) for d in guarded.documents for s in d.withheld_sentences}
     listed = {(w["document"], w["sentence"]) for w in guarded.confidential["withheld"]}
     assert withheld and withheld == listed
@@ -128,7 +158,7 @@ def test_a_leaking_sentence_is_withheld_counted_and_listed_not_published(prepare
         assert entry["text"] not in published
     kept = sum(len(d.sentences) for d in prepared.extraction.documents) - len(withheld)
     assert kept > 0 and report["counts"]["sentences"] - report["counts"]["sentences_withheld"] == kept
-    assert build_confidential(guarded)["withheld"] == guarded.confidential["withheld"]
+    assert _mapping(guarded)["withheld"] == guarded.confidential["withheld"]
 
 
 def test_injected_no_delete_bug_is_caught_as_a_deleted_sentence(prepared, tmp_path):
@@ -147,20 +177,21 @@ def test_injected_no_delete_bug_is_caught_as_a_deleted_sentence(prepared, tmp_pa
 def test_audit_file_inside_public_files_is_a_leak(prepared):
     release = prepared.draw(epsilon=5.0, lam=1.0)
     files = dict(public_files(release))
-    files["notes.json"] = str(build_confidential(release)).encode()
-    with pytest.raises(LeakError, match="confidential"):
-        check_public_files(release, files)
+    files["notes.json"] = str(_mapping(release)).encode()
+    leaks = scan(release, files)
+    assert [leak.kind for leak in leaks if leak.file == "notes.json"][:1] == ["audit"]
+    assert "the confidential original-to-sampled mapping" in leaks[0].describe()
 
 
-def test_zip_and_folder_hold_no_audit_unless_asked(prepared, tmp_path):
+def test_zip_and_folder_hold_no_audit_even_when_asked(prepared, tmp_path):
     release = prepared.draw(epsilon=5.0, lam=1.0)
-    data = release_zip(release, config=config_toml(release, inputs={}))
-    names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    names = zipfile.ZipFile(io.BytesIO(release_zip(public_files(release)))).namelist()
     assert MAPPING_FILE not in names and "report.json" in names
     write_release(release, tmp_path / "plain")
     assert not (tmp_path / "plain" / MAPPING_FILE).exists()
-    write_release(release, tmp_path / "asked", mapping=True)
-    assert (tmp_path / "asked" / MAPPING_FILE).exists()
+    write_release(release, tmp_path / "asked", mapping=tmp_path / "apart" / MAPPING_FILE)
+    assert (tmp_path / "apart" / MAPPING_FILE).exists()
+    assert not [p for p in (tmp_path / "asked").rglob("*") if "CONFIDENTIAL" in p.name]
 
 
 @pytest.mark.slow
@@ -344,8 +375,13 @@ def test_a_substitute_that_reads_like_the_original_is_counted_in_the_confidentia
     assert group.predicates == ("worked_for",) and "works_for" in prepared.pools[group.type_pair].predicates
     same = _release(prepared, [Outcome(group, "works_for")])
     assert same.documents[0].text == "Bob Jones works for Acme Corp."
-    counts = confidential_counts(same)
+    counts = confidential_counts(_rows(same))
     assert (counts["unchanged"], counts["substituted"], counts["same_words"]) == (0, 1, 1)
     other = next(p for p in prepared.pools[group.type_pair].predicates if "work" not in p)
-    counts = confidential_counts(_release(prepared, [Outcome(group, other)]))
+    counts = confidential_counts(_rows(_release(prepared, [Outcome(group, other)])))
     assert (counts["substituted"], counts["same_words"]) == (1, 0)
+
+
+def _rows(release):
+    sink = MemorySink()
+    return export(release, sink, mapping=True).mapping_rows

@@ -52,7 +52,8 @@ def test_cli_llm_run_reports_model_prompts_calls_and_tokens(corpus, tmp_path, ca
         assert not out.exists()
 
         done = run_cli("sanitize", str(corpus), "--out", str(out), *common, "--base-url", server.base_url,
-                       "--seed", "3", "--pool-file", str(pools), "--quiet", "--mapping", env=env)  # fmt: skip
+                       "--seed", "3", "--pool-file", str(pools), "--quiet", "--mapping", str(tmp_path / MAPPING_FILE),
+                       env=env)  # fmt: skip
         assert done.returncode == 0, done.stderr
         calls = len(server.requests)
     report = json.loads((out / "report.json").read_text())
@@ -63,7 +64,7 @@ def test_cli_llm_run_reports_model_prompts_calls_and_tokens(corpus, tmp_path, ca
     assert candidates["prompt_versions"] == {"candidates": "compact-pool-v2"}
     # calls and tokens are functions of the original text (invariant 12): confidential, never in the report
     assert not {"calls", "prompt_tokens", "completion_tokens", "usage"} & (set(extractor) | set(candidates))
-    usage = json.loads((out / MAPPING_FILE).read_text())["backend_usage"]
+    usage = json.loads((tmp_path / MAPPING_FILE).read_text())["backend_usage"]
     assert usage["extractor"]["calls"] == 4  # two documents: one extraction and one typing call each
     assert usage["candidates"]["calls"] >= 3  # type pairs PERSON|ORG, ORG|GPE, (no others)
     assert usage["extractor"]["calls"] + usage["candidates"]["calls"] == calls

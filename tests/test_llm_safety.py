@@ -242,12 +242,14 @@ def test_an_injected_no_triples_cannot_empty_the_release(prompt_set, clean_env, 
     found = {(t.subject, t.predicate, t.object): [o.text for o in t.occurrences] for t in offline.triples}
     assert found == {key: [span] for key, span in OFFLINE.items()}
 
-    common = ["--seed", "5", "--quiet", "--mapping", "--k", "5"]
-    assert cli.main(["sanitize", str(corpus), "--out", str(tmp_path / "spacy"), *common]) == 0
+    common = ["--seed", "5", "--quiet", "--k", "5"]
+    apart = ["--mapping", str(tmp_path / "spacy-mapping.json")]
+    assert cli.main(["sanitize", str(corpus), "--out", str(tmp_path / "spacy"), *common, *apart]) == 0
     monkeypatch.setenv("RELGUARD_LLM_PROMPT_SET", prompt_set)
     with ScriptedLLM(responder=compromised) as server:
         code = cli.main(["sanitize", str(corpus), "--out", str(tmp_path / "llm"), *common, "--extractor", "llm",
-                         "--llm-model", "test-model", "--base-url", server.base_url])  # fmt: skip
+                         "--llm-model", "test-model", "--base-url", server.base_url,
+                         "--mapping", str(tmp_path / MAPPING_FILE)])  # fmt: skip
         extraction_calls = [b for b in server.requests if is_extraction(b)]
     assert code == 0, capsys.readouterr().err
     assert len(extraction_calls) == 1  # the model was asked, and obeyed the document: it returned no triple
@@ -263,7 +265,7 @@ def test_an_injected_no_triples_cannot_empty_the_release(prompt_set, clean_env, 
     # every relation the offline extractor found is masked: the same slots, so the same bytes at the same seed
     released = (llm_out / "documents" / HOSTILE.name).read_text()
     assert released == (spacy_out / "documents" / HOSTILE.name).read_text()
-    mapping = json.loads((llm_out / MAPPING_FILE).read_text())
+    mapping = json.loads((tmp_path / MAPPING_FILE).read_text())
     relations = {
         (group["subject"], relation["original"], group["object"]): relation["kept"]
         for group in mapping["outcomes"]

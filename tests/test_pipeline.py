@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from relguard.cli import main
+from relguard.engine import public_files, write_release
 from relguard.errors import PoolError
 from relguard.pipeline import prepare
-from relguard.release.bundle import public_files, write_release
 from relguard.release.confidential import MAPPING_FILE
 from relguard.release.report import PUBLIC_COUNTS
 from relguard.types import Document
@@ -134,26 +133,29 @@ def test_report_summary_counts_in_grammatical_english():
     assert "1 documents" not in summary and "1 sentences" not in summary
 
 
-def test_cli_sanitize_writes_release_and_audit_only_on_request(tmp_path):
-    command = [sys.executable, "-m", "relguard.cli", "sanitize", str(SAMPLE), "--epsilon", "1", "--quiet"]
-    plain = subprocess.run([*command, "--out", str(tmp_path / "a")], capture_output=True, text=True, timeout=600)
-    assert plain.returncode == 0, plain.stderr
-    assert "relation slots" in plain.stdout and not (tmp_path / "a" / MAPPING_FILE).exists()
-    audited = subprocess.run(
-        [*command, "--out", str(tmp_path / "b"), "--mapping"], capture_output=True, text=True, timeout=600
-    )
-    assert audited.returncode == 0, audited.stderr
-    audit = json.loads((tmp_path / "b" / MAPPING_FILE).read_text())
+def test_cli_sanitize_writes_the_mapping_only_on_request_apart_and_counts_it_only_when_verbose(tmp_path, capsys):
+    command = ["sanitize", str(SAMPLE), "--epsilon", "1", "--quiet"]
+    assert main([*command, "--out", str(tmp_path / "a")]) == 0
+    assert "relation slots" in capsys.readouterr().out and not list(tmp_path.rglob("CONFIDENTIAL*"))
+    apart = tmp_path / "private" / MAPPING_FILE
+    for out, verbose in (("b", []), ("c", ["--verbose"])):
+        assert main([*command, "--out", str(tmp_path / out), "--mapping", str(apart), *verbose]) == 0
+        printed = capsys.readouterr()
+        assert f"CONFIDENTIAL mapping written to {apart}" in printed.err
+        assert ("relations kept their original predicate" in printed.err) == bool(verbose), printed.err
+        assert "kept their original" not in printed.out
+        assert not list((tmp_path / out).rglob("CONFIDENTIAL*"))
+    audit = json.loads(apart.read_text())
     assert audit["outcomes"] and "CONFIDENTIAL" in audit
     assert set(audit["counts"]) == {"relations", "unchanged", "substituted", "same_words", "deleted"}
     assert len(audit["input_sha256"]) == 6
-    assert MAPPING_FILE not in json.loads((tmp_path / "b" / "report.json").read_text())["files"]["outputs"]
 
 
 def test_invariant_7_with_the_real_extractor():
     """Two documents differing only in one relation expression give identical output for the same outcomes."""
-    from relguard.rewrite import FormVerbalizer, reconstruct
-    from relguard.types import Outcome
+    from relguard.engine import OutcomeTable
+    from relguard.engine.rewrite import rewrite_document
+    from relguard.types import Guarantee
 
     texts = (
         "Alice Smith works for Acme Corporation. Bob Jones lives in Paris.",
@@ -163,10 +165,11 @@ def test_invariant_7_with_the_real_extractor():
     first, second = (p.extraction for p in prepared)
     assert len(first.triples) == len(second.triples) >= 2
     assert first.triples[0].predicate != second.triples[0].predicate
-    verbalize = FormVerbalizer(prepared[0].generator.forms)
+    forms = prepared[0].generator.forms
     for sampled in (["sued", "born_in"], ["advised", None], [None, "visited"]):
         outputs = []
-        for extraction in (first, second):
-            outcomes = [Outcome(g, s) for g, s in zip(extraction.groups, sampled, strict=True)]
-            outputs.append(reconstruct(extraction, outcomes, verbalize))
+        for source, extraction in zip(prepared, (first, second), strict=True):
+            keys = tuple(g.key for g in extraction.groups)
+            table = OutcomeTable(keys, tuple(sampled), source.pools, Guarantee(1.0, 1.0, 10))
+            outputs.append([rewrite_document(d, table, forms=forms).data for d in extraction.documents])
         assert outputs[0] == outputs[1]

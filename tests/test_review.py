@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 
 from relguard import cli, registry
+from relguard.engine import public_files
 from relguard.errors import InputError
 from relguard.extract.review import (
     AddSlot,
@@ -25,7 +26,6 @@ from relguard.extract.review import (
 from relguard.io import read_documents
 from relguard.pipeline import prepare
 from relguard.release.markdown import in_words
-from relguard.release.report import build_report
 from relguard.studio.review import needs_a_look, suspicious_types, unprotected_queue
 from relguard.studio.session import ExtractionCache, Resources, Studio
 from relguard.types import Document
@@ -159,7 +159,7 @@ def test_studio_marks_a_release_stale_when_settings_documents_or_review_change(r
     studio.undo(0)
     assert studio.stale_reason() is None
     state["sign_off"] = {"reviewer": "R. Officer", "decision": "approved for release", "notes": ""}
-    public = build_report(studio.public_release())
+    public = json.loads(public_files(studio.public_release())["report.json"])
     assert public["sign_off"] == {"reviewer": "R. Officer", "decision": "approved for release"}
     assert "attack" not in public
 

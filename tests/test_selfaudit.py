@@ -16,10 +16,10 @@ import pytest
 from relguard import cli
 from relguard.candidates.inventory import InventoryCandidates
 from relguard.embed import load_encoder
+from relguard.engine import public_files, write_release
 from relguard.pipeline import prepare
 from relguard.privacy.mechanism import log_probabilities
 from relguard.privacy.sampling import sample_outcomes
-from relguard.release.bundle import public_files, write_release
 from relguard.types import Document
 from relguard.verify import (
     AuditBackends,

@@ -6,6 +6,7 @@ Exit status 0 when every check passes, 3 when one fails (1 stays for a user's er
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from relguard.errors import ConfigError
 from relguard.io import atomic_write, read_documents
 from relguard.pipeline import prepare
 from relguard.verify import audit_prepared, audit_report, read_release_files, read_report, record_in_release
+from relguard.verify.folder import corpus_of, folder_check
 
 FAILED_EXIT = 3
 
@@ -29,6 +31,13 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     audit.add_argument("inputs", nargs="*", metavar="INPUT", help=INPUTS_HELP)
     audit.add_argument("--release", default=None, help="a release folder (or its report.json) to audit")
+    audit.add_argument(
+        "--mapping",
+        default=None,
+        metavar="PATH",
+        help="with --release: also leak-scan the folder's files as written, against the inputs (from its "
+        "config.toml, or INPUT) and the outcomes this CONFIDENTIAL mapping records",
+    )
     audit.add_argument("--record", action="store_true", help="record the audit in the release's report.json/.md")
     audit.add_argument("--json", default=None, help="also write the audit as JSON to this file")
     add_settings_flags(audit)
@@ -48,18 +57,29 @@ def run_audit(args: argparse.Namespace) -> int:
         epsilon, lam, k = settings.privacy.epsilon, settings.privacy.lam, settings.privacy.k
     prepared = None
     digests: tuple[str, ...] = ()
+    if args.mapping and not args.release:
+        raise ConfigError("--mapping needs --release DIR: it leak-scans that folder's files")
     if args.inputs:
         documents, hashes = read_documents(
             args.inputs, max_bytes=settings.inputs.max_bytes, text_field=settings.inputs.text_field
         )
         digests = tuple(hashes.values())
         prepared = prepare(documents, k=k, backends=backends_of(settings))
-        print(f"{len(documents)} documents, {len(prepared.groups)} relation groups, {len(prepared.pools)} pools")
+    elif args.mapping:
+        prepared = corpus_of(args.release)
+        digests = tuple(prepared.input_hashes.values())
+    if prepared is not None:
+        print(
+            f"{len(prepared.documents)} documents, {len(prepared.groups)} relation groups, {len(prepared.pools)} pools"
+        )
     files = read_release_files(args.release) if report is not None else None
     if report is not None:
         audit = audit_report(report, prepared=prepared, public=files, input_digests=digests)
     else:
         audit = audit_prepared(prepared, epsilon=epsilon, lam=lam)
+    if args.mapping:
+        scanned = folder_check(args.release, mapping=args.mapping, corpus=prepared)
+        audit = dataclasses.replace(audit, checks=(*audit.checks, scanned))
     print(audit.table())
     for note in audit.notes:
         print(f"note: {note}")

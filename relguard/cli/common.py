@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from relguard.pipeline import Backends
+from relguard.engine.backends import Backends
 from relguard.settings import FLAGS, LLM_FLAGS, PrivacySettings, Settings, from_values
 
 EXAMPLES = """examples:
@@ -82,9 +82,14 @@ def stage_bar(enabled: bool) -> tuple[Callable[[str, int, int], None] | None, Ca
             current.clear()
             counted = {} if total else {"bar_format": "{desc} {elapsed}"}
             bar = current[stage] = tqdm(
-                total=total or None, unit="doc", desc=STAGES.get(stage, stage), file=sys.stderr, leave=False,
-                dynamic_ncols=True, **counted,
-            )  # fmt: skip
+                total=total or None,
+                unit="doc",
+                desc=STAGES.get(stage, stage),
+                file=sys.stderr,
+                leave=False,
+                dynamic_ncols=True,
+                **counted,
+            )
         bar.total = total or None  # type: ignore[attr-defined]
         bar.n = done  # type: ignore[attr-defined]
         bar.refresh()  # type: ignore[attr-defined]

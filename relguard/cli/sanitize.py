@@ -1,4 +1,9 @@
-"""``relguard sanitize``: read a corpus, draw a release, write its public files (and the mapping on request)."""
+"""``relguard sanitize``: read a corpus, draw a release, write its public files (the mapping apart, on request).
+
+Every run goes through the release core (:mod:`relguard.engine`): streamed on every core (the default), on Ray
+(``--engine ray``), or in memory with the self-audit recorded (``--self-audit``). Every release folder gets its
+config.toml, and ``--config`` replays one.
+"""
 
 from __future__ import annotations
 
@@ -17,20 +22,22 @@ from relguard.cli.common import (
     stage_bar,
     workers_count,
 )
-from relguard.engine import run_local, run_ray
+from relguard.engine import Backends, FolderSink, export, run_local, run_ray
 from relguard.errors import ConfigError
 from relguard.extract.review import Review
 from relguard.io import read_documents
 from relguard.llm.estimate import estimate
 from relguard.pipeline import sanitize
-from relguard.release import write_release
-from relguard.release.confidential import confidential_counts
-from relguard.release.report import build_report
+from relguard.release.confidential import MappingRow, confidential_counts
+from relguard.release.config import RunConfig, RunOptions, read_config, recorded_of, resolve_inputs
+from relguard.settings import FLAGS
 from relguard.textable import plural
-from relguard.verify import audit_with_backends
+from relguard.verify import audit_with_backends, render_table
 
 #: Exit status when the leak scan withheld sentences and --allow-withheld was not given.
 WITHHELD_EXIT = 4
+#: Flags that change what a release is: with --config they come from the config, never from the command line.
+_RELEASE_FLAGS = ("seed", "parquet", "self_audit", "allow_withheld")
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -38,21 +45,30 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "sanitize",
         help="write a sanitized corpus and its public report",
         description="Sanitize files or folders of documents (.txt, .md, .jsonl with one document per line, .csv, "
-        ".parquet, .pdf, .docx, .html).",
+        ".parquet, .pdf, .docx, .html), or replay a release from its config.toml (--config).",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    run.add_argument("inputs", nargs="+", metavar="INPUT", help=INPUTS_HELP)
+    run.add_argument(
+        "inputs", nargs="*", metavar="INPUT", help=f"{INPUTS_HELP}; with --config, they replace its inputs"
+    )
     run.add_argument("--out", required=True, help="output folder (created if missing)")
+    run.add_argument(
+        "--config",
+        default=None,
+        metavar="CONFIG",
+        help="replay a release from its config.toml: settings, inputs, review and policies (add only --out, "
+        "--mapping and engine flags)",
+    )
     run.add_argument(
         "--seed", type=int, default=None, help="fixed seed for demos and teaching: the output is NOT a private release"
     )
     run.add_argument(
         "--mapping",
-        action="store_true",
-        help="also write the CONFIDENTIAL original→sampled mapping (kept apart; never publish it)",
+        default=None,
+        metavar="PATH",
+        help="also write the CONFIDENTIAL original→sampled mapping to PATH, outside --out (never publish it)",
     )
-    run.add_argument("--audit", action="store_true", dest="mapping", help=argparse.SUPPRESS)
     run.add_argument(
         "--self-audit", action="store_true", help="run `relguard audit` on this release and record it in the report"
     )
@@ -62,6 +78,11 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="exit 0 even when the leak scan withheld sentences (they are never published; see docs/reliability.md)",
     )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
+    run.add_argument(
+        "--verbose",
+        action="store_true",
+        help="also print confidential numbers: the mapping's counts and the self-audit over the original relations",
+    )
     engine = run.add_argument_group("engine (how the run is spread; the release is the same bytes either way)")
     engine.add_argument(
         "--workers",
@@ -78,16 +99,40 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     engine.add_argument("--parquet", action="store_true", help="also write documents.parquet (one row a document)")
     run.add_argument("--dry-run", action="store_true", help="estimate the LLM calls and tokens of this run and stop")
     add_settings_flags(run)
-    run.set_defaults(handler=run_sanitize)
+    run.set_defaults(handler=run_sanitize, parser_defaults={a.dest: a.default for a in run._actions})
+
+
+def run_of(args: argparse.Namespace, parser_defaults: dict) -> tuple[RunConfig, dict[str, str]]:
+    """The run the command line asks for: from its flags, or replayed from ``--config`` (and what it recorded)."""
+    if args.config is None:
+        if not args.inputs:
+            raise ConfigError("relguard sanitize needs INPUT files or folders, or --config CONFIG to replay a release")
+        options = RunOptions(parquet=args.parquet, self_audit=args.self_audit, allow_withheld=args.allow_withheld)
+        return RunConfig(settings_of(args), tuple(args.inputs), options), {}
+    given = [f"--{name.replace('_', '-')}" for name in _RELEASE_FLAGS if getattr(args, name) != parser_defaults[name]]
+    given += [spec.flag for spec in FLAGS if getattr(args, _dest(spec.flag)) != parser_defaults[_dest(spec.flag)]]
+    if given:
+        raise ConfigError(
+            f"--config gives every setting of the release it replays; drop {given[0]} (or edit the config)"
+        )
+    run, recorded = read_config(args.config)
+    if args.inputs:
+        return RunConfig(run.settings, tuple(args.inputs), run.options), recorded
+    return RunConfig(run.settings, run.inputs, run.options, tuple(resolve_inputs(run.inputs, args.config))), recorded
+
+
+def _dest(flag: str) -> str:
+    return flag[2:].replace("-", "_")
 
 
 def run_sanitize(args: argparse.Namespace) -> int:
-    settings = settings_of(args)
+    run, recorded = run_of(args, args.parser_defaults)
+    settings = run.settings
     if args.ray_address and args.engine != "ray":
         raise ConfigError("--ray-address needs --engine ray")
     if args.dry_run:
         documents, _ = read_documents(
-            args.inputs, max_bytes=settings.inputs.max_bytes, text_field=settings.inputs.text_field
+            run.paths, max_bytes=settings.inputs.max_bytes, text_field=settings.inputs.text_field
         )
         backends = backends_of(settings)
         print(
@@ -96,62 +141,68 @@ def run_sanitize(args: argparse.Namespace) -> int:
             ).describe()
         )
         return 0
-    if args.self_audit:
-        if args.engine != "local" or args.parquet:
+    if run.options.self_audit:
+        if args.engine != "local" or run.options.parquet:
             raise ConfigError(
                 "--self-audit runs in one process and writes no Parquet; drop --engine/--parquet, or run "
                 "`relguard audit --release OUT INPUT...` on the finished release"
             )
-        return _audited(args, settings)
+        return _audited(args, run, recorded)
     backends = backends_of(settings) if settings.backends.uses_llm else None
     update, close = stage_bar(not args.quiet)
     try:
         if args.engine == "ray":
-            result = run_ray(
-                args.inputs, settings, out=args.out, workers=args.workers, address=args.ray_address,
-                mapping=args.mapping, parquet=args.parquet, progress=update,
-            )  # fmt: skip
+            finished = run_ray(
+                run, out=args.out, workers=args.workers, address=args.ray_address, mapping=args.mapping, progress=update
+            )
         else:
-            result = run_local(
-                args.inputs, settings, out=args.out, workers=args.workers, mapping=args.mapping,
-                parquet=args.parquet, progress=update, backends=backends,
-            )  # fmt: skip
+            finished = run_local(
+                run, out=args.out, workers=args.workers, mapping=args.mapping, progress=update, backends=backends
+            )
     finally:
         close()
-    if backends is not None and settings.backends.pool_file and isinstance(backends.candidates, LLMCandidates):
-        backends.candidates.export(settings.backends.pool_file)
-    private = confidential_counts(result.mapping_rows) if args.mapping else None
-    return _summary(result.report, private, args, settings.privacy)
+    _export_pools(backends, settings.backends.pool_file)
+    return _summary(finished.report, finished.mapping_rows, args, run, recorded)
 
 
-def _audited(args: argparse.Namespace, settings) -> int:
-    """The in-memory run with the full self-audit recorded in its report (teaching-sized corpora)."""
-    privacy = settings.privacy
-    documents, hashes = read_documents(
-        args.inputs, max_bytes=settings.inputs.max_bytes, text_field=settings.inputs.text_field
-    )
+def _audited(args: argparse.Namespace, run: RunConfig, recorded: dict[str, str]) -> int:
+    """The in-memory run with the self-audit recorded in its report (teaching-sized corpora)."""
+    settings, privacy = run.settings, run.settings.privacy
+    reading = {"max_bytes": settings.inputs.max_bytes, "text_field": settings.inputs.text_field}
+    documents, hashes = read_documents(run.paths, **reading)
     backends = backends_of(settings)
     review = Review.read(settings.inputs.review) if settings.inputs.review else None
     update, close = progress_bar(not args.quiet and len(documents) > 1)
     try:
         release = sanitize(
-            documents, epsilon=privacy.epsilon, lam=privacy.lam, k=privacy.k, seed=privacy.seed,
-            backends=backends, input_hashes=hashes, progress=update, review=review,
-        )  # fmt: skip
+            documents,
+            epsilon=privacy.epsilon,
+            lam=privacy.lam,
+            k=privacy.k,
+            seed=privacy.seed,
+            backends=backends,
+            input_hashes=hashes,
+            progress=update,
+            review=review,
+        )
     finally:
         close()
     audit, release = audit_with_backends(release, extractor=backends.extractor, candidates=backends.candidates)
-    print(audit.table())
-    write_release(release, args.out, mapping=args.mapping)
-    if settings.backends.pool_file and isinstance(backends.candidates, LLMCandidates):
-        backends.candidates.export(settings.backends.pool_file)
-    private = confidential_counts(release) if args.mapping else None
-    return _summary(build_report(release), private, args, privacy)
+    print(audit.table() if args.verbose else render_table(release.provenance["self_audit"]))
+    finished = export(release, FolderSink(args.out, mapping=args.mapping), run=run, mapping=args.mapping is not None)
+    _export_pools(backends, settings.backends.pool_file)
+    return _summary(finished.report, finished.mapping_rows, args, run, recorded)
 
 
-def _summary(report: dict, private: dict | None, args: argparse.Namespace, privacy) -> int:
+def _export_pools(backends: Backends | None, pool_file: str | None) -> None:
+    """LLM pools are written back to the pool file, so a later run reuses them without the LLM."""
+    if backends is not None and pool_file and isinstance(backends.candidates, LLMCandidates):
+        backends.candidates.export(pool_file)
+
+
+def _summary(report: dict, rows: list[MappingRow], args: argparse.Namespace, run: RunConfig, recorded: dict) -> int:
     """The one summary line (public counts only), the warnings, and the exit status."""
-    counts = report["counts"]
+    counts, privacy = report["counts"], run.settings.privacy
     out = Path(args.out)
     print(
         f"wrote {plural(counts['documents'], 'document')} to {out / 'documents'}: "
@@ -166,24 +217,30 @@ def _summary(report: dict, private: dict | None, args: argparse.Namespace, priva
             f"not protected: {unprotected} sentences name two or more entities but hold no relation slot "
             "(relations the extractor missed are released as written; see the report)"
         )
+    for key, value in recorded_of(report).items():
+        if key in recorded and recorded[key] != value:
+            print(f"note: {key} is {value}, the replayed release recorded {recorded[key]}", file=sys.stderr)
     if privacy.seed is not None:
         print("warning: a fixed --seed was used; this output is NOT a private release", file=sys.stderr)
-    if private is not None:
-        print(
-            f"CONFIDENTIAL mapping written ({private['unchanged']} of {private['relations']} relations kept their "
-            f"original predicate, {private['same_words']} more read in their original words); keep it apart from "
-            "the release",
-            file=sys.stderr,
-        )
+    if args.mapping:
+        line = f"CONFIDENTIAL mapping written to {args.mapping}; keep it apart from the release"
+        if args.verbose and rows:
+            private = confidential_counts(rows)
+            line += (
+                f" ({private['unchanged']} of {private['relations']} relations kept their original predicate, "
+                f"{private['same_words']} more read in their original words)"
+            )
+        print(line, file=sys.stderr)
     withheld = counts["sentences_withheld"]
     if not withheld:
         return 0
-    where = "listed in the confidential mapping" if args.mapping else "rerun with --mapping to list them"
+    where = "listed in the confidential mapping" if args.mapping else "rerun with --mapping PATH to list them"
+    allowed = run.options.allow_withheld
     print(
-        f"relguard: {withheld} sentence{'s' if withheld != 1 else ''} withheld: the leak scan still found an "
+        f"relguard: {plural(withheld, 'sentence')} withheld: the leak scan still found an "
         f"original relation there, so {'they were' if withheld != 1 else 'it was'} left out of the release "
         f"({where}); please report it with the RelGuard version"
-        + ("" if args.allow_withheld else f"; exit status {WITHHELD_EXIT} (pass --allow-withheld to accept)"),
+        + ("" if allowed else f"; exit status {WITHHELD_EXIT} (pass --allow-withheld to accept)"),
         file=sys.stderr,
     )
-    return 0 if args.allow_withheld else WITHHELD_EXIT
+    return 0 if allowed else WITHHELD_EXIT

@@ -1,17 +1,53 @@
-"""Batch engines: whole corpora through the release, on every core (:func:`run_local`) or on Ray (:func:`run_ray`).
+"""The release core: one outcome table, one per-document rewrite, one assembly and one sink protocol for every face.
 
-Both stream documents rather than hold the corpus, keep only the per-group outcome table and the encoder's cache
-corpus-wide, and write the same public files as :func:`relguard.pipeline.sanitize` for the same teaching seed.
+A release is drawn once (:mod:`.outcomes`), each document is rewritten from the outcome table alone
+(:mod:`.rewrite`), and the pieces go through one :class:`~relguard.engine.assemble.Assembly` into a sink
+(:mod:`.sink`: a folder or memory) whose finish always writes report.json, report.md and config.toml and always
+runs the public-file check (:mod:`.check`). The faces differ only in where the documents come from and where
+they are rewritten: in memory (:mod:`.memory`, the app, the library, ``--self-audit``), streamed on every core
+(:func:`run_local`) or on Ray (:func:`run_ray`).
 """
 
-from relguard.engine.local import RunResult, auto_workers, run_local
+from pathlib import Path
+
+from relguard.engine.assemble import Finished
+from relguard.engine.backends import Backends, DrawBackends
+from relguard.engine.local import Progress, auto_workers, run_local
+from relguard.engine.memory import draw_release, export, public_files, release_zip, write_release
+from relguard.engine.outcomes import OutcomeTable
+from relguard.engine.sink import FolderSink, MemorySink, Sink
+from relguard.release.config import RunConfig
 
 
-def run_ray(*args, **kwargs) -> RunResult:
+def run_ray(
+    run: RunConfig,
+    *,
+    out: str | Path,
+    workers: int | None = None,
+    address: str | None = None,
+    mapping: str | Path | None = None,
+    progress: Progress | None = None,
+) -> Finished:
     """:func:`relguard.engine.ray.run_ray`, imported on first use (Ray is an optional dependency)."""
-    from relguard.engine.ray import run_ray as run
+    from relguard.engine import ray
 
-    return run(*args, **kwargs)
+    return ray.run_ray(run, out=out, workers=workers, address=address, mapping=mapping, progress=progress)
 
 
-__all__ = ["RunResult", "auto_workers", "run_local", "run_ray"]
+__all__ = [
+    "Backends",
+    "DrawBackends",
+    "Finished",
+    "FolderSink",
+    "MemorySink",
+    "OutcomeTable",
+    "Sink",
+    "auto_workers",
+    "draw_release",
+    "export",
+    "public_files",
+    "release_zip",
+    "run_local",
+    "run_ray",
+    "write_release",
+]

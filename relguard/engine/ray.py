@@ -7,10 +7,11 @@ file. Each actor also returns its part of the entity-alignment table; the driver
 slots by their public key is a ``groupby``, after which actors compute each group's distance row (a row depends
 on its own group alone, so it is the local engine's to the bit); the draw runs on the driver through the same
 sampler as every engine, from K floats per group.
-Rewriting runs on actors that load the candidate forms once each and write every document's bytes into a
-staging folder inside ``--out``; the driver then assembles the final files in input order, hashing them, and
-renames them into place only when all are complete. With the same teaching seed the public files equal the
-local engine's byte for byte (``tests/test_engines.py``).
+Rewriting runs on actors, each document through the one per-document rewrite
+(:func:`~relguard.engine.rewrite.rewrite_document`), its bytes staged in a folder inside ``--out``; the driver
+adds the pieces in input order to the same assembly and folder sink as every release, whose finish reads the
+extractions back from the object store for the public-file check. With the same teaching seed the public files
+equal the local engine's byte for byte (``tests/test_engines.py``).
 
 On a cluster ``--out`` and the inputs must be on a filesystem every node sees (NFS, a FUSE-mounted bucket), and
 every node needs RelGuard installed (docs/scaling.md).
@@ -18,6 +19,7 @@ every node needs RelGuard installed (docs/scaling.md).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import pickle
@@ -25,43 +27,44 @@ import re
 import shutil
 import uuid
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from relguard import errors, registry
 from relguard.candidates.embeddings import warm_public_embeddings
 from relguard.candidates.pools import build_pools
-from relguard.engine.draw import distance_matrix, draw_outcomes
-from relguard.engine.finish import BackendLoader, Relations, write_reports
-from relguard.engine.local import Progress, RunResult, check_review
+from relguard.engine.assemble import Assembly, Finished
+from relguard.engine.backends import DrawLoader, candidates_from
+from relguard.engine.local import Progress, check_review
+from relguard.engine.outcomes import distance_matrix, draw_outcomes
+from relguard.engine.provenance import provenance
 from relguard.engine.rewrite import rewrite_document
-from relguard.engine.tally import GroupTable, Tally
-from relguard.engine.writer import ParquetCopy, ReleaseWriter
+from relguard.engine.sink import FolderSink
+from relguard.engine.tally import GroupTable
 from relguard.errors import ConfigError, RelGuardError
 from relguard.extract.parallel import BATCH, default_workers
 from relguard.extract.review import Review, review_document
 from relguard.extract.slots import EntityAlignment
 from relguard.io.read import input_files, read_file
-from relguard.pipeline import candidates_from, provenance
-from relguard.settings import BackendSettings, Settings
+from relguard.release.config import RunConfig
+from relguard.settings import BackendSettings
 
 STAGING = ".relguard-staging-"
 
 
 def run_ray(
-    inputs: Sequence[str],
-    settings: Settings,
+    run: RunConfig,
     *,
     out: str | Path,
     workers: int | None = None,
     address: str | None = None,
-    mapping: bool = False,
-    parquet: bool = False,
+    mapping: str | Path | None = None,
     progress: Progress | None = None,
-) -> RunResult:
-    """Sanitize ``inputs`` into ``out`` on Ray (a local instance of ``workers`` CPUs, or the cluster at
-    ``address``); see the module docstring."""
+) -> Finished:
+    """Sanitize ``run.inputs`` into ``out`` on Ray (a local instance of ``workers`` CPUs, or the cluster at
+    ``address``); see the module docstring. An instance this call starts is shut down when it ends."""
+    settings = run.settings
     if settings.backends.uses_llm:
         raise ConfigError(
             "--engine ray runs the offline backends (spaCy, the inventory); an LLM backend counts its calls in "
@@ -69,24 +72,26 @@ def run_ray(
         )
     ray, data = _import_ray()
     tell = progress or (lambda stage, done, total: None)
-    files = input_files(inputs)
+    sink = FolderSink(out, mapping=mapping)  # refuses a mapping inside ``out`` before Ray starts
+    files = input_files(run.paths)
     review = Review.read(settings.inputs.review) if settings.inputs.review else Review()
     started = _connect(ray, address, workers)
     staging = Path(out) / f"{STAGING}{uuid.uuid4().hex}"
     try:
         with _unwrapped(ray), warnings.catch_warnings():
             warnings.filterwarnings("ignore", category=UserWarning, module=r"ray(\.|$)")
-            return _run(ray, data, files, settings, review, out, staging, mapping, parquet, tell)
+            return _run(ray, data, files, run, review, sink, staging, mapping is not None, tell)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
         if started:
             ray.shutdown()
 
 
-def _run(ray, data, files, settings, review, out, staging, mapping, parquet, tell) -> RunResult:
+def _run(ray, data, files, run: RunConfig, review, sink: FolderSink, staging, mapping: bool, tell) -> Finished:
     from ray.data.expressions import col
 
-    loader = BackendLoader(settings)
+    settings = run.settings
+    loader = DrawLoader(settings.backends)
     actors = max(1, int(ray.cluster_resources().get("CPU", 1)))
     reading = {"max_bytes": settings.inputs.max_bytes, "text_field": settings.inputs.text_field}
     items = [{"file": i, "path": str(path), "name": name} for i, (path, name) in enumerate(files)]
@@ -99,9 +104,12 @@ def _run(ray, data, files, settings, review, out, staging, mapping, parquet, tel
     hashes = {r["name"]: r["digest"] for r in documents.filter(expr=col("digest") != "").take_all()}
     tell("extracting", 0, total)
     extracted = documents.map_batches(
-        _Extract, fn_constructor_kwargs={"name": settings.backends.extractor_backend}, batch_size=BATCH,
-        concurrency=actors, batch_format="pandas",
-    ).materialize()  # fmt: skip
+        _Extract,
+        fn_constructor_kwargs={"name": settings.backends.extractor_backend},
+        batch_size=BATCH,
+        concurrency=actors,
+        batch_format="pandas",
+    ).materialize()
     alignment = EntityAlignment()
     for row in extracted.filter(expr=col("partial") == 1).select_columns(["alignment"]).iter_rows():
         alignment.merge(pickle.loads(row["alignment"]))
@@ -113,67 +121,74 @@ def _run(ray, data, files, settings, review, out, staging, mapping, parquet, tel
         .groupby("key")
         .map_groups(_group_predicates, batch_format="pandas")
         .materialize()  # the shuffle's own actors must finish before the distance actors take every CPU
-        .map_batches(_Distances, fn_constructor_kwargs=measuring, batch_size=DISTANCE_BATCH, concurrency=actors,
-                     batch_format="pandas")
+        .map_batches(
+            _Distances,
+            fn_constructor_kwargs=measuring,
+            batch_size=DISTANCE_BATCH,
+            concurrency=actors,
+            batch_format="pandas",
+        )
         .take_all()
-    )  # fmt: skip
+    )
     table = GroupTable({tuple(json.loads(g["key"])): set(json.loads(g["predicates"])) for g in groups})
     tell("drawing", 0, 0)
     chosen = loader.get()
+    rows = _distances_in_key_order(groups, table, encoder_id=chosen.encoder.model_id, k=settings.privacy.k)
     outcomes = draw_outcomes(
-        table, privacy=settings.privacy, generator=chosen.candidates, encoder=chosen.encoder,
-        distances=_distances_in_key_order(groups, table, encoder_id=chosen.encoder.model_id, k=settings.privacy.k),
-    )  # fmt: skip
-    model = extracted.take(1)[0]["model"]
+        table, privacy=settings.privacy, generator=chosen.candidates, encoder=chosen.encoder, distances=rows
+    )
     public, confidential = provenance(
-        extractor_id=model, encoder_id=chosen.encoder.model_id, generator=chosen.candidates,
+        extractor_id=extracted.take(1)[0]["model"],
+        encoder_id=chosen.encoder.model_id,
         encoder_runtime=chosen.encoder.runtime,
-        pools=outcomes.pools, backends=(("extractor", None), ("candidates", chosen.candidates)),
-        review=review, input_hashes=hashes,
-    )  # fmt: skip
+        generator=chosen.candidates,
+        pools=outcomes.pools,
+        backends=(("extractor", None), ("candidates", chosen.candidates)),
+        review=review,
+        input_hashes=hashes,
+        teaching=settings.privacy.seed is not None,
+    )
     staging.mkdir(parents=True)
-    rewriting = {"context": context, "outcomes": ray.put(outcomes), "generator": ray.put(chosen.candidates),
-                 "staging": str(staging), "mapping": mapping, "texts": parquet}  # fmt: skip
+    rewriting = {
+        "context": context,
+        "outcomes": ray.put(outcomes),
+        "generator": ray.put(chosen.candidates),
+        "staging": str(staging),
+        "mapping": mapping,
+    }
     written = extracted.map_batches(
         _Rewrite, fn_constructor_kwargs=rewriting, batch_size=BATCH, concurrency=actors, batch_format="pandas"
     )
-    tally, relations, withheld, seen = Tally(), Relations() if mapping else None, [], set()
-    with ReleaseWriter(out) as writer:
-        copy = ParquetCopy(writer) if parquet else None
+    seen: set[str] = set()
+    with sink:
+        forms = chosen.candidates.forms
+        assembly = Assembly(sink, outcomes, forms=forms, mapping=mapping, parquet=run.options.parquet)
         for number, row in enumerate(written.iter_rows(), start=1):
-            piece = staging / row["piece"]
-            writer.append(f"documents/{row['file']}", piece.read_bytes())
-            piece.unlink()
-            if copy is not None:
-                copy.add(row["document"], row["file"], row["text"])
-            tally.merge(pickle.loads(row["tally"]))
-            withheld += json.loads(row["withheld"])
-            if relations is not None:
-                relations.merge(pickle.loads(row["relations"]))
-            seen.add(row["document"])
+            staged = staging / row["piece"]
+            piece = dataclasses.replace(pickle.loads(row["meta"]), data=staged.read_bytes())
+            staged.unlink()
+            assembly.add(piece)
+            seen.add(piece.document)
             tell("rewriting", number, total)
-        if copy is not None:
-            copy.close()
         check_review(review, seen)
-        if withheld:
-            confidential["withheld"] = withheld
-        rows = relations.rows(outcomes) if relations is not None else None
-        report = write_reports(
-            writer, settings=settings, public=public, confidential=confidential, outcomes=outcomes, tally=tally,
-            rows=rows,
-        )  # fmt: skip
-        paths = writer.commit()
-    return RunResult(report, paths, confidential, rows or [])
+        shared = ray.get(context)
+        again = (_aligned(row["extraction"], shared) for row in extracted.iter_rows())
+        return assembly.finish(again, run=run, files=sorted(hashes), provenance=public, confidential=confidential)
 
 
 def _read_file(item: dict, *, max_bytes: int, text_field: str) -> list[dict]:
     """One input file → one row per document (the first row carries the file's digest, for the mapping)."""
     digest, found = read_file(Path(item["path"]), item["name"], max_bytes=max_bytes, text_field=text_field)
     return [
-        {"file": item["file"], "number": n, "name": item["name"], "digest": digest if n == 0 else "",
-         "document": pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL)}
+        {
+            "file": item["file"],
+            "number": n,
+            "name": item["name"],
+            "digest": digest if n == 0 else "",
+            "document": pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL),
+        }
         for n, doc in enumerate(found)
-    ]  # fmt: skip
+    ]
 
 
 class _Extract:
@@ -205,7 +220,7 @@ class _Distances:
 
     The distinct predicates grow with the corpus (most long paths are worded once), so embedding them on the
     driver would be a cluster run's serial bottleneck, and their vectors would have to fit in its memory. A
-    row depends on its own group only (:func:`relguard.engine.draw.distance_matrix`), so the rows are the ones
+    row depends on its own group only (:func:`relguard.engine.outcomes.distance_matrix`), so the rows are the ones
     the local engine computes, and only K floats per group travel to the driver.
     """
 
@@ -271,39 +286,28 @@ class _Rewrite:
     """An actor holding the candidate forms; each document is rewritten, scanned and its bytes staged.
 
     The forms come from the driver's own pool generator, so the words a fill may use are the ones the draw used.
+    The piece travels to the driver without its bytes, which wait in the staging folder.
     """
 
-    def __init__(self, *, context, outcomes, generator, staging, mapping, texts) -> None:
+    def __init__(self, *, context, outcomes, generator, staging, mapping) -> None:
         import ray
 
         self.context = _context(context)
         self.outcomes = ray.get(outcomes)
         self.forms = ray.get(generator).forms
-        self.index, self.sampled, self.drawn = self.outcomes.index, self.outcomes.sampled, self.outcomes.drawn
-        self.staging, self.mapping, self.texts = Path(staging), mapping, texts
+        self.staging, self.mapping = Path(staging), mapping
 
     def __call__(self, batch):
-        rows = {name: [] for name in ("piece", "file", "document", "text", "tally", "withheld", "relations")}
-        for file, number, raw in zip(batch["file"], batch["number"], batch["extraction"], strict=True):
-            doc = _aligned(raw, self.context)
-            piece = rewrite_document(doc, index=self.index, sampled=self.sampled, drawn=self.drawn, forms=self.forms)
-            name = f"{int(file):09d}-{int(number):09d}.part"
-            (self.staging / name).write_bytes(piece.data)
-            tally = Tally()
-            tally.extracted(doc)
-            tally.rewritten(piece.sanitized)
-            relations = Relations()
-            if self.mapping:
-                relations.add(doc, self.index)
-            rows["piece"].append(name)
-            rows["file"].append(piece.file)
-            rows["document"].append(doc.document.name)
-            rows["text"].append(piece.sanitized.text if self.texts else "")
-            rows["tally"].append(pickle.dumps(tally))
-            rows["withheld"].append(json.dumps(list(piece.withheld)))
-            rows["relations"].append(pickle.dumps(relations))
         import pandas
 
+        rows: dict[str, list] = {"piece": [], "meta": []}
+        for file, number, raw in zip(batch["file"], batch["number"], batch["extraction"], strict=True):
+            doc = _aligned(raw, self.context)
+            piece = rewrite_document(doc, self.outcomes, forms=self.forms, mapping=self.mapping)
+            name = f"{int(file):09d}-{int(number):09d}.part"
+            (self.staging / name).write_bytes(piece.data)
+            rows["piece"].append(name)
+            rows["meta"].append(pickle.dumps(dataclasses.replace(piece, data=b"")))
         return pandas.DataFrame(rows)
 
 

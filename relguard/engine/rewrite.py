@@ -1,76 +1,161 @@
-"""One document through the rewrite of a batch run: mask, fill from the outcome table, leak-scan, serialize.
+"""One document through the rewrite: mask, fill from the outcome table, leak-scan, withhold, serialize.
 
-The same steps as :func:`relguard.rewrite.reconstruct` and :func:`relguard.pipeline.withhold_leaks`, one
-document at a time, so a worker needs only the document's extraction and the corpus-wide outcome table.
+Every face rewrites here — the in-memory draw, the local batch engine, the Ray actors — so a document gets the
+same bytes wherever it is rewritten, from its extraction and the corpus-wide outcome table alone. This module is
+the only caller of the rewrite steps: :func:`mask_document` of :func:`relguard.rewrite.mask`,
+:func:`rewrite_document` of :func:`relguard.rewrite.fill` (and of :func:`relguard.rewrite.frames.read_frames`),
+:func:`document_leaks` of
+:func:`relguard.release.leakscan.scan_document` and :func:`fills_by_sentence` of
+:func:`relguard.rewrite.fill.filled_sentences`.
+
+A sentence in which the leak scan still finds an original relation (an extractor's span that missed part of
+the expression) is withheld: taken out like a deleted one, listed in the confidential file and counted in the
+public report. Withholding a sentence removes text and writes none, so it cannot create a new leak; one round
+settles every case, and :data:`WITHHOLD_ROUNDS` bounds the loop should that reasoning ever fail (the public-file
+check then blocks the release).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from relguard.release.leakscan import Drawn, Forms, scan_document
-from relguard.rewrite import FormVerbalizer, Sampled, fill, mask
-from relguard.types import Document, DocumentExtraction, PairKey, SanitizedDocument
+from relguard.engine.outcomes import OutcomeTable
+from relguard.engine.tally import Relations, Tally
+from relguard.release.leakscan import Leak, scan_document
+from relguard.rewrite import FormVerbalizer, MaskedDocument, fill, mask
+from relguard.rewrite.fill import filled_sentences
+from relguard.rewrite.frames import read_frames
+from relguard.rewrite.verbalize import Verbalizer
+from relguard.types import Document, DocumentExtraction, Forms, PairKey, SanitizedDocument
 
-#: Rounds of the per-document leak scan; one settles every case seen (see relguard.pipeline.WITHHOLD_ROUNDS).
 WITHHOLD_ROUNDS = 3
 
 
 @dataclass(frozen=True)
 class Piece:
-    """One document's part of the public output: the file it belongs to and the bytes it adds there."""
+    """One document's part of a release: the public file it belongs to, the bytes it adds there, what the
+    rewrite did, its public tallies, the sentences withheld (with reasons, confidential) and its mapping rows."""
 
+    document: str
     file: str
+    record: bool
     data: bytes
     sanitized: SanitizedDocument
+    tally: Tally
     withheld: tuple[dict, ...] = ()
+    relations: Relations | None = None
 
 
-def output_piece(original: Document, text: str) -> tuple[str, bytes]:
-    """The bytes a sanitized document adds to its output file, as :func:`relguard.io.serialize_documents` lays
-    out a whole corpus: a text document is its own file; a ``.jsonl`` record is one line of its source's file."""
+def output_name(original: Document) -> str:
+    """The public file a document is written to, under ``documents/``: its own name, or its ``.jsonl`` source."""
+    return original.source if original.line is not None else (original.source or original.name)
+
+
+def output_piece(original: Document, text: str) -> bytes:
+    """The bytes a sanitized document adds to its output file: a text document is its own file; a ``.jsonl``
+    record is one line of its source's file, its other fields as they were."""
     if original.line is None:
-        return original.source or original.name, text.encode("utf-8")
+        return text.encode("utf-8")
     record = {key: json.loads(value) for key, value in original.fields}
     record["text"] = text
-    return original.source, (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+    return (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def public_text(data: bytes, *, record: bool) -> str:
+    """What a reader sees of a document's output: its text, or every value of its ``.jsonl`` record (decoded,
+    so an escape cannot hide a hit; a line that is not a JSON object is read as it stands)."""
+    text = data.decode("utf-8", errors="replace")
+    if not record:
+        return text
+    try:
+        values = json.loads(text)
+    except ValueError:
+        return text
+    return "\n".join(str(v) for v in values.values()) if isinstance(values, dict) else text
+
+
+def mask_document(doc: DocumentExtraction, index: Mapping[PairKey, int]) -> MaskedDocument:
+    """The document with every relation span a placeholder numbered by its group (``index``: key → number)."""
+    return mask(doc, index)
+
+
+def document_leaks(
+    doc: DocumentExtraction, text: str, table: OutcomeTable, *, forms: Forms, withheld: Iterable[int], file: str
+) -> list[Leak]:
+    """Every leak of ``doc``'s output ``text`` (its public file ``documents/<file>``) given the outcomes."""
+    return scan_document(doc, text, table.drawn, forms=forms, withheld=withheld, file=f"documents/{file}")
 
 
 def rewrite_document(
     doc: DocumentExtraction,
+    table: OutcomeTable,
     *,
-    index: Mapping[PairKey, int],
-    sampled: Mapping[int, Sampled],
-    drawn: Drawn,
     forms: Forms,
+    mapping: bool = False,
+    verbalize: Verbalizer | None = None,
 ) -> Piece:
-    """Rewrite one document from the outcome table; a sentence the leak scan still flags is withheld."""
-    verbalize = FormVerbalizer(forms)
-    masked = mask(doc, index)
+    """Rewrite one document from the outcome table; a sentence the leak scan still flags is withheld.
+
+    ``mapping`` also collects the document's rows of the confidential mapping. The fill words each slot through
+    ``verbalize`` (default: the pool backend's ``forms``), which a test replaces with a broken one to see the leak
+    scan withhold what it writes.
+    """
+    verbalize = verbalize or FormVerbalizer(forms)
+    masked = mask_document(doc, table.index)
+    record = doc.document.line is not None
+    file = output_name(doc.document)
     withheld: set[int] = set()
     reasons: list[dict] = []
-    out = fill(masked, sampled, verbalize)
+    frames = read_frames(masked)  # a parse of the masked text: read once, for every fill of the document
+    out = fill(masked, table.sampled, verbalize, frames=frames)
     for _ in range(WITHHOLD_ROUNDS):
-        file, data = output_piece(doc.document, out.text)
-        text = data.decode("utf-8") if doc.document.line is None else _record_text(data)
-        fresh = [
-            leak
-            for leak in scan_document(doc, text, drawn, forms=forms, withheld=withheld, file=f"documents/{file}")
-            if leak.sentence not in withheld
-        ]
+        text = public_text(output_piece(doc.document, out.text), record=record)
+        leaks = document_leaks(doc, text, table, forms=forms, withheld=withheld, file=file)
+        fresh = [leak for leak in leaks if leak.sentence not in withheld]
         if not fresh:
             break
         for leak in fresh:
             withheld.add(leak.sentence)
-            reasons.append({"document": leak.document, "sentence": leak.sentence, "kind": leak.kind,
-                            "span": leak.text, "text": doc.sentence_text(leak.sentence)})  # fmt: skip
-        out = fill(masked, sampled, verbalize, withheld=withheld)
-    file, data = output_piece(doc.document, out.text)
-    return Piece(file, data, out, tuple(reasons))
+            reasons.append(withheld_reason(doc, leak))
+        out = fill(masked, table.sampled, verbalize, frames=frames, withheld=withheld)
+    return piece_of(doc, out, withheld=reasons, index=table.index if mapping else None)
 
 
-def _record_text(line: bytes) -> str:
-    record = json.loads(line)
-    return "\n".join(str(v) for v in record.values())
+def withheld_reason(doc: DocumentExtraction, leak: Leak) -> dict:
+    """What the confidential file says about a withheld sentence: where, why, and the sentence itself."""
+    return {
+        "document": leak.document,
+        "sentence": leak.sentence,
+        "kind": leak.kind,
+        "span": leak.text,
+        "text": doc.sentence_text(leak.sentence),
+    }
+
+
+def piece_of(
+    doc: DocumentExtraction,
+    out: SanitizedDocument,
+    *,
+    withheld: Iterable[dict] = (),
+    index: Mapping[PairKey, int] | None = None,
+) -> Piece:
+    """The piece of a rewritten document: its bytes, tallies and (with the table's ``index``) its mapping rows."""
+    return Piece(
+        doc.document.name,
+        output_name(doc.document),
+        doc.document.line is not None,
+        output_piece(doc.document, out.text),
+        out,
+        Tally.of(doc, out),
+        tuple(withheld),
+        Relations.of(doc, index) if index is not None else None,
+    )
+
+
+def fills_by_sentence(
+    doc: DocumentExtraction, table: OutcomeTable, *, forms: Forms
+) -> dict[int, tuple[str, tuple[tuple[int, int], ...]]]:
+    """Each kept sentence that holds a slot as it reads in the output, with where its fills are (for review)."""
+    return filled_sentences(mask_document(doc, table.index), table.sampled, FormVerbalizer(forms))

@@ -1,17 +1,18 @@
-"""What a batch run keeps corpus-wide while documents stream past: the group table and the public tallies.
+"""What a release keeps corpus-wide while documents stream past: the group table, the public tallies, the mapping.
 
 The draw needs, per relation group, only its type pair and the set of its original predicates (the group's
-distance row is the minimum over them); the report needs counts. Both are built one document at a time, so a
-run never holds the corpus's extractions in memory. The tallies equal what
-:func:`relguard.release.report.summarize` computes from an in-memory release (a test checks it).
+distance row is the minimum over them); the report needs counts; the confidential mapping needs each group's
+original predicates with their occurrences. Each is built one document at a time — on any process — and merged,
+so no face ever holds the corpus's extractions to count them, and every face counts the same way.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
 
 from relguard.extract.unprotected import unprotected_in
+from relguard.release.confidential import MappingRow
 from relguard.types import DocumentExtraction, PairKey, SanitizedDocument
 
 
@@ -39,42 +40,45 @@ class GroupTable:
 
 @dataclass
 class Tally:
-    """The public counts of a release, added up document by document (extraction first, then the rewrite)."""
+    """The public counts of a release, one document at a time (:meth:`of`), added up with :meth:`merge`."""
 
     documents: int = 0
     sentences: int = 0
     unprotected: int = 0
     documents_unprotected: int = 0
     documents_without_slots: int = 0
-    max_groups_in_one_document: int = 0
-    slots_per_document: dict[str, int] = field(default_factory=dict)
     documents_changed: int = 0
     sentences_removed: int = 0
     sentences_withheld: int = 0
+    max_groups_in_one_document: int = 0
+    slots_per_document: dict[str, int] = field(default_factory=dict)
 
-    def extracted(self, doc: DocumentExtraction) -> None:
-        self.documents += 1
-        self.sentences += len(doc.sentences)
+    @classmethod
+    def of(cls, doc: DocumentExtraction, out: SanitizedDocument) -> Tally:
+        """One document's counts: from where its slots and entities are, and from what its rewrite removed."""
         unprotected = len(unprotected_in(doc))
-        self.unprotected += unprotected
-        self.documents_unprotected += bool(unprotected)
-        self.documents_without_slots += not doc.triples
         slots = sum(len(t.occurrences) for t in doc.triples)
-        if slots:
-            self.slots_per_document[doc.document.name] = slots
-        self.max_groups_in_one_document = max(self.max_groups_in_one_document, len({t.pair_key for t in doc.triples}))
-
-    def rewritten(self, out: SanitizedDocument) -> None:
-        self.documents_changed += bool(out.removed_sentences or out.filled_spans or out.withheld_sentences)
-        self.sentences_removed += len(out.removed_sentences)
-        self.sentences_withheld += len(out.withheld_sentences)
+        return cls(
+            documents=1,
+            sentences=len(doc.sentences),
+            unprotected=unprotected,
+            documents_unprotected=int(bool(unprotected)),
+            documents_without_slots=int(not doc.triples),
+            documents_changed=int(bool(out.removed_sentences or out.filled_spans or out.withheld_sentences)),
+            sentences_removed=len(out.removed_sentences),
+            sentences_withheld=len(out.withheld_sentences),
+            max_groups_in_one_document=len({t.pair_key for t in doc.triples}),
+            slots_per_document={doc.document.name: slots} if slots else {},
+        )
 
     def merge(self, other: Tally) -> None:
-        for name in ("documents", "sentences", "unprotected", "documents_unprotected", "documents_without_slots",
-                     "documents_changed", "sentences_removed", "sentences_withheld"):  # fmt: skip
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.max_groups_in_one_document = max(self.max_groups_in_one_document, other.max_groups_in_one_document)
-        self.slots_per_document.update(other.slots_per_document)
+        for spec in fields(self):
+            if spec.name == "max_groups_in_one_document":
+                self.max_groups_in_one_document = max(self.max_groups_in_one_document, other.max_groups_in_one_document)
+            elif spec.name == "slots_per_document":
+                self.slots_per_document.update(other.slots_per_document)
+            else:
+                setattr(self, spec.name, getattr(self, spec.name) + getattr(other, spec.name))
 
     def counts(self, *, groups: int, groups_deleted: int) -> dict[str, int]:
         """The report's ``counts``, in the report's order (:data:`relguard.release.report.PUBLIC_COUNTS`)."""
@@ -90,6 +94,7 @@ class Tally:
         }
 
     def coverage(self) -> dict[str, int]:
+        """What was not protected, from public structure alone: sentences naming two entities with no slot."""
         return {
             "sentences_with_two_entities_and_no_slot": self.unprotected,
             "documents_with_unprotected_sentences": self.documents_unprotected,
@@ -97,5 +102,26 @@ class Tally:
         }
 
 
-def sorted_slots(slots: Counter | dict[str, int]) -> dict[str, int]:
-    return dict(sorted(slots.items()))
+class Relations:
+    """The confidential mapping's rows, collected document by document (only when a mapping is asked for)."""
+
+    def __init__(self) -> None:
+        self._by_group: dict[int, dict[str, list[dict]]] = {}
+
+    @classmethod
+    def of(cls, doc: DocumentExtraction, index: Mapping[PairKey, int]) -> Relations:
+        relations = cls()
+        for triple in doc.triples:
+            found = relations._by_group.setdefault(index[triple.pair_key], {}).setdefault(triple.predicate, [])
+            found += [{"document": o.document, "sentence": o.sentence, "span": o.text} for o in triple.occurrences]
+        return relations
+
+    def merge(self, other: Relations) -> None:
+        for group, predicates in other._by_group.items():
+            mine = self._by_group.setdefault(group, {})
+            for predicate, occurrences in predicates.items():
+                mine.setdefault(predicate, []).extend(occurrences)
+
+    def rows(self, keys: Sequence[PairKey], predicates: Sequence[str | None]) -> list[MappingRow]:
+        """One row per group of the outcome table: its key, its outcome and its originals sorted by predicate."""
+        return [(key, predicates[i], sorted(self._by_group.get(i, {}).items())) for i, key in enumerate(keys)]

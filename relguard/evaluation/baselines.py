@@ -13,10 +13,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 from relguard.candidates.forms import default_forms
+from relguard.engine.outcomes import OutcomeTable, guarantee_of
+from relguard.engine.rewrite import rewrite_document
 from relguard.errors import ModelError
 from relguard.pipeline import Prepared
-from relguard.rewrite import FormVerbalizer, reconstruct
-from relguard.types import Outcome, SanitizedDocument
+from relguard.settings import PrivacySettings
+from relguard.types import SanitizedDocument
 
 
 def no_defence(prepared: Prepared) -> tuple[SanitizedDocument, ...]:
@@ -25,8 +27,9 @@ def no_defence(prepared: Prepared) -> tuple[SanitizedDocument, ...]:
 
 def delete_relations(prepared: Prepared) -> tuple[SanitizedDocument, ...]:
     """Every sentence that holds an extracted relation is removed (all outcomes null)."""
-    outcomes = tuple(Outcome(g, None) for g in prepared.groups)
-    return reconstruct(prepared.extraction, outcomes, FormVerbalizer(default_forms))
+    keys = tuple(g.key for g in prepared.groups)
+    table = OutcomeTable(keys, (None,) * len(keys), prepared.pools, guarantee_of(PrivacySettings(k=prepared.k)))
+    return tuple(rewrite_document(d, table, forms=default_forms).sanitized for d in prepared.extraction.documents)
 
 
 def _spacy_model_name() -> str:

@@ -21,8 +21,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from relguard.engine.rewrite import mask_document
 from relguard.extract.corpus import group_relations
-from relguard.rewrite import FormVerbalizer, Sampled, mask
+from relguard.rewrite import FormVerbalizer, Sampled
 from relguard.rewrite.fill import CLOSE, mend, slot_words
 from relguard.rewrite.frames import read_frames
 from relguard.types import Document, DocumentExtraction
@@ -55,7 +56,7 @@ class NeighbourShare:
 def signature(extraction: DocumentExtraction) -> tuple:
     """What must not change between neighbours: the masked text, each slot's pairs, every entity's type."""
     keys = sorted({t.pair_key for t in extraction.triples})
-    masked = mask(extraction, {key: number for number, key in enumerate(keys)})
+    masked = mask_document(extraction, {key: number for number, key in enumerate(keys)})
     slots = tuple((slot.sentence, tuple(keys[g] for g in slot.groups)) for slot in masked.slots)
     return masked.text, slots, tuple(sorted((e.name, e.type) for e in extraction.entities))
 
@@ -124,7 +125,7 @@ def _neighbours(
     as a release would word it in that frame (its later parts too)."""
     groups = group_relations([extraction])
     index = {g.key: number for number, g in enumerate(groups)}
-    masked = mask(extraction, index)
+    masked = mask_document(extraction, index)
     frames = read_frames(masked)
     text = extraction.document.text
     for number, slot in enumerate(masked.slots):

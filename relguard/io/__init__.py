@@ -4,7 +4,7 @@ from relguard.io.digest import canonical_sha256, sha256_bytes, sha256_file
 from relguard.io.formats import UPLOAD_SUFFIXES, documents_from_upload, load_uploads
 from relguard.io.read import SUPPORTED_SUFFIXES, read_documents
 from relguard.io.text import decode_text, documents_from_bytes
-from relguard.io.write import atomic_write, atomic_write_all, safe_output_path, serialize_documents
+from relguard.io.write import atomic_write, safe_output_path
 from relguard.settings import DEFAULT_MAX_BYTES
 
 __all__ = [
@@ -12,7 +12,6 @@ __all__ = [
     "SUPPORTED_SUFFIXES",
     "UPLOAD_SUFFIXES",
     "atomic_write",
-    "atomic_write_all",
     "canonical_sha256",
     "decode_text",
     "documents_from_bytes",
@@ -20,7 +19,6 @@ __all__ = [
     "load_uploads",
     "read_documents",
     "safe_output_path",
-    "serialize_documents",
     "sha256_bytes",
     "sha256_file",
 ]

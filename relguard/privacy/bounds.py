@@ -23,3 +23,8 @@ def document_bound(distances: Sequence[float], *, epsilon: float) -> float:
     """The document-level guarantee e^{ε·Σ d_R(r_i, r′_i)} (Eq. 8-9) for aligned triples."""
     total = float(np.sum(np.asarray(distances, dtype=np.float64)))
     return float(np.exp(check_epsilon(epsilon) * total))
+
+
+def composed_epsilon(epsilons: Sequence[float]) -> float:
+    """Releases of the same corpus compose: the bounds multiply, so their ε·d_R add up (ε's sum)."""
+    return float(sum(epsilons))

@@ -1,19 +1,21 @@
-"""What leaves the building: the public report, the leak scan, the bundle, and the confidential mapping."""
+"""What leaves the building: the public report, its Markdown, the config, the leak scan and the confidential mapping."""
 
-from relguard.release.bundle import config_toml, public_files, release_zip, write_release
-from relguard.release.confidential import MAPPING_FILE, build_confidential, confidential_bytes
+from relguard.release.confidential import MAPPING_FILE, confidential_bytes, confidential_counts, confidential_document
+from relguard.release.config import CONFIG_FILE, RunConfig, RunOptions, config_toml, read_config
 from relguard.release.markdown import render_markdown
-from relguard.release.report import build_report, release_counts
+from relguard.release.report import ReleaseSummary, build_report
 
 __all__ = [
+    "CONFIG_FILE",
     "MAPPING_FILE",
-    "build_confidential",
+    "ReleaseSummary",
+    "RunConfig",
+    "RunOptions",
     "build_report",
     "confidential_bytes",
+    "confidential_counts",
+    "confidential_document",
     "config_toml",
-    "public_files",
-    "release_counts",
-    "release_zip",
+    "read_config",
     "render_markdown",
-    "write_release",
 ]

@@ -2,7 +2,8 @@
 
 It maps every original relation to its sampled outcome and holds everything else that depends on the original
 text: the counts that need the originals, the digests of the input files, the LLM backends' usage, the withheld
-sentences and the self-audit over the original relations. It is written only on request, never into the zip.
+sentences and the self-audit over the original relations. It is written only on request, never into a release
+folder or its zip.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 
 from relguard.release.wordings import worded_as
-from relguard.types import Release
+from relguard.types import PairKey
 
 MAPPING_FILE = "CONFIDENTIAL-mapping.json"
 #: Words that open the file and that the leak scan looks for in every public file.
@@ -19,24 +20,10 @@ MARKER = "This file maps original relations to sampled ones"
 
 
 #: One group of the mapping: its public key, the sampled predicate, and per original predicate its occurrences.
-MappingRow = tuple[tuple[str, str, str, str], str | None, Sequence[tuple[str, Sequence[dict]]]]
+MappingRow = tuple[PairKey, str | None, Sequence[tuple[str, Sequence[dict]]]]
 
 
-def mapping_rows(release: Release) -> list[MappingRow]:
-    return [
-        (
-            o.group.key,
-            o.predicate,
-            [
-                (t.predicate, [{"document": c.document, "sentence": c.sentence, "span": c.text} for c in t.occurrences])
-                for t in o.group.triples
-            ],
-        )
-        for o in release.outcomes
-    ]
-
-
-def confidential_counts(release: Release | Sequence[MappingRow]) -> dict[str, int]:
+def confidential_counts(rows: Sequence[MappingRow]) -> dict[str, int]:
     """Counts that need the original relations: kept with their original predicate, substituted, deleted.
 
     ``same_words`` counts the substituted relations whose every span reads, in the inventory's wordings, as the
@@ -44,7 +31,6 @@ def confidential_counts(release: Release | Sequence[MappingRow]) -> dict[str, in
     extractor merged): the output shows the original words there, which ``unchanged`` alone would hide from a
     reviewer.
     """
-    rows = mapping_rows(release) if isinstance(release, Release) else release
     relations = [
         (sampled, original, (key[1], key[3]), occurrences)
         for key, sampled, triples in rows
@@ -64,16 +50,11 @@ def confidential_counts(release: Release | Sequence[MappingRow]) -> dict[str, in
     }
 
 
-def build_confidential(release: Release) -> dict:
-    """The CONFIDENTIAL file of an in-memory release (see :func:`confidential_document`)."""
-    return confidential_document(mapping_rows(release), release.confidential)
-
-
 def confidential_document(rows: Sequence[MappingRow], confidential: Mapping) -> dict:
     """The CONFIDENTIAL file: original → sampled per relation, input digests, LLM usage, withheld sentences.
 
-    Everything here depends on the original text; it is never part of a public export. The batch engines build
-    the rows while documents stream past and call this with them, so both write the same file.
+    Everything here depends on the original text; it is never part of a public export. Every face builds the
+    rows document by document (:class:`relguard.engine.tally.Relations`) and calls this with them.
     """
     return {
         "CONFIDENTIAL": f"{MARKER} and undoes the protection. Do not publish it or store it with the release.",
@@ -99,7 +80,6 @@ def confidential_document(rows: Sequence[MappingRow], confidential: Mapping) -> 
     }
 
 
-def confidential_bytes(release: Release | dict) -> bytes:
-    """The confidential mapping as the bytes of :data:`MAPPING_FILE` (of a release, or of a built document)."""
-    document = build_confidential(release) if isinstance(release, Release) else release
+def confidential_bytes(document: Mapping) -> bytes:
+    """The confidential mapping document (:func:`confidential_document`) as the bytes of its file."""
     return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")

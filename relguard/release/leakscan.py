@@ -32,14 +32,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from relguard import registry
-from relguard.candidates.forms import default_forms
-from relguard.errors import OutputError, RelGuardError
+from relguard.errors import RelGuardError
 from relguard.extract.positions import slot_table
 from relguard.release.confidential import MARKER
 from relguard.release.wordings import Forms, worded_as, wordings
 from relguard.rewrite.verbalize import RELATIVES
-from relguard.types import Document, DocumentExtraction, Release, TypePair
+from relguard.types import Document, DocumentExtraction, TypePair
 
 CONTEXT = 30
 MIN_CONTEXT = 8
@@ -112,10 +110,6 @@ def _document_file(extraction: DocumentExtraction) -> str:
 
 #: Per relation group, by its public key: (its index in the outcome table, the sampled predicate or None).
 Drawn = Mapping[tuple[str, str, str, str], tuple[int, str | None]]
-
-
-def drawn_of(release: Release) -> dict[tuple[str, str, str, str], tuple[int, str | None]]:
-    return {o.group.key: (index, o.predicate) for index, o in enumerate(release.outcomes)}
 
 
 def _shown(doc: DocumentExtraction, drawn: Drawn) -> dict[tuple[int, int, int], tuple[int, str | None, TypePair]]:
@@ -276,52 +270,34 @@ def _written_by_fills(output: str, needle: Needle, regions: list[tuple[int, int]
     return written
 
 
-def _record_texts(data: bytes) -> list[str]:
-    """The text a reader sees in each record of a ``.jsonl`` file (decoded, so escapes cannot hide a hit)."""
-    texts = []
-    for line in data.decode("utf-8", errors="replace").splitlines():
-        try:
-            record = json.loads(line)
-        except ValueError:
-            texts.append(line)
-            continue
-        texts.append("\n".join(str(v) for v in record.values()) if isinstance(record, dict) else line)
-    return texts
+def report_leaks(
+    doc: DocumentExtraction,
+    texts: Mapping[str, str],
+    drawn: Drawn,
+    *,
+    forms: Forms,
+    withheld: Iterable[int] = (),
+) -> list[Leak]:
+    """Every needle of ``doc`` found in a public file that is not its own (``texts``: name → text, the reports).
 
-
-def scan(release: Release, files: Mapping[str, bytes], *, forms: Forms | None = None) -> list[Leak]:
-    """Every leak in ``files`` (public file name → bytes) for ``release``; empty when the export is clean.
-
-    Each document's part of its public file is scanned against that document (:func:`scan_document`); every
-    other public file (the report) against every needle. ``forms`` gives the public wordings of a predicate
-    (the candidate backend's ``forms``); by default the inventory's when the release used it.
+    A report holds no document text, so any copy of a needle there is a leak; pass the texts through
+    :func:`without_names` first, since a document's name is public and may repeat its words.
     """
-    forms = forms or forms_for(release) or default_forms
-    drawn = drawn_of(release)
-    withheld = {d.name: d.withheld_sentences for d in release.documents}
-    by_file: dict[str, list[DocumentExtraction]] = {}
-    for doc in release.extraction.documents:
-        by_file.setdefault(_document_file(doc), []).append(doc)
-    leaks: list[Leak] = []
-    for file, data in files.items():
-        text = data.decode("utf-8", errors="replace")
-        if MARKER in text:
-            leaks.append(Leak(file, "audit", "", 0, ""))
-        docs = by_file.get(file)
-        if docs is None:
-            text = _without_names(text, [d.document.name for d in release.extraction.documents])
-            for doc in release.extraction.documents:
-                needles, _ = document_needles(doc, drawn, forms=forms, withheld=withheld.get(doc.document.name, ()))
-                leaks += [Leak(file, n.kind, doc.document.name, n.sentence, n.span) for n in needles if n.text in text]
-            continue
-        outputs = _record_texts(data) if file.endswith(".jsonl") and docs[0].document.line is not None else [text]
-        for doc, output in zip(docs, outputs, strict=False):
-            got = withheld.get(doc.document.name, ())
-            leaks += scan_document(doc, output, drawn, forms=forms, withheld=got, file=file)
-    return leaks
+    needles, _ = document_needles(doc, drawn, forms=forms, withheld=withheld)
+    return [
+        Leak(name, n.kind, doc.document.name, n.sentence, n.span)
+        for name, text in texts.items()
+        for n in needles
+        if n.text in text
+    ]
 
 
-def _without_names(text: str, names: list[str]) -> str:
+def marker_leak(name: str, text: str) -> Leak | None:
+    """A public file that holds the confidential mapping's marker (the mapping, or a part of it, copied there)."""
+    return Leak(name, "audit", "", 0, "") if MARKER in text else None
+
+
+def without_names(text: str, names: Iterable[str]) -> str:
     """A report's text with the document names taken out, longest first (as written raw and JSON-escaped).
 
     A report lists documents by name, and a name is public by design: it is the input's file name or record id
@@ -334,26 +310,17 @@ def _without_names(text: str, names: list[str]) -> str:
     return text
 
 
-def check_public_files(release: Release, files: Mapping[str, bytes], *, forms: Forms | None = None) -> None:
-    """Raise :class:`LeakError` naming every hit; call it on the complete public file set before writing."""
-    unsafe = [n for n in files if n.startswith(("/", "\\")) or "\\" in n or "\x00" in n or ".." in n.split("/")]
-    if unsafe:
-        raise OutputError(
-            f"export blocked, nothing was written: the output name {unsafe[0]!r} would leave the release folder; "
-            "rename the input file"
-        )
-    leaks = scan(release, files, forms=forms)
-    if leaks:
-        shown = "; ".join(leak.describe() for leak in leaks[:3])
-        more = f" (and {len(leaks) - 3} more)" if len(leaks) > 3 else ""
-        raise LeakError(
-            f"export blocked, nothing was written: {shown}{more}. This is a bug in reconstruction or export, "
-            "not in your input; please report it with the RelGuard version"
-        )
+def unsafe_names(names: Iterable[str]) -> list[str]:
+    """Public file names that would leave the release folder (absolute, backslashes, NUL, ``..``)."""
+    return [n for n in names if n.startswith(("/", "\\")) or "\\" in n or "\x00" in n or ".." in n.split("/")]
 
 
-def forms_for(release: Release) -> Forms | None:
-    """The public wordings of the candidate backend named in the release, when it is the offline inventory."""
-    if release.provenance.get("candidates") != "inventory":
-        return None
-    return registry.create("candidates", "inventory").forms
+def blocked(leaks: Iterable[Leak]) -> LeakError:
+    """The error that blocks a release on ``leaks``, naming the first three."""
+    leaks = list(leaks)
+    shown = "; ".join(leak.describe() for leak in leaks[:3])
+    more = f" (and {len(leaks) - 3} more)" if len(leaks) > 3 else ""
+    return LeakError(
+        f"export blocked, nothing was written: {shown}{more}. This is a bug in reconstruction or export, "
+        "not in your input; please report it with the RelGuard version"
+    )

@@ -145,7 +145,11 @@ def render_markdown(report: dict) -> str:
             else ""
         ),
         f"- RelGuard {report['versions']['relguard']}, Python {report['versions']['python']}, "
-        f"created {report['created']}",
+        + (
+            f"created {report['created']}"
+            if report.get("created")
+            else "no creation time (a teaching draw replays byte for byte)"
+        ),
         *backend_lines(report.get("backends") or {}),
         "",
         "## Counts",

@@ -18,12 +18,10 @@ to sampled relations, go to the confidential mapping
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from relguard.extract.unprotected import documents_without_slots, unprotected_sentences
-from relguard.types import CandidatePool, Guarantee, Release
+from relguard.types import CandidatePool, Guarantee
 
 REPORT_VERSION = 3
 LIMITS = (
@@ -63,28 +61,11 @@ COUNT_LABELS = {
 }
 
 
-def release_counts(release: Release) -> dict[str, int]:
-    """The public counts (:data:`PUBLIC_COUNTS`): functions of the outcomes and of where the slots are."""
-    return {
-        "documents": len(release.documents),
-        "documents_changed": sum(
-            1 for d in release.documents if d.removed_sentences or d.filled_spans or d.withheld_sentences
-        ),
-        "sentences": sum(len(d.sentences) for d in release.extraction.documents),
-        "sentences_removed": sum(len(d.removed_sentences) for d in release.documents),
-        "sentences_withheld": sum(len(d.withheld_sentences) for d in release.documents),
-        "slots": sum(len(o.group.occurrences) for o in release.outcomes),
-        "groups": len(release.outcomes),
-        "groups_deleted": sum(1 for o in release.outcomes if o.deleted),
-    }
-
-
 @dataclass(frozen=True)
 class ReleaseSummary:
     """Everything the public report reads of a release: the guarantee, provenance, pools and public tallies.
 
-    An in-memory :class:`~relguard.types.Release` gives one through :func:`summarize`; the batch engines build
-    the same tallies while documents stream past, so both write the same report from the same fields.
+    Every face builds it the same way, from the tallies its documents added up (:mod:`relguard.engine.tally`).
     """
 
     guarantee: Guarantee
@@ -96,23 +77,8 @@ class ReleaseSummary:
     coverage: Mapping[str, int]
 
 
-def summarize(release: Release) -> ReleaseSummary:
-    per_doc = Counter(occ.document for o in release.outcomes for occ in o.group.occurrences)
-    groups_per_doc = Counter(name for o in release.outcomes for name in o.group.documents)
-    return ReleaseSummary(
-        guarantee=release.guarantee,
-        provenance=release.provenance,
-        pools=release.pools,
-        counts=release_counts(release),
-        slots_per_document=dict(sorted(per_doc.items())),
-        max_groups_in_one_document=max(groups_per_doc.values(), default=0),
-        coverage=coverage(release),
-    )
-
-
-def build_report(release: Release | ReleaseSummary, *, output_hashes: Mapping[str, str] | None = None) -> dict:
+def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | None = None) -> dict:
     """The public report as a JSON-ready dict: outcomes and public information only (DESIGN invariant 12)."""
-    summary = release if isinstance(release, ReleaseSummary) else summarize(release)
     g = summary.guarantee
     p = summary.provenance
     worst_m = summary.max_groups_in_one_document
@@ -164,14 +130,4 @@ def build_report(release: Release | ReleaseSummary, *, output_hashes: Mapping[st
         **({"attack": p["attack"]} if p.get("attack") else {}),
         **({"sign_off": p["sign_off"]} if p.get("sign_off") else {}),
         **({"self_audit": p["self_audit"]} if p.get("self_audit") else {}),
-    }
-
-
-def coverage(release: Release) -> dict[str, int]:
-    """What was not protected, from public structure alone: sentences naming two entities with no slot."""
-    unprotected = unprotected_sentences(release.extraction)
-    return {
-        "sentences_with_two_entities_and_no_slot": len(unprotected),
-        "documents_with_unprotected_sentences": len({s.document for s in unprotected}),
-        "documents_without_slots": len(documents_without_slots(release.extraction)),
     }

@@ -6,14 +6,12 @@ confidential counts name substitutes that read in the original words; both ask t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-
 from relguard.candidates.forms import default_forms
 from relguard.rewrite.verbalize import APPOSITIVE, RELATIVES
 from relguard.rewrite.verbalize import wordings as verbalized
-from relguard.types import TypePair
+from relguard.types import Forms, TypePair
 
-Forms = Callable[[str, TypePair], Mapping[str, str | None]]
+__all__ = ["Forms", "normalize", "worded_as", "wordings"]
 
 
 def normalize(text: str) -> str:

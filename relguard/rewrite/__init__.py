@@ -2,7 +2,6 @@
 
 from relguard.rewrite.fill import Sampled, fill, removed_ranges
 from relguard.rewrite.mask import MaskedDocument, Slot, mask
-from relguard.rewrite.reconstruct import reconstruct
 from relguard.rewrite.sentences import Rewritten, rewritten_sentences
 from relguard.rewrite.verbalize import FormVerbalizer, default_forms
 
@@ -15,7 +14,6 @@ __all__ = [
     "default_forms",
     "fill",
     "mask",
-    "reconstruct",
     "removed_ranges",
     "rewritten_sentences",
 ]

@@ -10,16 +10,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from relguard.engine.outcomes import OutcomeTable
+from relguard.engine.rewrite import fills_by_sentence
 from relguard.extract.spacy import lexicon as lex
 from relguard.extract.unprotected import unprotected_sentences
 from relguard.pipeline import Prepared
-from relguard.rewrite import FormVerbalizer, Sampled, mask
-from relguard.rewrite.fill import filled_sentences
 from relguard.types import Extraction, Release
 
 #: Sentence openers that lean on the sentence before: a reader is lost when that one was deleted.
-LEANING = re.compile(r"^(?:he|she|it|they|his|her|its|their|this|these|those|there|then|the (?:company|firm|band|"
-                     r"group|team|club|city|town|country|school|university|film|album|festival))\b", re.I)  # fmt: skip
+LEANING = re.compile(
+    r"^(?:he|she|it|they|his|her|its|their|this|these|those|there|then|the (?:company|firm|band|"
+    r"group|team|club|city|town|country|school|university|film|album|festival))\b",
+    re.I,
+)
 _NATIONALITY = re.compile(r"^[A-Z][a-z]+(?:ish|ese|ian|an|ic|i)$")
 _FINITE_WORDS = frozenset({"is", "was", "are", "were", "has", "had", "have"})
 _OBJECTS = frozenset({"her", "him", "them", "me", "us"})
@@ -103,19 +106,23 @@ def needs_a_look(prepared: Prepared, release: Release, *, nlp=None) -> list[Flag
     noun that may be a leftover of the relation) or that doubles a word does not read as a clause. ``nlp`` is
     the spaCy pipeline that re-reads the filled sentences (the extractor's own).
     """
-    index = {o.group.key: i for i, o in enumerate(release.outcomes)}
-    sampled = {i: Sampled(o.group.type_pair, o.predicate) for i, o in enumerate(release.outcomes)}
-    verbalize = FormVerbalizer(prepared.generator.forms)
+    table = OutcomeTable.of_release(release)
     flags: list[Flag] = []
     for doc, out in zip(release.extraction.documents, release.documents, strict=True):
         removed = set(out.removed_sentences) | set(out.withheld_sentences)
         for number in range(1, len(doc.sentences)):
             if number not in removed and number - 1 in removed and LEANING.match(doc.sentence_text(number)):
-                flags.append(Flag(doc.document.name, number, "opens by pointing back to a deleted sentence",
-                                  doc.sentence_text(number)))  # fmt: skip
+                flags.append(
+                    Flag(
+                        doc.document.name,
+                        number,
+                        "opens by pointing back to a deleted sentence",
+                        doc.sentence_text(number),
+                    )
+                )
         if nlp is None:
             continue
-        for number, (text, fills) in filled_sentences(mask(doc, index), sampled, verbalize).items():
+        for number, (text, fills) in fills_by_sentence(doc, table, forms=prepared.generator.forms).items():
             problem = _clause_problem(nlp(text), text, fills)
             if problem:
                 flags.append(Flag(doc.document.name, number, problem, text))

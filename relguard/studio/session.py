@@ -23,10 +23,10 @@ from relguard.io import read_documents
 from relguard.io.formats import UploadResult
 from relguard.llm.endpoint import HOSTED_DEFAULT
 from relguard.pipeline import Backends, Prepared, prepare
+from relguard.privacy.bounds import composed_epsilon
 from relguard.privacy.closeness import default_threshold
 from relguard.privacy.expected import OutcomeModel
 from relguard.protocols import Encoder, Extractor, PoolGenerator
-from relguard.release.bundle import composed_epsilon
 from relguard.settings import BackendSettings
 from relguard.types import Document, DocumentExtraction, Release
 
@@ -287,8 +287,13 @@ class Studio:
         if now["lam"] != then["lam"]:
             changes.append(f"λ moved from {g.lam:g} to {self.state['lam']:g}")
         old, new = then["corpus"], now["corpus"]
-        labels = ("the documents changed", f"K moved from {g.k} to {self.state['k']}", "the backends changed",
-                  "the LLM endpoint changed", "the review edits changed")  # fmt: skip
+        labels = (
+            "the documents changed",
+            f"K moved from {g.k} to {self.state['k']}",
+            "the backends changed",
+            "the LLM endpoint changed",
+            "the review edits changed",
+        )
         changes += [label for label, a, b in zip(labels, old, new, strict=True) if a != b]
         return "; ".join(changes) or None
 

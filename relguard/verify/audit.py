@@ -45,9 +45,9 @@ import numpy as np
 
 from relguard import registry
 from relguard.candidates.pools import pool_hash
+from relguard.engine.memory import public_files
 from relguard.pipeline import Prepared
 from relguard.protocols import Encoder, Extractor, PoolGenerator
-from relguard.release.bundle import public_files
 from relguard.settings import DEFAULT_ENCODER
 from relguard.types import CandidatePool, Extraction, Release, TypePair
 from relguard.verify.bound import TOLERANCE, audit_groups, audit_pools

@@ -11,10 +11,12 @@ import inspect
 from collections.abc import Mapping, Sequence
 
 from relguard.candidates.pools import build_pools, pool_hash
+from relguard.engine.outcomes import OutcomeTable, guarantee_of
+from relguard.engine.rewrite import rewrite_document
 from relguard.extract.corpus import extract_corpus
 from relguard.protocols import Extractor, PoolGenerator
-from relguard.rewrite import FormVerbalizer, reconstruct
-from relguard.types import CandidatePool, Document, Extraction, Outcome, TypePair
+from relguard.settings import PrivacySettings
+from relguard.types import CandidatePool, Document, Extraction, TypePair
 from relguard.verify.result import Check
 
 
@@ -48,11 +50,13 @@ def rewritten_corpus_pools(
     Returns (relations rewritten, type pairs shared, type pairs found again, pools equal on every shared pair).
     """
 
-    outcomes = []
-    for group in extraction.groups:
-        pool = pools[group.type_pair].predicates
-        outcomes.append(Outcome(group, next(p for p in reversed(pool) if p not in group.predicates)))
-    rewritten = reconstruct(extraction, outcomes, FormVerbalizer(generator.forms))
+    outcomes = tuple(
+        next(p for p in reversed(pools[group.type_pair].predicates) if p not in group.predicates)
+        for group in extraction.groups
+    )
+    keys = tuple(group.key for group in extraction.groups)
+    table = OutcomeTable(keys, outcomes, pools, guarantee_of(PrivacySettings(k=k)))
+    rewritten = [rewrite_document(d, table, forms=generator.forms).sanitized for d in extraction.documents]
     documents = [Document(name=d.name, text=d.text or " ", source=d.name) for d in rewritten]
     again_extraction = extract_corpus(documents, extractor=extractor)
     shared = sorted(set(again_extraction.type_pairs) & set(pools))

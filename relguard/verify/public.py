@@ -14,15 +14,30 @@ from pathlib import Path
 from relguard.errors import RelGuardError
 from relguard.extract.corpus import group_relations
 from relguard.io.parquet import parquet_rows
-from relguard.release.confidential import MAPPING_FILE
+from relguard.io.write import CONFIDENTIAL_PREFIX
+from relguard.release.confidential import MARKER
 from relguard.release.report import PUBLIC_COUNTS
 from relguard.types import CandidatePool, DocumentExtraction, Extraction, RelationGroup, Triple, TypePair
 
 #: Keys that must never appear in a public report: each needs the originals or the confidential mapping.
 FORBIDDEN_KEYS = frozenset(
-    {"inputs", "input_sha256", "unchanged", "substituted", "same_words", "prompt_tokens", "completion_tokens",
-     "calls", "usage", "dropped", "backend_usage", "withheld", "original", "pool_origin"}
-)  # fmt: skip
+    {
+        "inputs",
+        "input_sha256",
+        "unchanged",
+        "substituted",
+        "same_words",
+        "prompt_tokens",
+        "completion_tokens",
+        "calls",
+        "usage",
+        "dropped",
+        "backend_usage",
+        "withheld",
+        "original",
+        "pool_origin",
+    }
+)
 
 
 _DIGEST = re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")
@@ -34,14 +49,17 @@ def public_file_problems(files: Mapping[str, bytes], *, input_digests: Sequence[
     * every 64-hex digest must be one the report explains: an output file's, the pool hash, the encoder
       weights' (an input's digest would let a reader confirm a guess of the original text);
     * no key of :data:`FORBIDDEN_KEYS` anywhere in report.json, and only public counts under ``counts``;
-    * no confidential file among them;
+    * no confidential file among them: none named ``CONFIDENTIAL-…``, none holding the mapping's marker;
     * a Parquet copy of the documents (``--parquet``) holds exactly the texts of ``documents/``, nothing else.
     """
 
     problems: list[str] = []
     names = sorted(files)
-    if any(name.rsplit("/", 1)[-1] == MAPPING_FILE for name in names):
-        problems.append(f"the confidential file {MAPPING_FILE} is among the public files")
+    for name in names:
+        if name.rsplit("/", 1)[-1].startswith(CONFIDENTIAL_PREFIX):
+            problems.append(f"the confidential file {name} is in the release folder; move it out and keep it apart")
+        elif MARKER.encode() in files[name]:
+            problems.append(f"{name} holds the confidential mapping (its marker); it must never be in a release")
     report = {}
     if "report.json" in files:
         try:
@@ -143,8 +161,11 @@ def grouping_is_public(
         for triple in doc.triples:
             pool = pools[triple.type_pair].predicates
             other = next(p for p in pool if p != triple.predicate)
-            triples.append(Triple(triple.subject, triple.subject_type, other, triple.object, triple.object_type,
-                                  triple.occurrences))  # fmt: skip
+            triples.append(
+                Triple(
+                    triple.subject, triple.subject_type, other, triple.object, triple.object_type, triple.occurrences
+                )
+            )
         documents.append(DocumentExtraction(doc.document, doc.sentences, doc.entities, tuple(triples)))
     groups = grouper(extraction.documents)
     again = grouper(documents)
@@ -160,16 +181,11 @@ def grouping_is_public(
 
 
 def read_release_files(path: str | Path) -> dict[str, bytes]:
-    """The public files of a written release folder (or of the folder holding a given report.json).
+    """Every file of a written release folder (or of the folder holding a given report.json), by relative name.
 
-    The confidential file, when ``--audit`` wrote it beside them, is not one of them.
+    Nothing is left out: a confidential file found there is one of them, so the public-file check reports it.
     """
-
     folder = Path(path)
     if folder.name == "report.json":
         folder = folder.parent
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file() and not p.name.startswith(".") and p.name != MAPPING_FILE
-    }
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}

@@ -1,0 +1,44 @@
+"""What the Export page publishes and keeps apart, built through the release core like every other release.
+
+The app's release is the one-batch case: :func:`relguard.engine.export` writes it into memory with the same
+assembly, reports, config.toml and public-file check as ``relguard sanitize``; the zip holds exactly those public
+files, and the confidential mapping comes back apart, for its own labelled download.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from relguard.engine import MemorySink, export, release_zip
+from relguard.engine.memory import run_of
+from relguard.release.confidential import confidential_counts
+from relguard.types import Release
+
+
+@dataclass(frozen=True)
+class Exported:
+    """The public files (and their zip, report and config) and, apart, the confidential mapping and its counts."""
+
+    files: dict[str, bytes]
+    report: dict
+    zip: bytes
+    mapping: bytes
+    confidential_counts: dict[str, int]
+
+    @property
+    def report_md(self) -> str:
+        return self.files["report.md"].decode("utf-8")
+
+    @property
+    def config(self) -> str:
+        return self.files["config.toml"].decode("utf-8")
+
+
+def export_release(release: Release, *, inputs: Sequence[str], review: str | None = None) -> Exported:
+    """The export of ``release``; ``inputs`` are the paths its config names, ``review`` the review file it replays."""
+    sink = MemorySink()
+    finished = export(release, sink, run=run_of(release, inputs=list(inputs), review=review), mapping=True)
+    assert sink.confidential is not None
+    counts = confidential_counts(finished.mapping_rows)
+    return Exported(sink.files, finished.report, release_zip(sink.files), sink.confidential, counts)
