@@ -9,6 +9,7 @@ documents, edits or release. Screenshots of each page go to a temporary folder,
 or to ``$RELGUARD_SCREENSHOTS`` (``docs/screenshots`` refreshes the README's).
 """
 
+import contextlib
 import io
 import os
 import re
@@ -24,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.polling import wait_for
+
 pytest.importorskip("playwright")
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect, sync_playwright
@@ -36,6 +39,7 @@ EVIL = (
     "<script>alert(1)</script> works for Quantix. Maria Lopez works for Quantix in Madrid."
 )
 WAIT = 180_000  # ms; the first extraction loads spaCy and the encoder
+START = 1_000  # ms a rerun may take to begin after the click that asks for it
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists(), reason="needs Debian's chromium (scripts/test.sh installs it)"
@@ -75,17 +79,20 @@ def server():
         stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
+
+    def healthy() -> bool:
+        assert process.poll() is None, "streamlit exited before it answered"
         try:
             with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    break
+                return response.status == 200
         except OSError:
-            if time.monotonic() > deadline or process.poll() is not None:
-                process.kill()
-                raise RuntimeError("streamlit did not start within 60 s") from None
-            time.sleep(0.5)
+            return False
+
+    try:
+        wait_for(healthy, timeout=60, what="streamlit to answer /_stcore/health", interval=0.2)
+    except AssertionError:
+        process.kill()
+        raise
     yield url
     process.terminate()
     try:
@@ -101,15 +108,20 @@ def goto(page, title: str) -> None:
 
 
 def settle(page) -> None:
-    """Wait until Streamlit has finished the current run."""
-    page.wait_for_timeout(300)
-    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=WAIT)
+    """Wait until Streamlit has finished the run an action started: first for it to start (a rerun begins within
+    milliseconds of the click; one that already ended is not waited for past ``START``), then for it to end."""
+    app = page.get_by_test_id("stApp")
+    with contextlib.suppress(AssertionError):  # the run was over before we looked
+        expect(app).to_have_attribute("data-test-script-state", "running", timeout=START)
+    expect(app).to_have_attribute("data-test-script-state", "notRunning", timeout=WAIT)
 
 
 def shot(page, name: str) -> None:
     print("shot", name, time.monotonic(), flush=True)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.wait_for_timeout(800)
+    settle(page)
+    for busy in ("stSkeleton", "stSpinner"):  # placeholders of what is still being drawn
+        expect(page.get_by_test_id(busy)).to_have_count(0, timeout=WAIT)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 

@@ -117,7 +117,6 @@ def test_cli_size_limit_is_configurable(corpus, tmp_path):
     assert run.returncode == 1 and "over the limit of 100;" in run.stderr and "--max-bytes" in run.stderr
 
 
-@pytest.mark.slow
 def test_cli_processes_every_good_hostile_file_in_one_run(corpus, tmp_path):
     _folder, cases = corpus
     good = tmp_path / "good"

@@ -194,7 +194,6 @@ def test_zip_and_folder_hold_no_audit_even_when_asked(prepared, tmp_path):
     assert not [p for p in (tmp_path / "asked").rglob("*") if "CONFIDENTIAL" in p.name]
 
 
-@pytest.mark.slow
 def test_no_false_positive_on_the_sample_corpus_over_many_draws():
     documents, _ = read_documents([ROOT / "assets" / "sample_corpus"])
     sample = prepare(documents, k=10)
