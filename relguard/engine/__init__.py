@@ -8,31 +8,13 @@ they are rewritten: in memory (:mod:`.memory`, the app, the library, ``--self-au
 (:func:`run_local`) or on Ray (:func:`run_ray`).
 """
 
-from pathlib import Path
-
 from relguard.engine.assemble import Finished
 from relguard.engine.backends import Backends, DrawBackends
-from relguard.engine.local import Progress, auto_workers, run_local
+from relguard.engine.local import auto_workers, run_local
 from relguard.engine.memory import draw_release, export, public_files, release_zip, write_release
 from relguard.engine.outcomes import OutcomeTable
+from relguard.engine.ray import run_ray
 from relguard.engine.sink import FolderSink, MemorySink, Sink
-from relguard.release.config import RunConfig
-
-
-def run_ray(
-    run: RunConfig,
-    *,
-    out: str | Path,
-    workers: int | None = None,
-    address: str | None = None,
-    mapping: str | Path | None = None,
-    progress: Progress | None = None,
-) -> Finished:
-    """:func:`relguard.engine.ray.run_ray`, imported on first use (Ray is an optional dependency)."""
-    from relguard.engine import ray
-
-    return ray.run_ray(run, out=out, workers=workers, address=address, mapping=mapping, progress=progress)
-
 
 __all__ = [
     "Backends",

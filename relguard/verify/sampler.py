@@ -2,9 +2,9 @@
 
 The sampler is one function of (distance row, ε, λ), the same for every pool, so it is tested on the rows that
 tell its law from the wrong one best: at most ``CHI2_MAX_POOLS`` pools, those whose exact laws at ε and 2ε lie
-farthest apart. (On 150 Re-DocRED documents, 93 pools at 2,000 draws each caught the missing ``/2`` at ε = 1
-only 8 % of the time while spending 186,000 draws; a few well-chosen rows catch it surely for less.) One test per
-chosen pool at α / (number of tests) (Bonferroni), so a correct sampler fails a run with probability at most α.
+farthest apart: a wrong law shows first where the rows tell the two laws apart, so a few well-chosen rows catch it
+surely for fewer draws than every row at a fixed count would spend. One test per chosen pool at α / (number of
+tests) (Bonferroni), so a correct sampler fails a run with probability at most α.
 The draws per pool are chosen from the rows themselves, so that a sampler of the named wrong
 distribution (the exponent without its ``/2``, i.e. the law at 2ε) is caught with probability at least
 ``CHI2_POWER``. Both error rates are one in a million: an audit that cries wolf once in a thousand runs is an
