@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from relguard.candidates.inventory import InventoryCandidates
-from relguard.embed import load_encoder
+from relguard.embed import load_encoder, predicate_text
 from relguard.types import ENTITY_TYPES
 from relguard.verify.bound import audit_pool, near_duplicates
 
@@ -27,15 +27,17 @@ def _without_halving(distances, *, epsilon, lam):
 def pools():
     inventory = InventoryCandidates()
     encoder = load_encoder()
+    pairs = [(subject, obj) for subject in ENTITY_TYPES for obj in ENTITY_TYPES]
+    pools = {pair: inventory.generate(pair, min(20, inventory.available(pair))) for pair in pairs}
+    texts = {predicate_text(p, pair) for pair, pool in pools.items() for p in (*pool.predicates, *OUTSIDERS)}
+    encoder.embed_texts(sorted(texts))  # one call: the encoder batches texts of one length together
     result = []
-    for subject in ENTITY_TYPES:
-        for obj in ENTITY_TYPES:
-            pair = (subject, obj)
-            pool = inventory.generate(pair, min(20, inventory.available(pair)))
-            z_candidates = encoder.embed_predicates(pool.predicates, pair)
-            z_outside = encoder.embed_predicates(OUTSIDERS, pair)
-            inputs = np.concatenate([z_candidates, z_outside, near_duplicates(z_candidates[:5], seed=len(result))])
-            result.append((pair, z_candidates, inputs))
+    for pair in pairs:
+        pool = pools[pair]
+        z_candidates = encoder.embed_predicates(pool.predicates, pair)
+        z_outside = encoder.embed_predicates(OUTSIDERS, pair)
+        inputs = np.concatenate([z_candidates, z_outside, near_duplicates(z_candidates[:5], seed=len(result))])
+        result.append((pair, z_candidates, inputs))
     return result
 
 
