@@ -1,6 +1,6 @@
 """Faults around a real ``relguard sanitize`` run: unwritable or full disk, interrupts, an LLM turning bad mid-run.
 
-The promise under test (relguard/io.py): a release is written to ``.part`` names and renamed into place only
+The promise under test (relguard/engine/sink.py): a release is written to ``.part`` names and renamed into place only
 when every file is complete, so a failed or interrupted run never leaves a file under its final name, and
 leaves no temporary file behind either.
 """
@@ -70,13 +70,7 @@ def test_full_disk_leaves_no_file_under_a_final_name(tmp_path):
     assert "Traceback" not in done.stderr
     assert leftovers(out) == []  # neither the documents written before the failure nor any .part file
 
-    again = subprocess.run(
-        [sys.executable, "-m", "relguard.cli", "sanitize", str(SAMPLE), "--out", str(out), *FAST],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert again.returncode == 0, again.stderr
+    assert cli.main(["sanitize", str(SAMPLE), "--out", str(out), *FAST]) == 0  # the rerun, in this process
     names = leftovers(out)
     assert "report.json" in names and len([n for n in names if n.startswith("documents/")]) == 6
     assert not [n for n in names if n.endswith(".part")]
@@ -109,8 +103,7 @@ def test_interrupted_run_leaves_nothing_and_a_rerun_completes(tmp_path, signum):
     assert "interrupted; no partial file was left as complete" in message and "Traceback" not in message
     assert leftovers(out) == []
 
-    again = subprocess.run([*args, "--quiet"], capture_output=True, text=True, timeout=300)
-    assert again.returncode == 0, again.stderr
+    assert cli.main([*args[3:], "--quiet"]) == 0  # the rerun, in this process
     assert len([n for n in leftovers(out) if n.startswith("documents/")]) == 40
 
 
