@@ -214,6 +214,6 @@ def sanitize(
     """Sanitize a corpus in one call: returns a :class:`Release` that carries its guarantee."""
     epsilon, lam = check_epsilon(epsilon), check_lam(lam)
     names = {"extractor": extractor, "candidates": candidates, "encoder": encoder}
-    prepared = prepare(documents, k=k, backends=backends, input_hashes=input_hashes, progress=progress, review=review,
-                       **names)  # fmt: skip
+    options = {"backends": backends, "input_hashes": input_hashes, "progress": progress, "review": review}
+    prepared = prepare(documents, k=k, **names, **options)
     return prepared.draw(epsilon=epsilon, lam=lam, seed=seed)
