@@ -183,6 +183,8 @@ def _public_files(out: Path) -> tuple[dict[str, bytes], str]:
         elif path.name == "report.md":
             data = re.sub(rb"created [0-9T:+-]+", b"created (time)", data)
             data = data.replace(f", run by `{runtime}`".encode(), b"")
+        elif path.name == "config.toml":  # the runtime is a setting the config replays
+            data = re.sub(rb'encoder_runtime = "[^"]*"\n| --encoder-runtime [\w-]+', b"", data)
         files[path.relative_to(out).as_posix()] = data
     return files, runtime
 
