@@ -23,6 +23,8 @@ DEFAULT_CANDIDATES = "inventory"
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 #: The slot modes (DESIGN invariant 11): the relation expression, or every stretch between two adjacent names.
 SLOT_MODES = ("spans", "stretches")
+#: How a sampled predicate is worded into its slot: the pools' offline forms, or an LLM (the paper's step 4).
+VERBALIZERS = ("forms", "llm")
 
 
 def check_epsilon(epsilon: object) -> float:
@@ -91,10 +93,16 @@ class BackendSettings:
     pool_file: str | None = None
     allow_remote_llm: bool = False
     slots: str = "spans"
+    verbalizer: str = "forms"
 
     def __post_init__(self) -> None:
         if not isinstance(self.allow_remote_llm, bool):
             raise ConfigTypeError(f"allow_remote_llm must be true or false, got {self.allow_remote_llm!r}")
+        if self.verbalizer not in VERBALIZERS:
+            raise ConfigError(
+                f"verbalizer must be one of {', '.join(VERBALIZERS)} (got {self.verbalizer!r}): forms are the pools' "
+                "own wordings (offline), llm asks the configured model to word each sentence"
+            )
         if self.slots not in SLOT_MODES:
             raise ConfigError(
                 f"slots must be one of {', '.join(SLOT_MODES)} (got {self.slots!r}): spans is the relation expression "
@@ -118,7 +126,7 @@ class BackendSettings:
 
     @property
     def uses_llm(self) -> bool:
-        return "llm" in (self.extractor, self.candidates) or self.extractor == "union"
+        return "llm" in (self.extractor, self.candidates, self.verbalizer) or self.extractor == "union"
 
 
 @dataclass(frozen=True)
@@ -177,6 +185,14 @@ FLAGS: tuple[Flag, ...] = (
         "what computes the encoder: onnxruntime-fp32 (default for all-MiniLM-L6-v2) or torch (the reference, "
         "default for other models); both give the same d_R",
     ),
+    Flag(
+        "--verbalizer",
+        "backends",
+        "verbalizer",
+        str,
+        "forms (default, offline): each slot worded from its frame; llm: the model words whole sentences from the "
+        "masked text and the sampled predicates only (needs the LLM flags)",
+    ),
     Flag("--max-bytes", "inputs", "max_bytes", int, "refuse input files larger than this (default 20 MB)"),
     Flag("--text-field", "inputs", "text_field", str, "field holding the text in .jsonl input (default text)"),
     Flag(
@@ -220,7 +236,9 @@ FLAGS: tuple[Flag, ...] = (
     ),
 )
 #: Flags that only the LLM backends read, shown under their own heading in --help.
-LLM_FLAGS = frozenset({"--base-url", "--llm-model", "--api-key-env", "--pool-file", "--allow-remote-llm"})
+LLM_FLAGS = frozenset(
+    {"--base-url", "--llm-model", "--api-key-env", "--pool-file", "--allow-remote-llm", "--verbalizer"}
+)
 
 
 def from_values(values: object, *, seed: int | None = None) -> Settings:

@@ -62,3 +62,41 @@ def test_the_same_request_is_answered_from_the_cache(extractor, tmp_path):
         again = fill(masked, outcomes, _verbalizer(server, tmp_path))
         calls = len(server.requests)
     assert first == again and calls == 1
+
+
+def test_the_cli_words_a_release_with_the_model_and_names_it_in_the_report(tmp_path, capsys):
+    """``--verbalizer llm`` through the CLI: the phrase lands in the release, the report names the model and the
+    prompt version, the calls it cost go to the confidential mapping only."""
+    from relguard import cli
+
+    source = tmp_path / "in"
+    source.mkdir()
+    (source / "a.txt").write_text("Alice Smith founded Acme Corp.\n", encoding="utf-8")
+    out, mapping = tmp_path / "out", tmp_path / "mapping.json"
+    with ScriptedLLM(responder=lambda body: json.dumps({"1": "runs"})) as server:
+        code = cli.main(
+            [
+                "sanitize",
+                str(source),
+                "--out",
+                str(out),
+                "--seed",
+                "3",
+                "--quiet",
+                "--verbalizer",
+                "llm",
+                "--base-url",
+                server.base_url,
+                "--llm-model",
+                "verbalizer-test",
+                "--mapping",
+                str(mapping),
+            ]
+        )
+    capsys.readouterr()
+    assert code == 0
+    assert (out / "documents" / "a.txt").read_text(encoding="utf-8") == "Alice Smith runs Acme Corp.\n"
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["backends"]["verbalizer"]["model"] == "verbalizer-test"
+    assert "calls" not in json.dumps(report["backends"])
+    assert "verbalizer" in json.loads(mapping.read_text(encoding="utf-8"))["backend_usage"]

@@ -208,15 +208,18 @@ def _summary(report: dict, rows: list[MappingRow], args: argparse.Namespace, run
         f"wrote {plural(counts['documents'], 'document')} to {out / 'documents'}: "
         f"{counts['slots']} relation slots in {counts['groups']} groups, {counts['groups_deleted']} groups deleted, "
         f"{counts['sentences_removed']} of {counts['sentences']} sentences removed, "
-        f"{counts['sentences_withheld']} withheld "
+        f"{counts['sentences_withheld']} withheld, slot mode {report['slot_mode']} "
         f"(ε={privacy.epsilon:g}, λ={privacy.lam:g}, K={privacy.k}); report: {out / 'report.md'}"
     )
-    unprotected = report["coverage"]["sentences_with_two_entities_and_no_slot"]
-    if unprotected:
+    cover = report["coverage"]
+    if cover["sentences_not_protected"]:
         print(
-            f"not protected: {unprotected} sentences name two or more entities but hold no relation slot "
+            f"not protected: {cover['sentences_with_two_entities_and_no_slot']} sentences name two or more entities "
+            f"but hold no relation slot, {cover['sentences_with_an_untyped_name']} hold a name no entity stands for "
             "(relations the extractor missed are released as written; see the report)"
         )
+    if counts["sentences_unfillable"]:
+        print(f"deleted: {counts['sentences_unfillable']} sentences where no wording of the drawn relation fits")
     for key, value in recorded_of(report).items():
         if key in recorded and recorded[key] != value:
             print(f"note: {key} is {value}, the replayed release recorded {recorded[key]}", file=sys.stderr)

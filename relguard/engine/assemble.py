@@ -105,6 +105,7 @@ class Assembly:
             slots_per_document=dict(sorted(self.tally.slots_per_document.items())),
             max_groups_in_one_document=self.tally.max_groups_in_one_document,
             coverage=self.tally.coverage(),
+            slot_mode=self.tally.slot_mode,
         )
         report = build_report(summary, output_hashes=dict(sorted(hashes.items())))
         config = config_toml(run, files=files, recorded=recorded_of(report))

@@ -15,7 +15,9 @@ from relguard import registry
 from relguard.candidates.embeddings import warm_public_embeddings
 from relguard.errors import ConfigError
 from relguard.protocols import Encoder, Extractor, PoolGenerator
+from relguard.rewrite.verbalize import Verbalizer
 from relguard.settings import DEFAULT_ENCODER, BackendSettings
+from relguard.types import Forms
 
 
 @dataclass(frozen=True)
@@ -111,3 +113,20 @@ class DrawLoader:
             raise self._error
         assert self._result is not None
         return self._result
+
+
+def verbalizer_from(settings: BackendSettings, forms: Forms) -> Verbalizer | None:
+    """The verbalizer the settings name: None for the offline forms (the rewrite builds them), else the LLM one."""
+    if settings.verbalizer != "llm":
+        return None
+    from relguard.llm.client import LLMConfig
+    from relguard.rewrite.llm_verbalize import LLMVerbalizer
+
+    options = llm_options(settings)
+    config = LLMConfig.from_env(
+        model=options["model"],
+        base_url=options["base_url"],
+        api_key_env=options["api_key_env"],
+        allow_remote=options["allow_remote"],
+    )
+    return LLMVerbalizer(forms, config)

@@ -16,9 +16,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from relguard.engine.assemble import Assembly, Finished
-from relguard.engine.backends import Backends, DrawLoader
+from relguard.engine.backends import Backends, DrawLoader, verbalizer_from
 from relguard.engine.outcomes import draw_outcomes
-from relguard.engine.provenance import provenance
+from relguard.engine.provenance import backend_provenance, provenance
 from relguard.engine.rewrite import rewrite_document
 from relguard.engine.sink import FolderSink
 from relguard.engine.spill import Spill
@@ -94,11 +94,21 @@ def run_local(
             teaching=settings.privacy.seed is not None,
         )
         forms = chosen.candidates.forms
+        verbalize = verbalizer_from(settings.backends, forms)
+        if verbalize is not None:
+            public.setdefault("backends", {})["verbalizer"] = backend_provenance((("verbalizer", verbalize),))[0][
+                "verbalizer"
+            ]
         with sink:
             assembly = Assembly(sink, outcomes, forms=forms, mapping=mapping is not None, parquet=run.options.parquet)
             for number, doc in enumerate(aligned(spill, alignment, review), start=1):
-                assembly.add(rewrite_document(doc, outcomes, forms=forms, mapping=mapping is not None))
+                piece = rewrite_document(doc, outcomes, forms=forms, mapping=mapping is not None, verbalize=verbalize)
+                assembly.add(piece)
                 tell("rewriting", number, spill.count)
+            if verbalize is not None:  # what the model spent: a function of the text, confidential
+                confidential.setdefault("backend_usage", {})["verbalizer"] = backend_provenance(
+                    (("verbalizer", verbalize),)
+                )[1]["verbalizer"]
             return assembly.finish(
                 aligned(spill, alignment, review),
                 run=run,

@@ -50,19 +50,26 @@ class Tally:
     documents_changed: int = 0
     sentences_removed: int = 0
     sentences_withheld: int = 0
+    sentences_unfillable: int = 0
+    untyped: int = 0
+    strict_documents: int = 0
     max_groups_in_one_document: int = 0
     slots_per_document: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, doc: DocumentExtraction, out: SanitizedDocument) -> Tally:
         """One document's counts: from where its slots and entities are, and from what its rewrite removed."""
-        unprotected = len(unprotected_in(doc))
+        missed = unprotected_in(doc)
+        unprotected = sum(s.reason == "no slot" for s in missed)
         slots = sum(len(t.occurrences) for t in doc.triples)
         return cls(
             documents=1,
             sentences=len(doc.sentences),
             unprotected=unprotected,
-            documents_unprotected=int(bool(unprotected)),
+            untyped=len(missed) - unprotected,
+            strict_documents=int(doc.stretches),
+            sentences_unfillable=len(out.unfillable_sentences),
+            documents_unprotected=int(bool(missed)),
             documents_without_slots=int(not doc.triples),
             documents_changed=int(bool(out.removed_sentences or out.filled_spans or out.withheld_sentences)),
             sentences_removed=len(out.removed_sentences),
@@ -88,15 +95,23 @@ class Tally:
             "sentences": self.sentences,
             "sentences_removed": self.sentences_removed,
             "sentences_withheld": self.sentences_withheld,
+            "sentences_unfillable": self.sentences_unfillable,
             "slots": sum(self.slots_per_document.values()),
             "groups": groups,
             "groups_deleted": groups_deleted,
         }
 
+    @property
+    def slot_mode(self) -> str:
+        """The strict mode when every document was extracted in it, else the default."""
+        return "stretches" if self.documents and self.strict_documents == self.documents else "spans"
+
     def coverage(self) -> dict[str, int]:
-        """What was not protected, from public structure alone: sentences naming two entities with no slot."""
+        """What was not protected, from public structure alone (:mod:`relguard.extract.unprotected`)."""
         return {
             "sentences_with_two_entities_and_no_slot": self.unprotected,
+            "sentences_with_an_untyped_name": self.untyped,
+            "sentences_not_protected": self.unprotected + self.untyped,
             "documents_with_unprotected_sentences": self.documents_unprotected,
             "documents_without_slots": self.documents_without_slots,
         }

@@ -1,12 +1,16 @@
-"""What a release did not protect, without gold: sentences that name two entities and hold no relation slot.
+"""What a release did not protect, without gold: sentences a relation the extractor missed most likely stands in.
 
-Every relation RelGuard protects sits in a slot; a sentence that names two or more different entities but has no
-slot is where a relation the extractor missed most likely stands, released as written. The count is public
-structure (entities and slots, never a relation's words); the list of sentences is for the analyst's review.
+Every relation RelGuard protects sits in a slot. Two kinds of sentence are counted as not protected: one that names
+two or more different entities but has no slot ("no slot"), and one with a capitalized name of two or more words
+that no mention covers — a person or company the NER did not type, so no slot can stand for it ("untyped name",
+"Priyanka Das founded Pellucid Analytics"). The counts are public structure (names, entities and slots, never a
+relation's words — in the default slot mode where slots are is itself read from the wording, and the report says
+so); the list of sentences is for the analyst's review queue.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from relguard.types import DocumentExtraction, Extraction
@@ -14,11 +18,13 @@ from relguard.types import DocumentExtraction, Extraction
 
 @dataclass(frozen=True)
 class UnprotectedSentence:
-    """A sentence of ``document`` that names ``entities`` (two or more) and holds no relation slot."""
+    """A sentence of ``document`` not protected, and why: "no slot" (it names ``entities``, two or more, and holds
+    none) or "untyped name" (``entities`` then holds the capitalized names no mention covers)."""
 
     document: str
     sentence: int
     entities: tuple[str, ...]
+    reason: str = "no slot"
 
 
 def unprotected_in(doc: DocumentExtraction) -> tuple[UnprotectedSentence, ...]:
@@ -28,11 +34,86 @@ def unprotected_in(doc: DocumentExtraction) -> tuple[UnprotectedSentence, ...]:
     for entity in doc.entities:
         for mention in entity.mentions:
             named.setdefault(mention.sentence, set()).add(entity.name)
-    return tuple(
+    bare = [
         UnprotectedSentence(doc.document.name, index, tuple(sorted(names)))
         for index, names in sorted(named.items())
         if len(names) >= 2 and index not in slotted
-    )
+    ]
+    listed = {s.sentence for s in bare}
+    untyped = [s for s in untyped_names_in(doc) if s.sentence not in listed]
+    return tuple(sorted(bare + untyped, key=lambda s: s.sentence))
+
+
+#: Two or more capitalized words in a row: the shape of a person's or a company's name.
+_NAME_RUN = re.compile(r"\b[A-Z][a-z]+(?:[ -](?:[A-Z][a-z]+|[A-Z]{2,}))+\b")
+#: Capitalized words that open a sentence or name a month or a day: no entity of their own.
+_NOT_NAMES = frozenset(
+    [
+        "The",
+        "A",
+        "An",
+        "In",
+        "On",
+        "At",
+        "After",
+        "Before",
+        "However",
+        "But",
+        "And",
+        "This",
+        "That",
+        "These",
+        "Those",
+        "When",
+        "While",
+        "His",
+        "Her",
+        "Its",
+        "Their",
+        "It",
+        "He",
+        "She",
+        "They",
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+    ]
+)
+
+
+def untyped_names_in(doc: DocumentExtraction) -> tuple[UnprotectedSentence, ...]:
+    """The sentences of ``doc`` with a capitalized name of two or more words that no mention overlaps."""
+    covered = [(m.start, m.end) for e in doc.entities for m in e.mentions]
+    found: list[UnprotectedSentence] = []
+    text = doc.document.text
+    for sentence in doc.sentences:
+        names = []
+        for match in _NAME_RUN.finditer(text, sentence.start, sentence.end):
+            words = match.group(0).split()
+            while words and words[0] in _NOT_NAMES:
+                words = words[1:]
+            if len(words) < 2 or any(a < match.end() and match.start() < b for a, b in covered):
+                continue
+            names.append(" ".join(words))
+        if names:
+            found.append(UnprotectedSentence(doc.document.name, sentence.index, tuple(names), "untyped name"))
+    return tuple(found)
 
 
 def unprotected_sentences(extraction: Extraction) -> tuple[UnprotectedSentence, ...]:

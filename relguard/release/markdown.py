@@ -35,6 +35,7 @@ def summary_lines(report: dict) -> list[str]:
     bound = report["guarantee"]["worst_case_per_relation_bound"]
     bare = cover.get("sentences_with_two_entities_and_no_slot", 0)
     bare_documents = cover.get("documents_with_unprotected_sentences", 0)
+    untyped = cover.get("sentences_with_an_untyped_name", 0)
     unslotted = cover.get("documents_without_slots", 0)
     lines = [
         "## Summary",
@@ -50,10 +51,20 @@ def summary_lines(report: dict) -> list[str]:
         "",
         "**Not protected:** relations RelGuard did not find stay in the text as written. "
         f"**{plural(bare, 'sentence')}** {'names' if bare == 1 else 'name'} two or more entities but "
-        f"{'holds' if bare == 1 else 'hold'} no relation slot (in {plural(bare_documents, 'document')}), and "
+        f"{'holds' if bare == 1 else 'hold'} no relation slot, **{plural(untyped, 'sentence')}** "
+        f"{'holds' if untyped == 1 else 'hold'} a name no entity stands for (in "
+        f"{plural(bare_documents, 'document')} in all), and "
         f"**{plural(unslotted, 'document')}** had no relation at all and {'is' if unslotted == 1 else 'are'} "
-        "released word for word. Entity names are not hidden.",
+        "released word for word. Entity names are not hidden. "
+        f"Slot mode: **{report.get('slot_mode', 'spans')}** (see Limits).",
     ]
+    unfillable = counts.get("sentences_unfillable", 0)
+    if unfillable:
+        lines += [
+            "",
+            f"**{plural(unfillable, 'sentence')}** {'was' if unfillable == 1 else 'were'} deleted because no wording "
+            "of the drawn relation fits where the relation stood (failing closed instead of printing broken English).",
+        ]
     withheld = counts.get("sentences_withheld", 0)
     if withheld:
         lines += [
@@ -83,9 +94,9 @@ def attack_lines(report: dict) -> list[str]:
         f"A targeted attacker (`{attack.get('attacker', '')}`) re-extracted the released corpus and looked for the "
         f"entity pairs RelGuard had found, around {attack.get('targets', 0)} target entities (paper App. E). It "
         f"recovered **{attack['conn_recall']:.0%}** of the connections (precision {attack['conn_precision']:.0%}, "
-        f"F1 {attack['conn_f1']:.0%}; {attack.get('baseline_conn_f1', 1.0):.0%} F1 without any defence). Whether a "
-        "recovered relation *means* the original can only be scored against the originals, so that part of the "
-        "measurement is in the confidential mapping.",
+        f"F1 {attack['conn_f1']:.0%}). Whether a recovered relation *means* the original, and what the attacker "
+        "scores on the original text, can only be measured against the originals, so that part is in the "
+        "confidential mapping.",
         "",
     ]
 

@@ -106,7 +106,7 @@ class LLMVerbalizer(FormVerbalizer):
         return {
             "backend": self.name,
             "model": self.config.model,
-            "prompt_versions": [PROMPT_VERSION],
+            "prompt_versions": {PURPOSE: PROMPT_VERSION},
             **spent,
             "declined": self.declined,
         }

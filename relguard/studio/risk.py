@@ -34,7 +34,8 @@ class AttackResult:
     def public_summary(self) -> dict:
         """The connection-level scores only: they compare entity pairs (public structure) with the released text.
 
-        Relation-level scores compare recovered predicates with the originals, so they stay confidential.
+        Relation-level scores compare recovered predicates with the originals, and the score without a defence
+        is computed on the original text, so both stay confidential (:meth:`confidential_summary`).
         """
         s = self.measured.leakage
         return {
@@ -44,8 +45,11 @@ class AttackResult:
             "conn_precision": s.conn_precision,
             "conn_recall": s.conn_recall,
             "conn_f1": s.conn_f1,
-            "baseline_conn_f1": self.baseline.leakage.conn_f1,
         }
+
+    def confidential_summary(self) -> dict:
+        """What the attack scored on the original text (no defence): a function of the originals, confidential."""
+        return {"baseline_conn_f1": self.baseline.leakage.conn_f1}
 
 
 def run_attack(prepared: Prepared, release: Release, *, attacker: TargetedAttacker, matcher) -> AttackResult:

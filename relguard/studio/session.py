@@ -324,9 +324,11 @@ class Studio:
         if signed:
             provenance["sign_off"] = signed
         attack = self.state["risk"]
+        confidential = dict(release.confidential)
         if attack is not None and attack.release is release:
             provenance["attack"] = attack.public_summary()
-        return dataclasses.replace(release, provenance=provenance)
+            confidential["attack"] = attack.confidential_summary()
+        return dataclasses.replace(release, provenance=provenance, confidential=confidential)
 
     # -- exports
 
