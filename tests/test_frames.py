@@ -48,6 +48,15 @@ CASES = [
     ("Warton is a village in Lancashire.", MODIFIER, "borders", "Warton is a village that borders Lancashire."),
     # the name after a possessive holds a role: its noun
     ("Acme Corp's founder Alice Smith retired.", POSSESSIVE, "employs", "Acme Corp's employee Alice Smith retired."),
+    # ", and educator" goes on a list of nouns after "is": the slot modifies the last one, the verb is taken
+    ("Bill Myers is a musician, bandleader, and educator from North Carolina.", MODIFIER, "located_in",
+     "Bill Myers is a musician, bandleader, and educator located in North Carolina."),
+    # a name with its article, then the slot and an article: a verb with its object, not "an Acme Corp [employee]"
+    ("In 1900, a Tibetan Christian translated the Bible into Ladakh.", FINITE, "located_in",
+     "In 1900, a Tibetan Christian is located in the Bible located in Ladakh."),
+    # a plural noun before a finite slot: the verb agrees
+    ("The county includes the Northwestern Hawaiian Islands (islands beyond Niihau) and Oahu.", FINITE, "located_in",
+     "The county includes the Northwestern Hawaiian Islands (islands are located in Niihau) and Oahu."),
 ]  # fmt: skip
 
 
@@ -118,3 +127,14 @@ def test_two_wordings_of_one_relation_give_the_same_frames_and_text(extractor):
     a = release(extractor, "Acme Corp, founded by Alice Smith, makes robots.", "owned_by")
     b = release(extractor, "Acme Corp, which was created by Alice Smith, makes robots.", "owned_by")
     assert a[1].text == b[1].text and a[2] == b[2] and a[3].text == b[3].text
+
+
+@pytest.mark.parametrize(
+    ("singular", "plural"),
+    [("is located in", "are located in"), ("borders", "border"), ("publishes", "publish"), ("flies to", "fly to"),
+     ("focuses on", "focus on"), ("has as its capital", "have as its capital"), ("founded", "founded")],
+)  # fmt: skip
+def test_a_verb_agrees_with_a_plural_subject(singular, plural):
+    from relguard.rewrite.verbalize import plural_verb
+
+    assert plural_verb(singular) == plural

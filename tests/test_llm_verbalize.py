@@ -42,7 +42,16 @@ def test_the_model_sees_the_masked_sentence_and_the_sample_and_its_phrase_is_use
     assert "Alice Smith [1] Acme Corp." in sent and "employs" in sent
 
 
-@pytest.mark.parametrize("reply", ["not json", json.dumps({"1": "hired 20 people at"}), json.dumps({"2": "x"})])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "not json",
+        json.dumps({"1": "hired 20 people at"}),
+        json.dumps({"2": "x"}),
+        json.dumps({"1": "hired Acme"}),  # a name copied into the phrase: "hired Acme Acme Corp"
+        json.dumps({"1": "works at acme"}),  # the phrase ends on the word the sentence goes on with
+    ],
+)
 def test_a_reply_that_is_not_one_short_phrase_per_placeholder_keeps_the_offline_fill(extractor, tmp_path, reply):
     masked, keys = _masked(extractor)
     outcomes = {n: Sampled((key[1], key[3]), "employs") for n, key in enumerate(keys)}

@@ -70,11 +70,13 @@ _OPENERS = " \t\n\"'“‘([{*-–—•"
 @dataclass(frozen=True)
 class Frame:
     """A slot's frame and what follows it: a name right after it (only an article between), or a preposition
-    ("was [REL] by critics": the fill must not bring its own "by")."""
+    ("was [REL] by critics": the fill must not bring its own "by"); and whether the word before is plural
+    ("The islands [are located in]"), for a verb that agrees with it."""
 
     name: str
     name_after: bool = True
     preposition_after: bool = False
+    plural: bool = False
 
 
 @dataclass(frozen=True)
@@ -161,7 +163,8 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
             named_after = any(m[0] >= slot.end - base for m in mentions)
             if frame in _NEED_A_NAME_AFTER and mentions and not named_after:
                 frame = END  # "In Madrid, Sofia Jansen [played] three concerts": no name left for the relation
-            frames[number] = Frame(frame, *_what_follows(slot.end - base, c))
+            plural = _plural_before(slot.start - base, c)
+            frames[number] = Frame(frame, *_what_follows(slot.end - base, c), plural=plural)
             c.earlier.append((slot.start - base, frame))
     return tuple(frames)
 
@@ -250,7 +253,7 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
         return FINITE if _has_verb(previous, c) else MODIFIER  # "founded Acme and [REL] Globex"
     if named is None and (tag in ("IN", "TO") or _ends_noun_phrase(before)):
         return NOUN  # "the [REL] Canada", "a retired British [REL]", "an operating [REL]"
-    if named is not None and _opens_noun_phrase(before, c):
+    if named is not None and _opens_noun_phrase(before, c) and not _object_after(end, c):
         return POSSESSIVE  # "an Acme Corp [employee]": the name modifies the noun, as "Acme Corp's [employee]"
     verb_before = _has_verb(before, c)
     name_after = next((m for m in c.mentions if m[0] >= end), None)
@@ -310,6 +313,15 @@ def _opens_noun_phrase(before: Sequence[Token], c: _Context) -> bool:
     return len(ahead) - 1 > _clause_start(ahead, c)
 
 
+def _object_after(end: int, c: _Context) -> bool:
+    """Whether a name, or an article, follows the slot at once: "a Tibetan Christian [translated] the Bible" is a
+    verb with its object, not the head of "a Tibetan Christian [employee]"."""
+    after = next((t for t in c.tagged.tokens if t[0] >= end), None)
+    if after is None:
+        return False
+    return any(m[0] == after[0] for m in c.mentions) or (after[3] in ("DT", "PRP$") and after[2].lower() != "that")
+
+
 def _apposition_open(before: Sequence[Token], c: _Context) -> bool:
     """Whether the clause before a comma holds another comma after its first words ("Amri, or Dumura Karbi,"), or
     a slot that opened a clause with one ("Steve Wozniak[, who founded] Apple,"): the comma closes it."""
@@ -334,8 +346,11 @@ def _clause_start(words: Sequence[Token], c: _Context) -> int:
             start, subordinate = number + 1, False
         elif word == "," and number + 2 < len(words) and words[number + 1][2].lower() in _CONJUNCTIONS:
             opens_verb = words[number + 2][3].startswith(("VB", "MD"))
+            listed = words[number + 2][3] in ("NN", "NNS", "JJ")  # "a musician, bandleader, and educator [from]"
             segment = [t for t in words[start:number] if t[0] not in c.hidden]
-            if opens_verb or any(t[3] in _FINITE_TAGS or t[2].lower() in _COPULA_WORDS for t in segment):
+            if opens_verb or (
+                not listed and any(t[3] in _FINITE_TAGS or t[2].lower() in _COPULA_WORDS for t in segment)
+            ):
                 start = number + 1  # ", and was honored"; "X was unsuccessful, and Y [returned]"
     return start
 
@@ -382,6 +397,18 @@ def _aside(position: int, c: _Context) -> bool:
         and (after[1][3] in _FINITE_TAGS or after[1][2].lower() in _COPULA_WORDS)
         and after[1][2].lower() not in {"has", "have", "had"} | _RELATIVES
     )
+
+
+def _plural_before(start: int, c: _Context) -> bool:
+    """Whether the word before the slot, adverbs aside, is a plural noun or "they"/"we": the verb's subject."""
+    before = [t for t in c.tagged.tokens if t[1] <= start and t[3] not in ("RB", "RBR", "RBS")]
+    if not before:
+        return False
+    word_start, _, word, tag = before[-1]
+    if word.lower() in ("they", "we"):
+        return True
+    named = any(a <= word_start < b for a, b in c.mentions)
+    return tag == "NNS" and not named  # a name's number is not its last word's ("United States is")
 
 
 def _what_follows(end: int, c: _Context) -> tuple[bool, bool]:

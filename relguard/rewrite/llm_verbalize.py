@@ -22,7 +22,7 @@ from relguard.llm.client import LLMClient, LLMConfig, LLMError, Usage
 from relguard.llm.schemas import InvalidReply
 from relguard.rewrite.verbalize import Ask, Forms, FormVerbalizer
 
-PROMPT_VERSION = "verbalize-1"
+PROMPT_VERSION = "verbalize-2"
 PURPOSE = "verbalize"
 #: Longest phrase accepted for one placeholder, in words; a longer one is a model rewriting the sentence.
 MAX_WORDS = 8
@@ -67,6 +67,20 @@ def parse(reply: str, count: int) -> list[str]:
     return phrases
 
 
+def checked(sentence: str, asks: Sequence[Ask], phrases: list[str]) -> list[str]:
+    """``phrases`` when each reads as relation words in its place: no capitalized word after its first (a name the
+    model copied in: "seceded from Sri Lanka Sri Lanka"), and not ending on the word the sentence goes on with
+    ("born in London London"); else :class:`InvalidReply`."""
+    for number, (ask, phrase) in enumerate(zip(asks, phrases, strict=True), 1):
+        words = phrase.split()
+        if any(w[:1].isupper() for w in words[1:]):
+            raise InvalidReply(f"placeholder {number}: the phrase holds a name; give relation words only")
+        following = re.match(r"\W*(\w+)", sentence[ask.end :])
+        if words and following and words[-1].lower() == following.group(1).lower():
+            raise InvalidReply(f"placeholder {number}: the phrase repeats the word after it")
+    return phrases
+
+
 class LLMVerbalizer(FormVerbalizer):
     """The offline forms, with whole sentences worded by a model where it words them well."""
 
@@ -92,7 +106,11 @@ class LLMVerbalizer(FormVerbalizer):
             return cached or None
         try:
             phrases = self.client.ask_json(
-                chat, lambda reply: parse(reply, len(asks)), purpose=PURPOSE, usage=self.usage, max_tokens=200
+                chat,
+                lambda reply: checked(sentence, asks, parse(reply, len(asks))),
+                purpose=PURPOSE,
+                usage=self.usage,
+                max_tokens=200,
             )
         except LLMError:
             self.declined += 1

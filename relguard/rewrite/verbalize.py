@@ -13,6 +13,7 @@ an original's.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -62,7 +63,8 @@ class Place:
     """What a fill may know of its slot: the frame, whether the object is named before it (``inverted``),
     whether the name it follows is a person (who/which), whether a name right after it is followed by
     punctuation or the end (``closed``: a relative clause opened there is closed), for a tail the form its
-    head printed, and whether a possessive before it is a pronoun ("his [REL]": no "his-born")."""
+    head printed, whether a possessive before it is a pronoun ("his [REL]": no "his-born"), and whether the word
+    before is plural (the verb agrees: "the islands [are located in]")."""
 
     frame: str
     inverted: bool = False
@@ -73,6 +75,7 @@ class Place:
     name_after: bool = True
     preposition_after: bool = False
     has_tail: bool = False
+    plural: bool = False
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,24 @@ def participle(finite: str) -> str | None:
     if first in _DETERMINERS or not (first.endswith(("ed", "en")) or first in _IRREGULAR_PARTICIPLES):
         return None
     return stripped
+
+
+_PLURAL_AUXILIARIES = {"is": "are", "was": "were", "has": "have", "does": "do"}
+
+
+def plural_verb(finite: str) -> str:
+    """The form for a plural subject: "is located in" → "are located in", "borders" → "border"; a past tense
+    ("founded") or a form that does not open with a verb is kept."""
+    first, _, rest = finite.partition(" ")
+    if first in _PLURAL_AUXILIARIES:
+        first = _PLURAL_AUXILIARIES[first]
+    elif first.endswith("ies") and len(first) > 4:
+        first = first[:-3] + "y"
+    elif first.endswith(("sses", "shes", "ches", "xes", "zes", "cuses")):
+        first = first[:-2]
+    elif first.endswith("s") and not first.endswith(("ss", "us", "is")) and first not in _DETERMINERS:
+        first = first[:-1]
+    return f"{first} {rest}".strip()
 
 
 def split_preposition(form: str) -> tuple[str, str]:
@@ -169,6 +190,8 @@ class FormVerbalizer:
         if noun and not place.name_after:
             noun = split_preposition(noun)[0]
         relative = "who" if place.person else "that"
+        if place.plural:
+            finite = plural_verb(finite)
         if frame == fr.FINITE:
             return finite
         if frame == fr.MODIFIER:
@@ -223,14 +246,13 @@ def wordings(predicate: str, type_pair: TypePair, forms: Forms = default_forms) 
     found: set[str] = {predicate.replace("_", " ")}
     for frame in fr.FRAMES:
         for inverted in (False, True):
-            for person in (False, True):
-                for closed in (False, True):
-                    words = verbalize(predicate, type_pair, Place(frame, inverted, person, closed))
-                    words = words.lstrip("-") if words else words
-                    if words:
-                        found.add(words.strip(" ,").lower())
-                        head = split_preposition(words.strip(" ,"))[0]
-                        found.add(head.lower())
+            for person, closed, plural in itertools.product((False, True), repeat=3):
+                words = verbalize(predicate, type_pair, Place(frame, inverted, person, closed, plural=plural))
+                words = words.lstrip("-") if words else words
+                if words:
+                    found.add(words.strip(" ,").lower())
+                    head = split_preposition(words.strip(" ,"))[0]
+                    found.add(head.lower())
     for value in verbalize.forms(predicate, type_pair).values():
         if isinstance(value, str) and value:
             found.add(value.lower())
