@@ -14,6 +14,7 @@ from relguard.rewrite import FormVerbalizer, Sampled, fill, mask
 from relguard.rewrite.frames import (
     COMMA,
     FINITE,
+    HYPHEN,
     MODIFIER,
     POSSESSIVE,
     TAIL,
@@ -138,3 +139,12 @@ def test_a_verb_agrees_with_a_plural_subject(singular, plural):
     from relguard.rewrite.verbalize import plural_verb
 
     assert plural_verb(singular) == plural
+
+
+def test_a_hyphen_left_outside_the_slot_makes_a_compound_not_a_clause(extractor):
+    """The slot of "the Los Angeles-[based] cover band" after the hyphen takes a participle, with one hyphen."""
+    text = "Billy Morrison joined the Los Angeles-based cover band Royal Machines."
+    _, masked, frames, out = release(extractor, text, "founded_by")
+    hyphen = next(n for n, s in enumerate(masked.slots) if masked.text[s.start - 1] == "-")
+    assert frames[hyphen].name == HYPHEN
+    assert "the Los Angeles-founded cover band Royal Machines." in out.text

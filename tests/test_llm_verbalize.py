@@ -50,6 +50,7 @@ def test_the_model_sees_the_masked_sentence_and_the_sample_and_its_phrase_is_use
         json.dumps({"2": "x"}),
         json.dumps({"1": "hired Acme"}),  # a name copied into the phrase: "hired Acme Acme Corp"
         json.dumps({"1": "works at acme"}),  # the phrase ends on the word the sentence goes on with
+        json.dumps({"1": "owned by"}),  # the clause's verb slot given a participle: "Alice Smith owned by Acme"
     ],
 )
 def test_a_reply_that_is_not_one_short_phrase_per_placeholder_keeps_the_offline_fill(extractor, tmp_path, reply):

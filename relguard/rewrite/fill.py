@@ -217,7 +217,8 @@ def mend(before: str, words: str, after: str, opening: bool) -> tuple[str, str]:
     if not words:
         return before, words
     if words.startswith("-"):
-        return _POSSESSIVE_END.sub("", before).rstrip(" "), words  # "Acme's [-owned] Beats" → "Acme-owned Beats"
+        before = _POSSESSIVE_END.sub("", before).rstrip(" ")  # "Acme's [-owned] Beats" → "Acme-owned Beats"
+        return before, words[1:] if before.endswith(("-", "–")) else words
     if words.startswith(","):
         before = before.rstrip(" ")
     elif before and before[-1].isalnum() and words[0].isalnum():

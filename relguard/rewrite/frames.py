@@ -214,6 +214,8 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
     text = c.text
     if not _PLACEHOLDER.sub(" ", text[:start]).strip(_OPENERS):
         return START
+    if text[start - 1 : start] in ("-", "–") and c.mention_ending(start - 1) is not None:
+        return HYPHEN  # "Los Angeles-[based]": the hyphen stayed outside the slot
     if c.mention_ending(start) is not None and text[start - 1 : start].strip():
         if any(m[0] >= end and not text[end : m[0]].strip() for m in c.mentions):
             return COMMA  # "Dublin[,] Ohio": the slot took the comma, nothing stands between name and slot

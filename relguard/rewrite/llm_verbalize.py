@@ -17,12 +17,14 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from relguard.extract.spacy.lexicon import words
 from relguard.llm.cache import JsonCache, key_of
 from relguard.llm.client import LLMClient, LLMConfig, LLMError, Usage
 from relguard.llm.schemas import InvalidReply
-from relguard.rewrite.verbalize import Ask, Forms, FormVerbalizer
+from relguard.rewrite import frames as fr
+from relguard.rewrite.verbalize import IRREGULAR_PARTICIPLES, PREPOSITIONS, Ask, Forms, FormVerbalizer
 
-PROMPT_VERSION = "verbalize-2"
+PROMPT_VERSION = "verbalize-3"
 PURPOSE = "verbalize"
 #: Longest phrase accepted for one placeholder, in words; a longer one is a model rewriting the sentence.
 MAX_WORDS = 8
@@ -67,18 +69,42 @@ def parse(reply: str, count: int) -> list[str]:
     return phrases
 
 
+_AUXILIARIES = words("is are was were has have had will would can could may might must does do did")
+_OPENS_MODIFIER = words("that who which whose where") | PREPOSITIONS | words("the a an")
+
+
 def checked(sentence: str, asks: Sequence[Ask], phrases: list[str]) -> list[str]:
     """``phrases`` when each reads as relation words in its place: no capitalized word after its first (a name the
-    model copied in: "seceded from Sri Lanka Sri Lanka"), and not ending on the word the sentence goes on with
-    ("born in London London"); else :class:`InvalidReply`."""
+    model copied in: "seceded from Sri Lanka Sri Lanka"), not ending on the word the sentence goes on with ("born
+    in London London"), and opening as its frame wants (the frame read from the masked sentence, as the offline
+    fill's): a clause's verb needs a finite verb, not "composed by"; a modifier a relative pronoun, a participle or
+    a preposition, not "is a member of"; else :class:`InvalidReply`."""
     for number, (ask, phrase) in enumerate(zip(asks, phrases, strict=True), 1):
-        words = phrase.split()
-        if any(w[:1].isupper() for w in words[1:]):
+        found = phrase.lower().split()
+        if any(w[:1].isupper() for w in phrase.split()[1:]):
             raise InvalidReply(f"placeholder {number}: the phrase holds a name; give relation words only")
         following = re.match(r"\W*(\w+)", sentence[ask.end :])
-        if words and following and words[-1].lower() == following.group(1).lower():
+        if found and following and found[-1] == following.group(1).lower():
             raise InvalidReply(f"placeholder {number}: the phrase repeats the word after it")
+        if found and not _opens_as_frame_wants(found, ask.place.frame):
+            raise InvalidReply(f"placeholder {number}: the phrase does not fit its place in the sentence")
     return phrases
+
+
+def _opens_as_frame_wants(found: list[str], frame: str) -> bool:
+    first, second = found[0], found[1] if len(found) > 1 else ""
+    participle = first.endswith(("ed", "en")) or first in IRREGULAR_PARTICIPLES
+    if frame == fr.FINITE:
+        return (
+            first in _AUXILIARIES
+            or (first.endswith("s") and first not in PREPOSITIONS)
+            or (participle and second not in ("by", "in", "as"))
+        )
+    if frame in (fr.MODIFIER, fr.COMMA):
+        return first in _OPENS_MODIFIER or participle
+    if frame == fr.NOUN:
+        return first not in _AUXILIARIES and first not in _OPENS_MODIFIER - words("the a an") and not participle
+    return True
 
 
 class LLMVerbalizer(FormVerbalizer):

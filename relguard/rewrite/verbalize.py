@@ -47,11 +47,11 @@ GENERIC_HEADS = {
 }
 _COPULA = re.compile(r"^(is|was|are|were)\s+")
 _DETERMINERS = frozenset({"the", "a", "an", "its", "his", "her", "their"})
-_PREPOSITIONS = words(
+PREPOSITIONS = words(
     """of in to for by with from at on into onto against as within near over under through about after across
     toward towards upon among between behind beside around inside outside throughout"""
 )
-_IRREGULAR_PARTICIPLES = words(
+IRREGULAR_PARTICIPLES = words(
     """born known held built made run led won sold taught written given shown seen set found put kept told brought
     bought thought drawn grown thrown driven ridden sung begun chosen spoken stolen taken eaten fallen
     forgotten frozen hidden beaten bound buried home located based situated headquartered"""
@@ -99,7 +99,7 @@ def participle(finite: str) -> str | None:
     if stripped == finite:
         return None
     first = stripped.split(" ", 1)[0]
-    if first in _DETERMINERS or not (first.endswith(("ed", "en")) or first in _IRREGULAR_PARTICIPLES):
+    if first in _DETERMINERS or not (first.endswith(("ed", "en")) or first in IRREGULAR_PARTICIPLES):
         return None
     return stripped
 
@@ -125,7 +125,7 @@ def plural_verb(finite: str) -> str:
 def split_preposition(form: str) -> tuple[str, str]:
     """(the form without its closing preposition, that preposition) — ("is owned", "by"); ("employs", "")."""
     words = form.split()
-    if len(words) > 1 and words[-1] in _PREPOSITIONS:
+    if len(words) > 1 and words[-1] in PREPOSITIONS:
         return " ".join(words[:-1]), words[-1]
     return form, ""
 
@@ -152,7 +152,7 @@ class FormVerbalizer:
             return None
         clause = forms.get("inverse" if inverted else "clause") or ""
         found = re.search(rf"\b{re.escape(noun)}\s+(\w+)$", clause)
-        preposition = found.group(1) if found and found.group(1) in _PREPOSITIONS else "of"
+        preposition = found.group(1) if found and found.group(1) in PREPOSITIONS else "of"
         return f"{noun} {preposition}"
 
     def role_noun(self, predicate: str, type_pair: TypePair, *, holder_is_subject: bool) -> str | None:
