@@ -305,8 +305,9 @@ class SanitizedDocument:
 
     ``removed_sentences`` were deleted by a null outcome; ``withheld_sentences`` were taken out by the last
     safety net, the leak scan, because they still held an original relation (:mod:`relguard.release.leakscan`);
-    ``unfillable_sentences`` were deleted because no form of a sampled predicate fits a slot's frame there (a
-    function of the masked text and the outcomes, so public).
+    ``unfillable_sentences`` were deleted because no form of a sampled predicate fits a slot's frame there, or the
+    filled sentence read back has a fill where no phrase of its shape is English (:mod:`relguard.rewrite.guard`):
+    a function of the masked text and the outcomes, so public.
     """
 
     name: str

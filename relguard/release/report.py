@@ -68,7 +68,7 @@ COUNT_LABELS = {
     "sentences": "sentences",
     "sentences_removed": "sentences removed (a deleted relation)",
     "sentences_withheld": "sentences withheld by the leak scan",
-    "sentences_unfillable": "sentences deleted because no wording of the drawn relation fits their slot",
+    "sentences_unfillable": "sentences deleted: no wording of the drawn relation fits, or reads as English, there",
     "slots": "relation slots (spans rewritten or removed)",
     "groups": "relation groups (aligned entity pairs, one draw each)",
     "groups_deleted": "groups deleted (null outcome)",

@@ -6,7 +6,8 @@ the public type pair and the sampled predicate. Documents that differ only in re
 masked document, hence the same frames and the same output for the same outcomes.
 
 A sentence is deleted when one of its slots stands for a null outcome, and also when no form of the sampled
-predicate fits a slot's frame (``unfillable``: deleted and counted, never printed broken). Around a fill the
+predicate fits a slot's frame or the filled sentence, read back, has a fill where no phrase of its shape is English
+(:mod:`relguard.rewrite.guard`) (``unfillable``: deleted and counted, never printed broken). Around a fill the
 text outside slots is copied byte for byte except for what English needs at the seam: a space between a fill and
 a word or number, "a"/"an" before it, a capital letter when it opens the sentence, one space where a removed part
 of an expression leaves two.
@@ -18,7 +19,8 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from relguard.rewrite.frames import Frame, read_frames
+from relguard.rewrite import guard
+from relguard.rewrite.frames import Frame, read_frames, tagger
 from relguard.rewrite.mask import MaskedDocument
 from relguard.rewrite.verbalize import Ask, Place, Verbalizer, split_preposition
 from relguard.types import SanitizedDocument, TypePair
@@ -85,7 +87,20 @@ def fill_slots(
     texts, unfillable = slot_words(masked, outcomes, verbalize, frames, only=kept)
     if hasattr(verbalize, "rewrite_sentence"):
         unfillable -= _worded_by_model(masked, outcomes, verbalize, frames, kept, texts)
+    unfillable |= _misread(masked, texts, skip=deleted | unfillable)
     return deleted, texts, unfillable - deleted
+
+
+def _misread(masked: MaskedDocument, texts: Mapping[int, str], *, skip: Collection[int]) -> set[int]:
+    """Sentences whose filled text a fill does not read in (:mod:`relguard.rewrite.guard`): deleted as unfillable."""
+    numbers = sorted({s.sentence for s in masked.slots} - set(skip))
+    built = [assemble(masked, *masked.sentences[n], texts) for n in numbers]
+    tagged = guard.tag_released([text for text, _ in built], tagger())
+    return {
+        n
+        for n, (text, ranges), tokens in zip(numbers, built, tagged, strict=True)
+        if guard.misread(text, ranges, tokens) is not None
+    }
 
 
 def _worded_by_model(masked, outcomes, verbalize, frames, kept, texts: dict[int, str]) -> set[int]:

@@ -1,0 +1,126 @@
+"""Read each filled sentence back before it is released, and delete the ones whose fill does not read as English.
+
+The frame rules (:mod:`relguard.rewrite.frames`) choose a form from the masked sentence; where they misread it
+the fill lands in a place no form of that kind can take — "it that houses", "the official that competes with",
+"a retired British colonized", "was is located in". The filled sentence is tagged again (the tagger only, on
+the released words) and a sentence where a fill sits in such a place is deleted and counted as unfillable, as a
+sentence no form fits: fail closed, never printed broken.
+
+What is read is the released sentence — the masked text and the words of the sampled outcomes — so the decision
+is a function of public structure and outcomes, like the fill itself (DESIGN invariant 7), and the same for any
+verbalizer, the LLM one included. The checks are narrow on purpose: each names a place where no relation phrase
+of that shape is English, so a sentence that reads well is not deleted for its meaning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+
+#: One tagged token of a released sentence: (start, end, text, fine tag, coarse part of speech).
+Token = tuple[int, int, str, str, str]
+Span = tuple[int, int]
+
+_FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
+_FINITE_WORDS = frozenset({"is", "was", "are", "were", "has", "had", "have", "does", "did"})
+_RELATIVES = frozenset({"that", "who", "which"})
+_POSSESSIVES = frozenset({"his", "her", "its", "their", "my", "our", "your"})
+#: Where a relative clause cannot open: after a pronoun, an article, an adjective, a preposition or a dash.
+_NO_RELATIVE_AFTER = frozenset({"PRP", "DT", "PDT", "JJ", "JJR", "JJS", "FW", "IN", "HYPH", ":", "PRP$", "POS", "WDT"})
+#: Where a verb cannot stand: after an article, an adjective or a number (a noun is wanted).
+_NOUN_WANTED_AFTER = frozenset({"DT", "JJ", "JJR", "JJS", "CD"})
+
+
+def _before(tokens: Sequence[Token], fill: Span) -> Token | None:
+    found = [t for t in tokens if t[1] <= fill[0]]
+    return found[-1] if found else None
+
+
+def _inside(tokens: Sequence[Token], fill: Span) -> list[Token]:
+    return [t for t in tokens if fill[0] <= t[0] < fill[1]]
+
+
+def _finite(token: Token) -> bool:
+    return token[3] in _FINITE_TAGS or token[2].lower() in _FINITE_WORDS
+
+
+def relative_after(tokens: Sequence[Token], fill: Span) -> bool:
+    """A relative clause opened right after a pronoun, article, adjective or preposition: "it that houses",
+    "the de facto that plays for", "such that sued"."""
+    words = _inside(tokens, fill)
+    if not words or words[0][2].lower() not in _RELATIVES:
+        return False
+    before = _before(tokens, fill)
+    return before is not None and (before[3] in _NO_RELATIVE_AFTER or before[2] in ("-", "—", "–"))
+
+
+def verb_for_noun(tokens: Sequence[Token], fill: Span) -> bool:
+    """A verb where a noun is wanted: "a retired British colonized", "the fourth largest allied with"."""
+    words = _inside(tokens, fill)
+    before = _before(tokens, fill)
+    if not words or before is None or before[3] not in _NOUN_WANTED_AFTER:
+        return False
+    earlier = _before(tokens, (before[0], before[0]))
+    if before[3] == "CD" and earlier is not None and earlier[3] in ("NNP", "NNPS"):
+        return False  # "Studio 92 [headquartered in]": the number ends a name
+    return (_finite(words[0]) or words[0][3] == "VBN") and words[0][2].lower() not in _RELATIVES
+
+
+def verb_after_verb(tokens: Sequence[Token], fill: Span) -> bool:
+    """A finite fill right after a finite verb or a preposition: "was is located in", "by is the founder of"."""
+    words = _inside(tokens, fill)
+    before = _before(tokens, fill)
+    if not words or before is None or not _finite(words[0]) or words[0][2].lower() in _RELATIVES:
+        return False
+    return _finite(before) or (before[4] == "ADP" and before[2].lower() != "that")
+
+
+def not_a_noun_after_possessive(tokens: Sequence[Token], fill: Span) -> bool:
+    """After "'s" or "his" the fill must open a noun phrase: not "Acme's that founded"."""
+    words = _inside(tokens, fill)
+    before = _before(tokens, fill)
+    if not words or before is None:
+        return False
+    possessive = before[3] == "POS" or (before[2].lower() in _POSSESSIVES and before[3] == "PRP$")
+    return possessive and words[0][4] not in ("NOUN", "PROPN", "ADJ", "NUM") and not words[0][2][:1].isupper()
+
+
+def glued(text: str, fill: Span) -> bool:
+    """A fill glued to the word or number beside it: "27governs"."""
+    start, end = fill
+    return (start > 0 and text[start - 1].isalnum() and text[start].isalnum()) or (
+        end < len(text) and text[end - 1].isalnum() and text[end].isalnum()
+    )
+
+
+CHECKS = {
+    "relative_after": relative_after,
+    "verb_for_noun": verb_for_noun,
+    "verb_after_verb": verb_after_verb,
+    "not_a_noun_after_possessive": not_a_noun_after_possessive,
+}
+
+
+def misread(text: str, fills: Sequence[Span], tokens: Sequence[Token]) -> str | None:
+    """The name of the first check a fill of ``text`` fails, or None when every fill sits where it can."""
+    for fill in fills:
+        if fill[1] <= fill[0]:
+            continue
+        if glued(text, fill):
+            return "glued"
+        for name, check in CHECKS.items():
+            if check(tokens, fill):
+                return name
+    return None
+
+
+def tag_released(texts: Sequence[str], nlp: Language) -> list[list[Token]]:
+    """Tokens of each released sentence, tagged (the tagger and its attribute ruler only)."""
+    disabled = [p for p in nlp.pipe_names if p not in ("tok2vec", "tagger", "attribute_ruler")]
+    return [
+        [(t.idx, t.idx + len(t.text), t.text, t.tag_, t.pos_) for t in doc if not t.is_space]
+        for doc in nlp.pipe(texts, disable=disabled, batch_size=256)
+    ]

@@ -1,0 +1,66 @@
+"""The read-back guard: a filled sentence whose fill sits where no phrase of its shape is English is deleted.
+
+The checks run on the real spaCy tagger over released sentences; each case names the place a fill landed.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from relguard.rewrite import guard
+from relguard.rewrite.frames import tagger
+
+
+def _misread(text: str, fill: str) -> str | None:
+    start = text.index(fill)
+    return guard.misread(text, [(start, start + len(fill))], guard.tag_released([text], tagger())[0])
+
+
+@pytest.mark.parametrize(
+    ("text", "fill", "check"),
+    [
+        ("At first, it that houses the headquarters to Siam.", "that houses the headquarters to", "relative_after"),
+        ("Previously he was the de facto that plays for the Council.", "that plays for", "relative_after"),
+        ("It makes missiles such that sued Cirit.", "that sued", "relative_after"),
+        ("He was a retired British colonized Northern Ireland.", "colonized", "verb_for_noun"),
+        ("The album was is located in Columbia.", "is located in", "verb_after_verb"),
+        ("It was founded by is the founder of Acme.", "is the founder of", "verb_after_verb"),
+        ("It is Acme's founded Globex.", "founded", "not_a_noun_after_possessive"),
+        ("The county has 27governs Ohio.", "governs", "glued"),
+    ],
+)
+def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
+    assert _misread(text, fill) == check
+
+
+@pytest.mark.parametrize(
+    ("text", "fill"),
+    [
+        ("The tracks were recorded at Studio 92 headquartered in Canada.", "headquartered in"),
+        ("Acme Corp acquired Globex Inc.", "acquired"),
+        ("Warton is a village that borders Lancashire.", "that borders"),
+        ("He, who invests in the June List, became its chairman.", ", who invests in"),
+        ("Acme Corp's employee Alice Smith retired.", "employee"),
+        ("Ann Lee, the founder of Beta, spoke.", "the founder of"),
+    ],
+)
+def test_a_fill_that_reads_in_its_place_is_kept(text, fill):
+    assert _misread(text, fill) is None
+
+
+def test_a_misread_sentence_is_deleted_and_counted_and_the_rest_kept(extractor):
+    """End to end through ``fill``: a verbalizer (any plug-in, an LLM one included) that puts a relative clause
+    after "It" gets that sentence deleted and counted as unfillable; the other sentences stay as they were."""
+    from relguard.rewrite import Sampled, fill, mask
+    from relguard.types import Document
+
+    text = "The sky is blue. Acme Corp makes cars. It is owned by Globex Inc."
+    extraction = extractor.extract(Document("d.txt", text))
+    keys = sorted({t.pair_key for t in extraction.triples})
+    masked = mask(extraction, {key: n for n, key in enumerate(keys)})
+    outcomes = {n: Sampled((key[1], key[3]), "owns") for n, key in enumerate(keys)}
+    owned = next(n for n, (a, b) in enumerate(masked.sentences) if "Globex" in masked.text[a:b])
+    out = fill(masked, outcomes, lambda predicate, pair, place: "that owns")
+    assert owned in out.unfillable_sentences
+    assert "Globex" not in out.text and "that owns" not in out.text
+    assert out.text.startswith("The sky is blue.")
