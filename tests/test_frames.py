@@ -133,7 +133,8 @@ def test_two_wordings_of_one_relation_give_the_same_frames_and_text(extractor):
 @pytest.mark.parametrize(
     ("singular", "plural"),
     [("is located in", "are located in"), ("borders", "border"), ("publishes", "publish"), ("flies to", "fly to"),
-     ("focuses on", "focus on"), ("has as its capital", "have as its capital"), ("founded", "founded")],
+     ("focuses on", "focus on"), ("criticizes", "criticize"), ("has as its capital", "have as its capital"),
+     ("founded", "founded")],
 )  # fmt: skip
 def test_a_verb_agrees_with_a_plural_subject(singular, plural):
     from relguard.rewrite.verbalize import plural_verb

@@ -115,7 +115,7 @@ def plural_verb(finite: str) -> str:
         first = _PLURAL_AUXILIARIES[first]
     elif first.endswith("ies") and len(first) > 4:
         first = first[:-3] + "y"
-    elif first.endswith(("sses", "shes", "ches", "xes", "zes", "cuses")):
+    elif first.endswith(("sses", "shes", "ches", "xes", "zzes", "cuses")):
         first = first[:-2]
     elif first.endswith("s") and not first.endswith(("ss", "us", "is")) and first not in _DETERMINERS:
         first = first[:-1]
