@@ -599,3 +599,13 @@ def test_a_blank_line_always_ends_a_sentence(extractor):
         "Bob Jones visited Paris.",
         "Alice Smith founded Acme Corp in Boston.",
     ]
+
+
+def test_known_for_is_a_relation_known_as_an_alias(extractor):
+    """ "known for founding" relates the two names; "known as"/"known by" only gives another name."""
+    from relguard.types import Document
+
+    related = extractor.extract(Document("d.txt", "Tom Smith is known for founding Acme Corp."))
+    assert [(t.subject, t.object) for t in related.triples] == [("Tom Smith", "Acme Corp")]
+    alias = extractor.extract(Document("d.txt", "Acme Corp, also known as Globex Inc, is big."))
+    assert alias.triples == ()

@@ -254,9 +254,21 @@ class SentenceRelations(NounRules, SpanCutter):
         predicate = normalize_predicate(" ".join(words))
         if predicate in lex.IDENTITY or predicate.rsplit("_", 1)[-1] in lex.NON_RELATIONAL_PREPS:
             return None
-        if set(predicate.split("_")) & lex.ALIAS_WORDS:
+        if _names_an_alias(predicate.split("_")):
             return None  # "better known by his stage name", "stylized as": another name, not a relation
         return predicate
+
+
+def _names_an_alias(words: list[str]) -> bool:
+    """Whether the predicate gives another name: an alias word, except "known" with a complement that is not a
+    name ("known for founding Acme" is a relation, "known as"/"known by" an alias)."""
+    for n, word in enumerate(words):
+        if word not in lex.ALIAS_WORDS:
+            continue
+        following = words[n + 1] if n + 1 < len(words) else ""
+        if word != "known" or following in ("", "as", "by", "under"):
+            return True
+    return False
 
 
 def _ancestors(tok: Token) -> list[Token]:
