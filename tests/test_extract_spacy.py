@@ -609,3 +609,11 @@ def test_known_for_is_a_relation_known_as_an_alias(extractor):
     assert [(t.subject, t.object) for t in related.triples] == [("Tom Smith", "Acme Corp")]
     alias = extractor.extract(Document("d.txt", "Acme Corp, also known as Globex Inc, is big."))
     assert alias.triples == ()
+
+
+def test_a_direction_noun_links_only_with_its_of(extractor):
+    """ "in the centre of Vienna" is relation words; "a community health centre in Boston" describes the clinic."""
+    from relguard.types import Document
+
+    described = extractor.extract(Document("d.txt", "The Harbor Street Clinic is a community health centre in Boston."))
+    assert [o.text for t in described.triples for o in t.occurrences] == ["in"]

@@ -80,8 +80,11 @@ class NounRules:
         another name ("Apple CEO Tim Cook"). Any other noun on the path says what a name is ("a village in", "an
         American singer", "the album's lead single"): it stays in the text."""
         lemma = noun.lemma_.lower()
-        if lemma in _SUPPORT_NOUNS and (lemma not in lex.LIGHT_NOUNS or noun.dep_ == "dobj"):
-            return True  # "took place in", "in the north of", "on the board of"; not "a census-designated place"
+        of = any(c.dep_ == "prep" and c.lower_ == "of" for c in noun.children)
+        direction = lemma in lex.DIRECTION_NOUNS and lemma not in lex.LIGHT_NOUNS | lex.BODY_NOUNS
+        if lemma in _SUPPORT_NOUNS and (lemma not in lex.LIGHT_NOUNS or noun.dep_ == "dobj") and (of or not direction):
+            return True  # "took place in", "in the north of", "on the board of"; not "a census-designated place",
+            # nor "a community health centre in": a direction noun links only with its "of"
         if noun.dep_ in _OBJECTS and not (noun.dep_ == "pobj" and noun.head.lower_ == "as"):
             return False  # "published an edition of": what a verb acts on; but "served as the president of"
         if any(c.dep_ == "prep" and c.lower_ in _ROLE_PREPS and c.i > noun.i for c in noun.children):
