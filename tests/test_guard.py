@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from relguard.rewrite import guard
-from relguard.rewrite.frames import tagger
+from relguard.rewrite.tagging import tagger
 
 
 def _misread(text: str, fill: str) -> str | None:

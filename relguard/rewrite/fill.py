@@ -20,8 +20,9 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from relguard.rewrite import guard
-from relguard.rewrite.frames import Frame, read_frames, tagger
+from relguard.rewrite.frames import Frame, read_frames
 from relguard.rewrite.mask import MaskedDocument
+from relguard.rewrite.tagging import tagger
 from relguard.rewrite.verbalize import Ask, Place, Verbalizer, split_preposition
 from relguard.types import SanitizedDocument, TypePair
 

@@ -26,13 +26,13 @@ Frames:
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from relguard.extract.spacy.lexicon import words
+from relguard.rewrite.tagging import PLACEHOLDER as _PLACEHOLDER
+from relguard.rewrite.tagging import Tagged, tag_sentences
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -63,7 +63,6 @@ _SUBORDINATORS = words(
     """which who whom whose where when while although though because since after before if until whereas unless
     once"""
 )
-_PLACEHOLDER = re.compile(r"\[REL_\d+\]")
 _OPENERS = " \t\n\"'“‘([{*-–—•"
 
 
@@ -77,61 +76,6 @@ class Frame:
     name_after: bool = True
     preposition_after: bool = False
     plural: bool = False
-
-
-@dataclass(frozen=True)
-class Tagged:
-    """The tags of one masked sentence with its placeholders taken out: (start, end, text, tag) per token, with
-    offsets into the masked sentence."""
-
-    tokens: tuple[tuple[int, int, str, str], ...]
-
-
-@functools.cache
-def tagger(model: str = "en_core_web_sm") -> Language:
-    """The spaCy pipeline that tags masked sentences (parser and NER are not needed for a tag)."""
-    from relguard.extract.spacy.model import load_pipeline
-
-    return load_pipeline(model)
-
-
-_TAG_CACHE: dict[str, tuple[tuple[int, int, str, str], ...]] = {}
-_TAG_CACHE_SIZE = 100_000
-
-
-def tag_sentences(texts: Sequence[str], nlp: Language | None = None) -> list[Tagged]:
-    """Tags of each masked sentence, its placeholders replaced by one space before tagging (so the tags never
-    depend on which group a placeholder names), cached by that text; offsets point into each given text."""
-    nlp = nlp or tagger()
-    stripped = [_strip(t) for t in texts]
-    missing = list(dict.fromkeys(body for body, _ in stripped if body not in _TAG_CACHE))
-    if missing:
-        if len(_TAG_CACHE) + len(missing) > _TAG_CACHE_SIZE:
-            _TAG_CACHE.clear()
-        disabled = [p for p in nlp.pipe_names if p not in ("tok2vec", "tagger", "attribute_ruler")]
-        for body, doc in zip(missing, nlp.pipe(missing, disable=disabled, batch_size=256), strict=True):
-            _TAG_CACHE[body] = tuple((t.idx, t.idx + len(t.text), t.text, t.tag_) for t in doc if not t.is_space)
-    return [
-        Tagged(tuple((offsets[a], offsets[b], word, tag) for a, b, word, tag in _TAG_CACHE[body]))
-        for body, offsets in stripped
-    ]
-
-
-def _strip(text: str) -> tuple[str, list[int]]:
-    """``text`` with every placeholder replaced by one space, and the map from its offsets back into ``text``."""
-    body, offsets, cursor = [], [], 0
-    for found in _PLACEHOLDER.finditer(text):
-        for i in range(cursor, found.start()):
-            body.append(text[i])
-            offsets.append(i)
-        body.append(" ")
-        offsets.append(found.start())
-        cursor = found.end()
-    for i in range(cursor, len(text)):
-        body.append(text[i])
-        offsets.append(i)
-    offsets.append(len(text))
-    return "".join(body), offsets
 
 
 def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Frame, ...]:
