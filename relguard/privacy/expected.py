@@ -226,16 +226,26 @@ def equivalent_candidates(prepared, *, threshold: float) -> np.ndarray:
 
 
 def expected_leakage(
-    prepared, *, epsilon: float, lam: float, threshold: float, allow_null: bool = True
+    prepared,
+    *,
+    epsilon: float,
+    lam: float,
+    threshold: float,
+    allow_null: bool = True,
+    entity_epsilon: float | None = None,
 ) -> ExpectedLeakage:
     """Exact expected connection and relation retention of a release drawn from ``prepared`` at (ε, λ).
 
     The same :class:`OutcomeModel` as the app's expected outcomes, with ``threshold`` as the "close" cut-off:
-    relation retention is kept + close, connection retention is 1 − deleted.
+    relation retention is kept + close, connection retention is 1 − deleted. With ``entity_epsilon`` E each
+    group is drawn at its own ε_g (:meth:`~relguard.pipeline.Prepared.group_epsilons`) and ``epsilon`` is E.
     """
-    return _leakage(
-        OutcomeModel.from_prepared(prepared, close_threshold=threshold), prepared.k, epsilon, lam, allow_null
-    )
+    model = OutcomeModel.from_prepared(prepared, close_threshold=threshold)
+    if entity_epsilon is None:
+        return _leakage(model, prepared.k, epsilon, lam, allow_null)
+    per_group = prepared.group_epsilons(entity_epsilon=entity_epsilon)
+    probabilities = prepared.probabilities(epsilon=per_group, lam=lam, allow_null=allow_null)
+    return _leakage(model, prepared.k, entity_epsilon, lam, allow_null, probabilities)
 
 
 def expected_leakage_curve(
@@ -251,8 +261,10 @@ def expected_leakage_curve(
     return tuple(_leakage(model, prepared.k, e, lam, allow_null) for e in epsilons)
 
 
-def _leakage(model: OutcomeModel, k: int, epsilon: float, lam: float, allow_null: bool) -> ExpectedLeakage:
-    outcome = model.expected(epsilon=epsilon, lam=lam, allow_null=allow_null)
+def _leakage(
+    model: OutcomeModel, k: int, epsilon: float, lam: float, allow_null: bool, probabilities: np.ndarray | None = None
+) -> ExpectedLeakage:
+    outcome = model.expected(epsilon=epsilon, lam=lam, allow_null=allow_null, probabilities=probabilities)
     return ExpectedLeakage(
         epsilon=outcome.epsilon,
         lam=outcome.lam,
