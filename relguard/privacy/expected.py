@@ -133,13 +133,20 @@ class OutcomeModel:
         p = probabilities
         return self._summaries(np.asarray(p)[None], [epsilon], lam)[0]
 
-    def curve(self, epsilons: Iterable[float], *, lam: float) -> list[ExpectedOutcomes]:
-        """Expectations at each ε of ``epsilons`` (the Tune page's curves), vectorized over ε."""
+    def curve(
+        self, epsilons: Iterable[float], *, lam: float, shares: np.ndarray | None = None
+    ) -> list[ExpectedOutcomes]:
+        """Expectations at each ε of ``epsilons`` (the Tune page's curves), vectorized over ε.
+
+        ``shares`` (one per group) draws group g at ε·shares[g]: with a per-entity budget E, shares are
+        1 / max(n(s), n(o)) and the grid is E (:mod:`relguard.privacy.entity`).
+        """
         grid = np.array([check_epsilon(e) for e in epsilons], dtype=np.float64)
         lam = check_lam(lam)
         if self.triples == 0:
             return [self.expected(epsilon=e, lam=lam) for e in grid]
-        logits = grid[:, None, None] * utilities(self.distances, lam=lam)[None] / 2.0
+        per_group = np.ones(len(self.distances)) if shares is None else np.asarray(shares, dtype=np.float64)
+        logits = grid[:, None, None] * per_group[None, :, None] * utilities(self.distances, lam=lam)[None] / 2.0
         logits -= logits.max(axis=2, keepdims=True)
         p = np.exp(logits)
         p /= p.sum(axis=2, keepdims=True)
