@@ -105,7 +105,9 @@ class PrivacySettings:
             raise ConfigTypeError(f"seed must be an integer or None, got {self.seed!r}")
 
     @classmethod
-    def per_entity(cls, entity_epsilon: float, *, lam: float = 1.0, k: int = 10, seed: int | None = None):
+    def per_entity(
+        cls, entity_epsilon: float, *, lam: float = 1.0, k: int = 10, seed: int | None = None
+    ) -> PrivacySettings:
         """Settings with a per-entity budget E (``epsilon`` set to E)."""
         budget = check_entity_epsilon(entity_epsilon)
         return cls(epsilon=budget, lam=lam, k=k, seed=seed, entity_epsilon=budget)

@@ -148,3 +148,11 @@ def test_a_document_of_the_release_is_what_the_library_draws(tmp_path, capsys):
     capsys.readouterr()
     release = sanitize([Document("people.txt", TEXT + "\n")], entity_epsilon=3.0, lam=1.0, k=10, seed=7)
     assert (out / "documents" / "people.txt").read_text() == release.documents[0].text
+
+
+def test_inspect_shows_each_group_at_its_own_epsilon(tmp_path, capsys):
+    (tmp_path / "a.txt").write_text(TEXT, encoding="utf-8")
+    assert cli.main(["inspect", str(tmp_path / "a.txt"), "--entity-epsilon", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "E=3 per entity λ=1 K=10" in out
+    assert out.count("drawn at ε_g=1:") == 3 and out.count("drawn at ε_g=3:") == 1
