@@ -24,6 +24,7 @@ gives a hub entity only one group's ε and see this check fail.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -107,7 +108,15 @@ def synthetic_keys(pools: Mapping[TypePair, CandidatePool]) -> list[PairKey]:
 
 
 def product_log_ratio(log_p: Sequence[np.ndarray], log_q: Sequence[np.ndarray]) -> float:
-    """max over joint outcomes |log P(y) − log Q(y)| of the product laws ⊗ p_g and ⊗ q_g, computed exactly."""
+    """max over joint outcomes |log P(y) − log Q(y)| of the product laws ⊗ p_g and ⊗ q_g, computed exactly.
+
+    The joint table is enumerated up to :data:`MAX_JOINT` outcomes; beyond, the same maximum is taken term by term
+    (log P − log Q is a sum of one term per group, so its maximum is the sum of the groups' maxima).
+    """
+    if math.prod(len(p) for p in log_p) > MAX_JOINT:
+        ups = sum(float(np.max(p - q)) for p, q in zip(log_p, log_q, strict=True))
+        downs = sum(float(np.max(q - p)) for p, q in zip(log_p, log_q, strict=True))
+        return max(ups, downs)
     joint_p, joint_q = np.zeros(1), np.zeros(1)
     for p, q in zip(log_p, log_q, strict=True):
         joint_p = np.add.outer(joint_p, p).ravel()
