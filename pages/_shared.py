@@ -125,7 +125,8 @@ def sidebar() -> None:
         st.caption(f"**{count}** document{'s' if count != 1 else ''} loaded")
         extractor_name, candidates_name = studio().backend_choice()
         st.caption(f"Extractor: {extractor_name} · pools: {candidates_name}")
-        st.caption(f"ε = {st.session_state.epsilon:g} · λ = {st.session_state.lam:g} · K = {st.session_state.k}")
+        per = " per entity" if st.session_state.entity_budget else ""
+        st.caption(f"ε = {st.session_state.epsilon:g}{per} · λ = {st.session_state.lam:g} · K = {st.session_state.k}")
         release = st.session_state.release
         if release is not None:
             g = release.guarantee

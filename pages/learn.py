@@ -5,7 +5,16 @@ import streamlit as st
 
 from pages._shared import EPSILONS, LAMBDAS, candidates, encoder, help_text
 from relguard.errors import RelGuardError
-from relguard.studio.teaching import EXAMPLE_PAIR, EXAMPLE_R, EXAMPLE_R2, EXAMPLE_SENTENCE, compare, worked_example
+from relguard.studio.teaching import (
+    EXAMPLE_PAIR,
+    EXAMPLE_R,
+    EXAMPLE_R2,
+    EXAMPLE_SENTENCE,
+    compare,
+    entity_example,
+    entity_words,
+    worked_example,
+)
 
 st.title("Learn relation-DP")
 st.markdown(help_text("learn-intro"))
@@ -64,3 +73,9 @@ st.metric(
     help=f"Definition 3 {verdict} for this pair at ε = {epsilon:g}, λ = {lam:g}.",
 )
 st.markdown(help_text("learn-definition"))
+
+st.subheader("One person, three relations: the bounds add up")
+per_entity = st.toggle("Per-entity budget: ε is her budget E", key="learn_entity")
+person = entity_example(epsilon=epsilon, lam=lam, k=k, per_entity=per_entity)
+st.markdown(entity_words(person))
+st.dataframe(list(person.rows), hide_index=True, width="stretch")

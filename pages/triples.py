@@ -2,8 +2,9 @@
 
 import streamlit as st
 
-from pages._shared import need_corpus
+from pages._shared import need_corpus, studio
 from relguard.extract.regions import UNREAD
+from relguard.studio.entities import entity_rows
 from relguard.studio.graph import entities, frame_height, graph_html, knowledge_graph, neighbourhood
 from relguard.studio.render import highlight_html, legend_html
 from relguard.studio.tables import triple_rows
@@ -32,6 +33,15 @@ if corpus is not None and corpus.triples:
             f"`{UNREAD}`: a pair protected by position. A slot lies next to both names, so its outcome decides "
             "whether the sentence is kept, but the extractor read no relation between these two."
         )
+
+    st.subheader("Entities, the weakest bound first")
+    budget = "a per-entity budget E" if st.session_state.entity_budget else "one ε for every pair"
+    st.caption(
+        f"All of one entity's relations together, at ε = {st.session_state.epsilon:g} and {budget} (Tune): two "
+        "corpora that differ in every relation of the entity are told apart by at most e^(Σ ε_g·d_max) ≤ e^(ε·n)."
+    )
+    epsilons = studio().group_epsilons(corpus)
+    st.dataframe(entity_rows(corpus, epsilons=epsilons, lam=st.session_state.lam), hide_index=True, width="stretch")
 
     st.subheader("Knowledge graph")
     st.caption("Nodes are coloured by entity type; hover an edge for the relation and its occurrences.")

@@ -5,6 +5,7 @@ import streamlit as st
 from pages._charts import outcome_curves, probability_bars
 from pages._shared import EPSILONS, LAMBDAS, encoder, help_text, lasting, log_slider, need_corpus, studio
 from relguard.privacy.bounds import document_bound, relation_bound
+from relguard.studio.entities import budget_note, entity_rows, shares
 from relguard.studio.tables import close_summary, group_label, groups_per_document, probability_rows
 from relguard.studio.teaching import pool_pairs
 
@@ -22,6 +23,8 @@ if corpus is not None and corpus.groups:
     a, b, c = st.columns([3, 2, 1])
     epsilon_label = "ε — privacy budget (log scale): ← more privacy · more utility →"
     log_slider(a, epsilon_label, options=EPSILONS, key="w_epsilon", state="epsilon")
+    budget_label = "Per-entity budget: ε is each entity's E (pair (s, o) drawn at E / max(n(s), n(o)))"
+    lasting(a.toggle, budget_label, key="w_entity", state="entity_budget")
     lam_label = "λ — distance of deleting (log scale): ← deletes more · deletes less →"
     log_slider(b, lam_label, options=LAMBDAS, key="w_lam", state="lam")
     lasting(c.number_input, "K", min_value=1, max_value=20, step=1, key="w_k", state="k")
@@ -31,7 +34,10 @@ if corpus is not None and corpus.groups:
     elif epsilon < 0.1:
         st.info(f"ε = {epsilon:g} is below 0.1: very strong privacy; most relations will be replaced or deleted.")
 
-    probabilities = corpus.probabilities(epsilon=epsilon, lam=lam)
+    epsilons = studio().group_epsilons(corpus)
+    probabilities = corpus.probabilities(epsilon=epsilons, lam=lam)
+    if ss.entity_budget:
+        st.info(budget_note(corpus, epsilons=epsilons, entity_epsilon=epsilon))
     expected = ss.model.expected(epsilon=epsilon, lam=lam, probabilities=probabilities)
 
     st.subheader("Expected outcomes for the whole corpus (exact, not sampled)")
@@ -40,7 +46,7 @@ if corpus is not None and corpus.groups:
         col.metric(name, f"{share:.1%}")
     cols[4].metric("sentences removed", f"{expected.sentences_removed:.1f} of {expected.sentences}")
 
-    curve = ss.model.curve(EPSILONS[::2], lam=lam)
+    curve = ss.model.curve(EPSILONS[::2], lam=lam, shares=shares(corpus) if ss.entity_budget else None)
     figure = outcome_curves(curve, epsilon)
     st.plotly_chart(figure, width="stretch", key="curve")
 
@@ -84,6 +90,12 @@ if corpus is not None and corpus.groups:
         f"differing in all of them are at most e^(ε·Σd_R) ≤ **{document_bound([1.0] * m, epsilon=epsilon):.3g}×** "
         "apart."
     )
+    weakest = entity_rows(corpus, epsilons=epsilons, lam=lam, limit=1)[0]
+    st.markdown(
+        f"Per entity the bounds add up too: `{weakest['entity']}` takes part in {weakest['groups (n)']} groups, so two "
+        f"corpora differing in all of its relations are at most **{weakest['bound e^(Σ ε_g·d_max)']:.3g}×** apart "
+        "(every entity, weakest first, on **Triples**)."
+    )
 
     st.subheader("Draw a release")
     lasting(st.toggle, "Teaching seed (reproducible, NOT a private release)", key="w_teaching", state="teaching_seed")
@@ -98,5 +110,6 @@ if corpus is not None and corpus.groups:
             st.warning(f"The drawn release (ε = {g.epsilon:g}, λ = {g.lam:g}, K = {g.k}) is stale: {reason}. "
                        "Draw it again before you export.")  # fmt: skip
         else:
-            st.success(f"Release drawn at ε = {g.epsilon:g}, λ = {g.lam:g}, K = {g.k}.")
+            per = " per entity" if g.entity_epsilon is not None else ""
+            st.success(f"Release drawn at ε = {g.epsilon:g}{per}, λ = {g.lam:g}, K = {g.k}.")
         st.caption("See what changed on **Drawn release** (confidential view), then **Export** it.")

@@ -27,11 +27,13 @@ from relguard.engine.backends import Backends
 from relguard.engine.memory import draw_release
 from relguard.engine.outcomes import sample_table
 from relguard.engine.provenance import provenance
+from relguard.errors import ConfigError
 from relguard.extract.corpus import Progress, extract_corpus
 from relguard.extract.review import Review, apply_review
+from relguard.privacy.entity import draw_epsilons
 from relguard.privacy.mechanism import group_distances, outcome_probabilities
 from relguard.protocols import Encoder, Extractor, PoolGenerator
-from relguard.settings import DEFAULT_ENCODER, PrivacySettings, check_epsilon, check_k, check_lam
+from relguard.settings import DEFAULT_ENCODER, PrivacySettings, check_k, check_lam
 from relguard.types import (
     CandidatePool,
     Document,
@@ -83,21 +85,40 @@ class Prepared:
     def pool_for(self, item: Triple | RelationGroup) -> CandidatePool:
         return self.pools[item.type_pair]
 
-    def probabilities(self, *, epsilon: float, lam: float, allow_null: bool = True) -> np.ndarray:
+    def group_epsilons(self, *, epsilon: float | None = None, entity_epsilon: float | None = None) -> np.ndarray:
+        """The ε each relation group is drawn at (row order): ``epsilon`` for all, or with a per-entity budget
+        ``entity_epsilon`` E, ε_g = E / max(n(s), n(o)) (:mod:`relguard.privacy.entity`)."""
+        keys = [g.key for g in self.groups]
+        return draw_epsilons(
+            keys, epsilon=entity_epsilon if epsilon is None else epsilon, entity_epsilon=entity_epsilon
+        )
+
+    def probabilities(self, *, epsilon: float | np.ndarray, lam: float, allow_null: bool = True) -> np.ndarray:
         """(g, K+1) outcome probabilities per relation group, last column null; cheap, recomputed on demand.
 
+        ``epsilon`` is one ε, or one per group (:meth:`group_epsilons`, a per-entity budget).
         ``allow_null=False`` is the no-deletion ablation (paper Table 3): the null column is 0.
         """
         if not self.groups:
             return np.zeros((0, self.k + 1))
         return outcome_probabilities(self.distances, epsilon=epsilon, lam=lam, allow_null=allow_null)
 
-    def draw(self, *, epsilon: float, lam: float, seed: int | None = None, allow_null: bool = True) -> Release:
+    def draw(
+        self,
+        *,
+        epsilon: float | None = None,
+        lam: float,
+        seed: int | None = None,
+        allow_null: bool = True,
+        entity_epsilon: float | None = None,
+    ) -> Release:
         """Sample one outcome per relation group and rewrite every document (leak scan and withholding included).
 
-        ``allow_null=False`` never deletes (the paper's Table 3 ablation, for evaluation only).
+        Give ``epsilon`` (every group at ε) or ``entity_epsilon`` E (each group at E / max(n(s), n(o)), so every
+        entity stays within e^E). ``allow_null=False`` never deletes (the paper's Table 3 ablation, for
+        evaluation only).
         """
-        privacy = PrivacySettings(epsilon=epsilon, lam=lam, k=self.k, seed=seed)
+        privacy = privacy_of(epsilon=epsilon, entity_epsilon=entity_epsilon, lam=lam, k=self.k, seed=seed)
         keys = [g.key for g in self.groups]
         table = sample_table(keys, self.distances, pools=self.pools, privacy=privacy, allow_null=allow_null)
         public, confidential = self.provenance(teaching=seed is not None)
@@ -119,6 +140,19 @@ class Prepared:
             input_hashes=self.input_hashes,
             teaching=teaching,
         )
+
+
+def privacy_of(
+    *, epsilon: float | None, entity_epsilon: float | None, lam: float, k: int, seed: int | None
+) -> PrivacySettings:
+    """The draw's settings from one budget: ε per relation, or E per entity (then ε is E)."""
+    if entity_epsilon is not None:
+        if epsilon is not None and epsilon != entity_epsilon:
+            raise ConfigError("give epsilon (per relation) or entity_epsilon (per entity), not both")
+        return PrivacySettings.per_entity(entity_epsilon, lam=lam, k=k, seed=seed)
+    if epsilon is None:
+        raise ConfigError("a draw needs epsilon (per relation) or entity_epsilon (per entity)")
+    return PrivacySettings(epsilon=epsilon, lam=lam, k=k, seed=seed)
 
 
 def prepare(
@@ -199,7 +233,7 @@ def prepare_extracted(
 def sanitize(
     documents: Sequence[Document],
     *,
-    epsilon: float,
+    epsilon: float | None = None,
     lam: float,
     k: int,
     seed: int | None = None,
@@ -210,10 +244,14 @@ def sanitize(
     input_hashes: Mapping[str, str] | None = None,
     progress: Progress | None = None,
     review: Review | None = None,
+    entity_epsilon: float | None = None,
 ) -> Release:
-    """Sanitize a corpus in one call: returns a :class:`Release` that carries its guarantee."""
-    epsilon, lam = check_epsilon(epsilon), check_lam(lam)
+    """Sanitize a corpus in one call: returns a :class:`Release` that carries its guarantee.
+
+    Give ``epsilon`` per relation, or ``entity_epsilon`` per entity (see :meth:`Prepared.draw`).
+    """
+    privacy_of(epsilon=epsilon, entity_epsilon=entity_epsilon, lam=check_lam(lam), k=k, seed=seed)  # fail early
     names = {"extractor": extractor, "candidates": candidates, "encoder": encoder}
     options = {"backends": backends, "input_hashes": input_hashes, "progress": progress, "review": review}
     prepared = prepare(documents, k=k, **names, **options)
-    return prepared.draw(epsilon=epsilon, lam=lam, seed=seed)
+    return prepared.draw(epsilon=epsilon, lam=lam, seed=seed, entity_epsilon=entity_epsilon)

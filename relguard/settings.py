@@ -53,6 +53,19 @@ def check_lam(lam: object) -> float:
     return value
 
 
+def check_entity_epsilon(value: object) -> float:
+    """E, the budget of one entity's relations together, must be a finite real ≥ 0 (like ε)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ConfigTypeError(f"entity epsilon must be a number, got {type(value).__name__}: {value!r}")
+    number = float(value)
+    if not math.isfinite(number) or number < 0:
+        raise ConfigError(
+            f"entity epsilon must be a finite number >= 0 (got {value!r}); it is the budget of all of one "
+            "entity's relations together, e.g. 5"
+        )
+    return number
+
+
 def check_k(k: object) -> int:
     """K, the number of real candidates per pool, must be an integer ≥ 1."""
     if isinstance(k, bool) or not isinstance(k, numbers.Integral):
@@ -64,19 +77,40 @@ def check_k(k: object) -> int:
 
 @dataclass(frozen=True)
 class PrivacySettings:
-    """ε, λ and K of a release, and the teaching seed (None: OS entropy, a private release)."""
+    """ε, λ and K of a release, and the teaching seed (None: OS entropy, a private release).
+
+    ``entity_epsilon`` E is the per-entity budget (DESIGN invariant 13): each group is then drawn at
+    ε_g = E / max(n(s), n(o)) (:mod:`relguard.privacy.entity`), and ``epsilon`` must be E too — the most any one
+    group can get, so everything that reads ε as a per-relation ceiling stays right. :meth:`per_entity` builds it.
+    """
 
     epsilon: float = 5.0
     lam: float = 1.0
     k: int = 10
     seed: int | None = None
+    entity_epsilon: float | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+        if self.entity_epsilon is not None:
+            object.__setattr__(self, "entity_epsilon", check_entity_epsilon(self.entity_epsilon))
+            if self.epsilon != self.entity_epsilon:
+                raise ConfigError(
+                    f"with a per-entity budget E = {self.entity_epsilon:g}, epsilon is E too (got epsilon = "
+                    f"{self.epsilon:g}); give one budget: epsilon per relation, or entity_epsilon per entity"
+                )
         object.__setattr__(self, "lam", check_lam(self.lam))
         object.__setattr__(self, "k", check_k(self.k))
         if self.seed is not None and (isinstance(self.seed, bool) or not isinstance(self.seed, int)):
             raise ConfigTypeError(f"seed must be an integer or None, got {self.seed!r}")
+
+    @classmethod
+    def per_entity(
+        cls, entity_epsilon: float, *, lam: float = 1.0, k: int = 10, seed: int | None = None
+    ) -> PrivacySettings:
+        """Settings with a per-entity budget E (``epsilon`` set to E)."""
+        budget = check_entity_epsilon(entity_epsilon)
+        return cls(epsilon=budget, lam=lam, k=k, seed=seed, entity_epsilon=budget)
 
 
 @dataclass(frozen=True)
@@ -166,6 +200,14 @@ FLAGS: tuple[Flag, ...] = (
     Flag("--epsilon", "privacy", "epsilon", float, "privacy budget ε ≥ 0 (default 5)"),
     Flag("--lam", "privacy", "lam", float, "deletion distance λ ≥ 0 (default 1)"),
     Flag("--k", "privacy", "k", int, "candidates per pool, K ≥ 1 (default 10)"),
+    Flag(
+        "--entity-epsilon",
+        "privacy",
+        "entity_epsilon",
+        float,
+        "per-entity budget E ≥ 0 instead of --epsilon: each relation group (s, o) is drawn at "
+        "ε_g = E / max(n(s), n(o)), n an entity's groups, so all of one entity's relations together stay within e^E",
+    ),
     Flag("--extractor", "backends", "extractor", str, "extractor backend (default: spacy, offline)"),
     Flag("--candidates", "backends", "candidates", str, "candidate-pool backend (default: inventory)"),
     Flag(
@@ -248,8 +290,16 @@ def from_values(values: object, *, seed: int | None = None) -> Settings:
         value = getattr(values, spec.flag[2:].replace("-", "_"), None)
         if value is not None:
             sections[spec.section][spec.name] = value
+    privacy = sections["privacy"]
+    if privacy.get("entity_epsilon") is not None:
+        if "epsilon" in privacy:
+            raise ConfigError(
+                "--epsilon and --entity-epsilon are two budgets for one draw; give --epsilon (per relation) or "
+                "--entity-epsilon (per entity), not both"
+            )
+        privacy["epsilon"] = check_entity_epsilon(privacy["entity_epsilon"])
     return Settings(
-        privacy=PrivacySettings(**sections["privacy"], seed=seed),
+        privacy=PrivacySettings(**privacy, seed=seed),
         backends=BackendSettings(**sections["backends"]),
         inputs=InputSettings(**sections["inputs"]),
     )
@@ -260,7 +310,10 @@ def command_line(inputs: Sequence[str], settings: Settings, *, out: str = "relea
     parts = ["relguard", "sanitize", *inputs, "--out", out]
     defaults = Settings()
     privacy = settings.privacy
-    parts += ["--epsilon", f"{privacy.epsilon:g}", "--lam", f"{privacy.lam:g}", "--k", str(privacy.k)]
+    budget = ["--epsilon", f"{privacy.epsilon:g}"]
+    if privacy.entity_epsilon is not None:
+        budget = ["--entity-epsilon", f"{privacy.entity_epsilon:g}"]
+    parts += [*budget, "--lam", f"{privacy.lam:g}", "--k", str(privacy.k)]
     if privacy.seed is not None:
         parts += ["--seed", str(privacy.seed)]
     for spec in FLAGS:

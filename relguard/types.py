@@ -320,7 +320,11 @@ class SanitizedDocument:
 
 @dataclass(frozen=True)
 class Guarantee:
-    """The privacy guarantee that travels with a release (OpenDP style); ``seed`` is a teaching draw's seed."""
+    """The privacy guarantee that travels with a release (OpenDP style); ``seed`` is a teaching draw's seed.
+
+    ``entity_epsilon`` is the per-entity budget E when one was set: each group g was then drawn at its own
+    ε_g = E / max(n(s), n(o)) ≤ E = ``epsilon`` (:mod:`relguard.privacy.entity`).
+    """
 
     epsilon: float
     lam: float
@@ -336,6 +340,7 @@ class Guarantee:
     private_release: bool = True
     rng: str = "OS entropy (OpenDP)"
     seed: int | None = None
+    entity_epsilon: float | None = None
 
 
 @dataclass(frozen=True)

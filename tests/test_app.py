@@ -160,3 +160,35 @@ def test_learn_page_shows_definition_3_holding():
     assert "≤" in at.metric[0].value
     at.select_slider(key="learn_epsilon").set_value(5.0).run()
     assert "≤" in at.metric[0].value
+
+
+def test_the_entity_level_on_tune_triples_and_learn():
+    """DESIGN invariant 13 in the app: Triples lists entities the weakest bound first; Tune's per-entity toggle
+    draws each pair at E / max(n(s), n(o)) and marks an earlier draw stale; Learn adds up one person's bounds."""
+    at = goto(with_sample(), "triples")
+    entities = next(t.value for t in at.dataframe if "groups (n)" in t.value.columns)
+    assert list(entities["Σ ε_g·d_max"]) == sorted(entities["Σ ε_g·d_max"], reverse=True)
+    assert entities["groups (n)"].iloc[0] == entities["groups (n)"].max() > 1
+    goto(at, "tune")
+    next(b for b in at.button if b.label == "Draw a release").click().run()
+    before = table(at)["probability"].tolist()
+    at.toggle(key="w_entity").set_value(True).run()
+    assert not at.exception
+    assert any("Per-entity budget E" in i.value for i in at.info)
+    assert any("switched on" in w.value for w in at.warning)  # the ε-per-relation draw is stale now
+    next(b for b in at.button if b.label == "Draw a release").click().run()
+    assert at.session_state.release.guarantee.entity_epsilon == at.session_state.epsilon
+    corpus, index = at.session_state.prepared, at.session_state.w_selected
+    per_group = corpus.group_epsilons(entity_epsilon=at.session_state.epsilon)
+    expected = corpus.probabilities(epsilon=per_group, lam=at.session_state.lam)[index]
+    assert table(at)["probability"].tolist() == pytest.approx(expected.tolist())
+    if per_group[index] != at.session_state.epsilon:
+        assert table(at)["probability"].tolist() != pytest.approx(before)
+    goto(at, "learn")
+    words = [m.value for m in at.markdown if "Ilse Markov" in m.value]
+    at.toggle(key="learn_entity").set_value(True).run()
+    assert not at.exception
+    budget = [m.value for m in at.markdown if "Ilse Markov" in m.value]
+    assert words and budget and words != budget and "per-entity budget E = 1" in budget[0]
+    rows = next(t.value for t in at.dataframe if "ε_g·d_max" in t.value.columns)
+    assert len(rows) == 3 and rows["ε_g"].tolist() == pytest.approx([1 / 3] * 3)

@@ -145,3 +145,38 @@ def test_the_strict_mode_closes_what_the_wording_decides_in_the_default(a, b, tm
     assert not _differing(a, b, tmp_path / "strict", "--slots", "stretches")
     assert _differing(a, b, tmp_path / "spans", "--slots", "spans")
     capsys.readouterr()
+
+
+#: A hub: Alice Smith in three groups; the second corpus rewords every one of her relations (an entity neighbour).
+HUB = ["Alice Smith founded Acme Corp in 2001. Alice Smith lives in Paris. Alice Smith married Bob Jones."]
+HUB_REWORDED = ["Alice Smith joined Acme Corp in 2001. Alice Smith died in Paris. Alice Smith divorced Bob Jones."]
+
+
+def _entity_release(texts: list[str], root: Path, *budget: str) -> dict[str, bytes]:
+    """Like :func:`release_through_cli`, with the budget flags given (``--entity-epsilon 0`` replaces ε = 0)."""
+    source = root / "in"
+    source.mkdir(parents=True)
+    for number, text in enumerate(texts):
+        (source / f"doc{number}.txt").write_text(text + "\n", encoding="utf-8")
+    with contextlib.chdir(root):
+        assert cli.main(["sanitize", "in", "--out", "out", *budget, "--seed", "7", "--quiet"]) == 0
+    out = root / "out"
+    return {path.relative_to(out).as_posix(): path.read_bytes() for path in sorted(out.rglob("*")) if path.is_file()}
+
+
+@pytest.mark.parametrize("budget", [("--epsilon", "0"), ("--entity-epsilon", "0")])
+def test_the_entity_level_fields_read_no_wording_only_which_pairs_have_groups(budget, tmp_path, capsys):
+    """DESIGN invariants 12 and 13: the entity block (n per entity, the weakest bound, with E the ε_g per pool) is a
+    function of the group keys; rewording all of the hub's relations leaves every public file byte-identical,
+    while a corpus where the hub has one group fewer changes the block (so it is not a constant)."""
+    import json
+
+    first = _entity_release(HUB, tmp_path / "a", *budget)
+    second = _entity_release(HUB_REWORDED, tmp_path / "b", *budget)
+    fewer = _entity_release(HUB[0].split(" Alice Smith married")[0:1], tmp_path / "c", *budget)
+    capsys.readouterr()
+    assert set(first) == set(second)
+    assert not [name for name in first if first[name] != second[name]]
+    block = json.loads(first["report.json"])["entity_level"]
+    assert block["groups_per_entity"] == {"1": 3, "3": 1} and block["worst_entity"]["groups"] == 3
+    assert json.loads(fewer["report.json"])["entity_level"]["groups_per_entity"] == {"1": 2, "2": 1}

@@ -26,8 +26,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="re-derive the relation-DP guarantee for a corpus or a written release (pass/fail table)",
         description="Check the exact bound ε·d_R over original relations, candidates and near-duplicates, "
         "test the OpenDP sampler against the exact probabilities (χ²), check relation groups and that pools "
-        "depend only on type pairs, and that a release's public files hold outcomes and public information "
-        "only. INPUT documents give the original relations; --release DIR audits a written release.",
+        "depend only on type pairs, the entity-level bound (all of one entity's relations, exact over the product "
+        "of its groups' laws; with --entity-epsilon every entity within e^E), and that a release's public files "
+        "hold outcomes and public information only. INPUT documents give the original relations; --release DIR "
+        "audits a written release.",
     )
     audit.add_argument("inputs", nargs="*", metavar="INPUT", help=INPUTS_HELP)
     audit.add_argument("--release", default=None, help="a release folder (or its report.json) to audit")
@@ -52,7 +54,8 @@ def run_audit(args: argparse.Namespace) -> int:
     if report is not None:
         params = report["parameters"]
         epsilon, lam, k = params["epsilon"], params["lambda"], params["k"]
-        print(f"auditing release {args.release}: ε={epsilon:g}, λ={lam:g}, K={k} (from its report.json)")
+        budget = f"E={params['entity_epsilon']:g} per entity" if params.get("entity_epsilon") is not None else ""
+        print(f"auditing release {args.release}: {budget or f'ε={epsilon:g}'}, λ={lam:g}, K={k} (from its report.json)")
     else:
         epsilon, lam, k = settings.privacy.epsilon, settings.privacy.lam, settings.privacy.k
     prepared = None
@@ -76,7 +79,7 @@ def run_audit(args: argparse.Namespace) -> int:
     if report is not None:
         audit = audit_report(report, prepared=prepared, public=files, input_digests=digests)
     else:
-        audit = audit_prepared(prepared, epsilon=epsilon, lam=lam)
+        audit = audit_prepared(prepared, epsilon=epsilon, lam=lam, entity_epsilon=settings.privacy.entity_epsilon)
     if args.mapping:
         scanned = folder_check(args.release, mapping=args.mapping, corpus=prepared)
         audit = dataclasses.replace(audit, checks=(*audit.checks, scanned))

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 
 from relguard.engine.backends import Backends
-from relguard.settings import FLAGS, LLM_FLAGS, PrivacySettings, Settings, from_values
+from relguard.settings import FLAGS, LLM_FLAGS, Settings, from_values
 
 EXAMPLES = """examples:
   relguard sanitize assets/sample_corpus --out out/release --epsilon 5 --lam 1 --k 10
@@ -23,18 +23,21 @@ INPUTS_HELP = "files or folders (.txt, .md, .jsonl, .csv, .parquet, .pdf, .docx,
 
 
 def add_settings_flags(parser: argparse.ArgumentParser, *, privacy: bool = True) -> None:
-    """The settings flags of :data:`~relguard.settings.FLAGS`; LLM-only flags under their own heading."""
-    defaults = PrivacySettings()
+    """The settings flags of :data:`~relguard.settings.FLAGS`; LLM-only flags under their own heading.
+
+    Every default is None (:func:`~relguard.settings.from_values` then takes the settings' own defaults), so a
+    flag given on the command line can be told from one left out: ``--epsilon`` next to ``--entity-epsilon`` is
+    refused even when it names the default ε.
+    """
     llm = parser.add_argument_group("LLM backends (--extractor llm / --candidates llm)")
     for spec in FLAGS:
         if spec.section == "privacy" and not privacy:
             continue
         target = llm if spec.flag in LLM_FLAGS else parser
-        default = getattr(defaults, spec.name) if spec.section == "privacy" else None
         if spec.type is bool:
             target.add_argument(spec.flag, action="store_true", default=None, help=spec.help)
         else:
-            target.add_argument(spec.flag, type=spec.type, default=default, help=spec.help)
+            target.add_argument(spec.flag, type=spec.type, default=None, help=spec.help)
 
 
 def settings_of(args: argparse.Namespace) -> Settings:

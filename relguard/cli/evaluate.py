@@ -11,7 +11,7 @@ from relguard.errors import ConfigError
 from relguard.evaluation.comparators.compare import parse_baselines
 from relguard.evaluation.datasets import load_dataset
 from relguard.evaluation.sweep import run_evaluation, write_outputs
-from relguard.settings import DEFAULT_ENCODER, check_epsilon, check_k, check_lam
+from relguard.settings import DEFAULT_ENCODER, check_entity_epsilon, check_epsilon, check_k, check_lam
 
 EXAMPLES = """examples:
   relguard evaluate --dataset hotpotqa --limit 20 --out out/eval/hotpotqa
@@ -61,6 +61,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     run.add_argument("--out", required=True, help="output folder for CSV, markdown and PNG files")
     run.add_argument("--epsilons", type=_floats, default=None, help="ε values (default 10,5,1,0.1; --qa: 5,1)")
     run.add_argument("--no-null-epsilons", type=_floats, default=(5.0, 1.0), help="ε values of the w/o-null ablation")
+    run.add_argument(
+        "--entity-epsilons",
+        type=_floats,
+        default=(),
+        help="per-entity budgets E to add (RelGuard per entity: each group at E / max(n(s), n(o))); default none",
+    )
     run.add_argument("--lam", type=float, default=1.0, help="λ of the comparison (default 1)")
     run.add_argument("--k", type=int, default=10, help="K of the comparison (default 10)")
     run.add_argument(
@@ -120,6 +126,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     args.trials = 3 if args.trials is None else args.trials
     for value in (*args.epsilons, *args.no_null_epsilons):
         check_epsilon(value)
+    for value in args.entity_epsilons:
+        check_entity_epsilon(value)
     for value in (args.lam, *args.lams):
         check_lam(value)
     for value in (args.k, *args.ks):
@@ -140,6 +148,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         k=args.k,
         trials=args.trials,
         no_null_epsilons=args.no_null_epsilons,
+        entity_epsilons=args.entity_epsilons,
         lams=args.lams if args.sweeps else (),
         ks=args.ks if args.sweeps else (),
         presidio=not args.no_presidio,

@@ -27,9 +27,13 @@ def run_inspect(args: argparse.Namespace) -> int:
         args.inputs, max_bytes=settings.inputs.max_bytes, text_field=settings.inputs.text_field
     )
     prepared = prepare(documents, k=privacy.k, backends=backends_of(settings))
-    probabilities = prepared.probabilities(epsilon=privacy.epsilon, lam=privacy.lam)
+    epsilons = prepared.group_epsilons(epsilon=privacy.epsilon, entity_epsilon=privacy.entity_epsilon)
+    probabilities = prepared.probabilities(epsilon=epsilons, lam=privacy.lam)
     print(f"{len(documents)} documents, {len(prepared.triples)} canonical triples in {len(prepared.groups)} groups")
-    print(f"ε={privacy.epsilon:g} λ={privacy.lam:g} K={privacy.k}; encoder {prepared.encoder_id}")
+    budget = (
+        f"E={privacy.entity_epsilon:g} per entity" if privacy.entity_epsilon is not None else f"ε={privacy.epsilon:g}"
+    )
+    print(f"{budget} λ={privacy.lam:g} K={privacy.k}; encoder {prepared.encoder_id}")
     for index, group in enumerate(prepared.groups):
         pool = prepared.pool_for(group)
         print()
@@ -38,7 +42,9 @@ def run_inspect(args: argparse.Namespace) -> int:
             print(f"    {triple.predicate}")
             for occ in triple.occurrences:
                 print(f"      in {occ.document} sentence {occ.sentence}: {occ.text!r} at {occ.start}-{occ.end}")
-        print(f"    pool {group.subject_type}->{group.object_type} ({pool.source}):")
+        print(
+            f"    pool {group.subject_type}->{group.object_type} ({pool.source}), drawn at ε_g={epsilons[index]:.4g}:"
+        )
         row = probabilities[index]
         for j, predicate in enumerate(pool.predicates):
             print(f"      {predicate:<32} d_R={prepared.distances[index, j]:.3f}  P={row[j]:.4f}")

@@ -30,6 +30,7 @@ from relguard.llm.estimate import estimate
 from relguard.pipeline import sanitize
 from relguard.release.confidential import MappingRow, confidential_counts
 from relguard.release.config import RunConfig, RunOptions, read_config, recorded_of, resolve_inputs
+from relguard.release.entity import summary_words
 from relguard.settings import FLAGS
 from relguard.textable import plural
 from relguard.verify import audit_with_backends, render_table
@@ -209,7 +210,7 @@ def _summary(report: dict, rows: list[MappingRow], args: argparse.Namespace, run
         f"{counts['slots']} relation slots in {counts['groups']} groups, {counts['groups_deleted']} groups deleted, "
         f"{counts['sentences_removed']} of {counts['sentences']} sentences removed, "
         f"{counts['sentences_withheld']} withheld, slot mode {report['slot_mode']} "
-        f"(ε={privacy.epsilon:g}, λ={privacy.lam:g}, K={privacy.k}); report: {out / 'report.md'}"
+        f"({summary_words(report)}); report: {out / 'report.md'}"
     )
     cover = report["coverage"]
     if cover["sentences_not_protected"]:

@@ -22,6 +22,7 @@ from relguard.errors import OutputError
 from relguard.io.parquet import ParquetWriter
 from relguard.release.confidential import MappingRow, confidential_bytes, confidential_document
 from relguard.release.config import CONFIG_FILE, RunConfig, config_toml, recorded_of
+from relguard.release.entity import entity_block
 from relguard.release.markdown import render_markdown
 from relguard.release.report import ReleaseSummary, build_report
 from relguard.types import DocumentExtraction, Forms
@@ -106,6 +107,7 @@ class Assembly:
             max_groups_in_one_document=self.tally.max_groups_in_one_document,
             coverage=self.tally.coverage(),
             slot_mode=self.tally.slot_mode,
+            entity_level=entity_block(table.keys, table.guarantee),
         )
         report = build_report(summary, output_hashes=dict(sorted(hashes.items())))
         config = config_toml(run, files=files, recorded=recorded_of(report))

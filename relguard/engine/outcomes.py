@@ -18,6 +18,7 @@ import numpy as np
 from relguard.candidates.pools import build_pools
 from relguard.embed import predicate_text
 from relguard.engine.tally import GroupTable
+from relguard.privacy.entity import draw_epsilons
 from relguard.privacy.mechanism import group_distances
 from relguard.privacy.sampling import sample_outcomes
 from relguard.protocols import Encoder, PoolGenerator
@@ -36,6 +37,7 @@ def guarantee_of(privacy: PrivacySettings) -> Guarantee:
         private_release=seed is None,
         rng="OS entropy (OpenDP make_noisy_max)" if seed is None else f"fixed teaching seed {seed}",
         seed=seed,
+        entity_epsilon=privacy.entity_epsilon,
     )
 
 
@@ -64,6 +66,12 @@ class OutcomeTable:
     def drawn(self) -> dict[PairKey, tuple[int, str | None]]:
         """Per public key, (its number, the sampled predicate): what the leak scan compares the output with."""
         return {key: (i, p) for i, (key, p) in enumerate(zip(self.keys, self.predicates, strict=True))}
+
+    @cached_property
+    def epsilons(self) -> np.ndarray:
+        """The ε each group was drawn at, in key order: the guarantee's ε, or its per-entity allocation."""
+        g = self.guarantee
+        return draw_epsilons(self.keys, epsilon=g.epsilon, entity_epsilon=g.entity_epsilon)
 
     @property
     def deleted(self) -> int:
@@ -101,12 +109,13 @@ def sample_table(
 ) -> OutcomeTable:
     """Draw one outcome per group from its distance row (``distances[i]`` for ``keys[i]``) through OpenDP.
 
+    Each group is drawn at ε, or with a per-entity budget E at ε_g = E / max(n(s), n(o)) computed from the keys
+    of the whole corpus (:func:`~relguard.privacy.entity.draw_epsilons`; a group's n counts every document).
     ``allow_null=False`` never deletes (the paper's Table 3 ablation, for evaluation only).
     """
     if len(keys):
-        chosen = sample_outcomes(
-            distances, epsilon=privacy.epsilon, lam=privacy.lam, seed=privacy.seed, allow_null=allow_null
-        )
+        epsilons = draw_epsilons(keys, epsilon=privacy.epsilon, entity_epsilon=privacy.entity_epsilon)
+        chosen = sample_outcomes(distances, epsilon=epsilons, lam=privacy.lam, seed=privacy.seed, allow_null=allow_null)
     else:
         chosen = np.zeros(0, dtype=np.int64)
     predicates = tuple(

@@ -15,11 +15,20 @@ from relguard.privacy.expected import ExpectedLeakage
 
 
 def expected_leakage(
-    prepared, *, epsilon: float, lam: float, threshold: float | None = None, allow_null: bool = True
+    prepared,
+    *,
+    epsilon: float,
+    lam: float,
+    threshold: float | None = None,
+    allow_null: bool = True,
+    entity_epsilon: float | None = None,
 ) -> ExpectedLeakage:
-    """Exact expected connection and relation retention of a release drawn from ``prepared`` at (ε, λ)."""
+    """Exact expected connection and relation retention of a release drawn from ``prepared`` at (ε, λ), or with a
+    per-entity budget ``entity_epsilon`` (each group at its own ε_g)."""
     threshold = default_threshold() if threshold is None else threshold
-    return model.expected_leakage(prepared, epsilon=epsilon, lam=lam, threshold=threshold, allow_null=allow_null)
+    return model.expected_leakage(
+        prepared, epsilon=epsilon, lam=lam, threshold=threshold, allow_null=allow_null, entity_epsilon=entity_epsilon
+    )
 
 
 def expected_leakage_curve(

@@ -58,6 +58,9 @@ METRICS = (
     "expected_relation",
 )
 
+#: The method name of RelGuard with a per-entity budget E (each group at E / max(n(s), n(o))).
+ENTITY_METHOD = "RelGuard per entity"
+
 
 def with_k(prepared: Prepared, *, k: int, encoder: Any) -> Prepared:
     """The same extraction under pools of another size K (no re-extraction)."""
@@ -105,6 +108,7 @@ def run_evaluation(
     k: int = 10,
     trials: int = 3,
     no_null_epsilons: Sequence[float] = (5.0, 1.0),
+    entity_epsilons: Sequence[float] = (),
     lams: Sequence[float] = (),
     ks: Sequence[int] = (),
     sweep_epsilon: float = 5.0,
@@ -119,6 +123,7 @@ def run_evaluation(
 
     ``seed_sanitizers`` (names of :data:`~relguard.evaluation.comparators.COMPARATORS`) adds the seed papers'
     sanitizers at their defaults and matched to RelGuard's utility at ε = 5 (table ``seed``).
+    ``entity_epsilons`` adds RelGuard with a per-entity budget E (method "RelGuard per entity", ``epsilon`` = E).
     """
     result = SweepResult(dataset.name, dataset.note)
     extractor_obj = registry.create("extractor", extractor) if isinstance(extractor, str) else extractor
@@ -168,25 +173,21 @@ def run_evaluation(
             dataset=dataset,
         )
 
-    def relguard(table: str, source: Prepared, *, epsilon: float, lam_: float, allow_null: bool = True) -> None:
-        method = "RelGuard" if allow_null else "RelGuard w/o null"
+    def relguard(
+        table: str, source: Prepared, *, epsilon: float, lam_: float, allow_null: bool = True, entity: bool = False
+    ) -> None:
+        method = ENTITY_METHOD if entity else "RelGuard" if allow_null else "RelGuard w/o null"
         settings = {"epsilon": epsilon, "lam": lam_, "k": source.k}
+        budget = {"entity_epsilon": epsilon} if entity else {"epsilon": epsilon}
         expected = expected_leakage(
-            source, epsilon=epsilon, lam=lam_, threshold=matcher.threshold, allow_null=allow_null
+            source, lam=lam_, threshold=matcher.threshold, allow_null=allow_null, **{"epsilon": epsilon, **budget}
         )
+        expectations = {"expected_connection": expected.connection, "expected_relation": expected.relation}
         for trial in range(trials):
-            release = source.draw(epsilon=epsilon, lam=lam_, allow_null=allow_null)
+            release = source.draw(lam=lam_, allow_null=allow_null, **budget)
             deleted = sum(o.deleted for o in release.outcomes) / max(1, len(release.outcomes))
             evaluation = measure(release.documents, method, settings, deleted, source)
-            record(
-                table,
-                evaluation,
-                {
-                    "trial": trial,
-                    "expected_connection": expected.connection,
-                    "expected_relation": expected.relation,
-                },
-            )
+            record(table, evaluation, {"trial": trial, **expectations})
         log(f"  {method} ε={epsilon:g} λ={lam_:g} K={source.k}: done ({attacker.extracted} texts extracted so far)")
 
     empty = {"epsilon": None, "lam": None, "k": None}
@@ -201,6 +202,8 @@ def run_evaluation(
         relguard("main", prepared, epsilon=epsilon, lam_=lam)
     for epsilon in no_null_epsilons:
         relguard("main", prepared, epsilon=epsilon, lam_=lam, allow_null=False)
+    for budget in entity_epsilons:
+        relguard("main", prepared, epsilon=budget, lam_=lam, entity=True)
     shared = [r for r in result.rows if r["method"] == "RelGuard" and r.get("epsilon") == sweep_epsilon]
     for value in lams:
         if value == lam and shared:
@@ -248,7 +251,8 @@ def _fmt(item: dict[str, Any], metric: str, *, percent: bool = True) -> str:
 def _setting(item: dict[str, Any]) -> str:
     if item.get("epsilon") is None:
         return "–"
-    return f"ε={item['epsilon']:g}, λ={item['lam']:g}, K={item['k']}"
+    budget = f"E={item['epsilon']:g} per entity" if item["method"] == ENTITY_METHOD else f"ε={item['epsilon']:g}"
+    return f"{budget}, λ={item['lam']:g}, K={item['k']}"
 
 
 def summary_table(summary: Sequence[dict[str, Any]], table: str, *, utility: bool) -> str:

@@ -133,13 +133,20 @@ class OutcomeModel:
         p = probabilities
         return self._summaries(np.asarray(p)[None], [epsilon], lam)[0]
 
-    def curve(self, epsilons: Iterable[float], *, lam: float) -> list[ExpectedOutcomes]:
-        """Expectations at each ε of ``epsilons`` (the Tune page's curves), vectorized over ε."""
+    def curve(
+        self, epsilons: Iterable[float], *, lam: float, shares: np.ndarray | None = None
+    ) -> list[ExpectedOutcomes]:
+        """Expectations at each ε of ``epsilons`` (the Tune page's curves), vectorized over ε.
+
+        ``shares`` (one per group) draws group g at ε·shares[g]: with a per-entity budget E, shares are
+        1 / max(n(s), n(o)) and the grid is E (:mod:`relguard.privacy.entity`).
+        """
         grid = np.array([check_epsilon(e) for e in epsilons], dtype=np.float64)
         lam = check_lam(lam)
         if self.triples == 0:
             return [self.expected(epsilon=e, lam=lam) for e in grid]
-        logits = grid[:, None, None] * utilities(self.distances, lam=lam)[None] / 2.0
+        per_group = np.ones(len(self.distances)) if shares is None else np.asarray(shares, dtype=np.float64)
+        logits = grid[:, None, None] * per_group[None, :, None] * utilities(self.distances, lam=lam)[None] / 2.0
         logits -= logits.max(axis=2, keepdims=True)
         p = np.exp(logits)
         p /= p.sum(axis=2, keepdims=True)
@@ -226,16 +233,26 @@ def equivalent_candidates(prepared, *, threshold: float) -> np.ndarray:
 
 
 def expected_leakage(
-    prepared, *, epsilon: float, lam: float, threshold: float, allow_null: bool = True
+    prepared,
+    *,
+    epsilon: float,
+    lam: float,
+    threshold: float,
+    allow_null: bool = True,
+    entity_epsilon: float | None = None,
 ) -> ExpectedLeakage:
     """Exact expected connection and relation retention of a release drawn from ``prepared`` at (ε, λ).
 
     The same :class:`OutcomeModel` as the app's expected outcomes, with ``threshold`` as the "close" cut-off:
-    relation retention is kept + close, connection retention is 1 − deleted.
+    relation retention is kept + close, connection retention is 1 − deleted. With ``entity_epsilon`` E each
+    group is drawn at its own ε_g (:meth:`~relguard.pipeline.Prepared.group_epsilons`) and ``epsilon`` is E.
     """
-    return _leakage(
-        OutcomeModel.from_prepared(prepared, close_threshold=threshold), prepared.k, epsilon, lam, allow_null
-    )
+    model = OutcomeModel.from_prepared(prepared, close_threshold=threshold)
+    if entity_epsilon is None:
+        return _leakage(model, prepared.k, epsilon, lam, allow_null)
+    per_group = prepared.group_epsilons(entity_epsilon=entity_epsilon)
+    probabilities = prepared.probabilities(epsilon=per_group, lam=lam, allow_null=allow_null)
+    return _leakage(model, prepared.k, entity_epsilon, lam, allow_null, probabilities)
 
 
 def expected_leakage_curve(
@@ -251,8 +268,10 @@ def expected_leakage_curve(
     return tuple(_leakage(model, prepared.k, e, lam, allow_null) for e in epsilons)
 
 
-def _leakage(model: OutcomeModel, k: int, epsilon: float, lam: float, allow_null: bool) -> ExpectedLeakage:
-    outcome = model.expected(epsilon=epsilon, lam=lam, allow_null=allow_null)
+def _leakage(
+    model: OutcomeModel, k: int, epsilon: float, lam: float, allow_null: bool, probabilities: np.ndarray | None = None
+) -> ExpectedLeakage:
+    outcome = model.expected(epsilon=epsilon, lam=lam, allow_null=allow_null, probabilities=probabilities)
     return ExpectedLeakage(
         epsilon=outcome.epsilon,
         lam=outcome.lam,

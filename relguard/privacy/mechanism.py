@@ -27,6 +27,18 @@ def _check_distances(distances: np.ndarray) -> np.ndarray:
     return d
 
 
+def epsilon_column(epsilon: float | np.ndarray, rows: int) -> np.ndarray:
+    """ε as an (m, 1) column: one value for every row, or one per row (per-group ε, DESIGN invariant 13)."""
+    if np.ndim(epsilon) == 0:
+        return np.full((rows, 1), check_epsilon(epsilon))
+    values = np.asarray(epsilon, dtype=np.float64).reshape(-1)
+    if len(values) != rows:
+        raise ConfigError(f"per-group epsilon has {len(values)} values for {rows} rows; give one per row")
+    if not np.all(np.isfinite(values)) or np.any(values < 0):
+        raise ConfigError("every per-group epsilon must be a finite number >= 0")
+    return values[:, None]
+
+
 def utilities(distances: np.ndarray, *, lam: float) -> np.ndarray:
     """u(r, c) = −d_R(r, c) for each candidate and u(r, null) = −λ, as an (m, K+1) array."""
     d = _check_distances(distances)
@@ -34,22 +46,27 @@ def utilities(distances: np.ndarray, *, lam: float) -> np.ndarray:
     return np.concatenate([-d, np.full((d.shape[0], 1), -lam)], axis=1)
 
 
-def log_probabilities(distances: np.ndarray, *, epsilon: float, lam: float, allow_null: bool = True) -> np.ndarray:
+def log_probabilities(
+    distances: np.ndarray, *, epsilon: float | np.ndarray, lam: float, allow_null: bool = True
+) -> np.ndarray:
     """log P(y | r) for every row of ``distances`` and y ∈ pool ∪ {null} (last column).
 
-    ``allow_null=False`` is the paper's Table 3 ablation: null leaves the output
-    domain and the K candidates are renormalized (its column holds log 0 = -inf).
+    ``epsilon`` is one value, or one per row (each group at its own ε_g). ``allow_null=False`` is the paper's
+    Table 3 ablation: null leaves the output domain and the K candidates are renormalized (its column holds
+    log 0 = -inf).
     """
-    epsilon = check_epsilon(epsilon)
-    logits = epsilon * utilities(distances, lam=lam) / 2.0
+    scores = utilities(distances, lam=lam)
+    logits = epsilon_column(epsilon, scores.shape[0]) * scores / 2.0
     if not allow_null:
         logits[:, -1] = -np.inf
     shift = logits.max(axis=1, keepdims=True)
     return logits - (shift + np.log(np.exp(logits - shift).sum(axis=1, keepdims=True)))
 
 
-def outcome_probabilities(distances: np.ndarray, *, epsilon: float, lam: float, allow_null: bool = True) -> np.ndarray:
-    """(m, K+1) probabilities, last column null, each row summing to 1 (Eq. 12)."""
+def outcome_probabilities(
+    distances: np.ndarray, *, epsilon: float | np.ndarray, lam: float, allow_null: bool = True
+) -> np.ndarray:
+    """(m, K+1) probabilities, last column null, each row summing to 1 (Eq. 12); ``epsilon`` as above."""
     return np.exp(log_probabilities(distances, epsilon=epsilon, lam=lam, allow_null=allow_null))
 
 

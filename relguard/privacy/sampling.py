@@ -13,11 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from relguard.privacy.mechanism import utilities
-from relguard.settings import check_epsilon
+from relguard.privacy.mechanism import epsilon_column, utilities
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=256)
 def _noisy_max(scale: float):
     import opendp.prelude as dp
 
@@ -27,28 +26,38 @@ def _noisy_max(scale: float):
 
 
 def sample_outcomes(
-    distances: np.ndarray, *, epsilon: float, lam: float, seed: int | None = None, allow_null: bool = True
+    distances: np.ndarray,
+    *,
+    epsilon: float | np.ndarray,
+    lam: float,
+    seed: int | None = None,
+    allow_null: bool = True,
 ) -> np.ndarray:
     """Draw one outcome index per row (K means null).
 
-    Without ``seed`` each row is drawn by OpenDP with OS entropy. With a seed the
-    same distribution is drawn by a seeded Gumbel-max, which is reproducible and
-    therefore only fit for teaching and tests, never for a release.
-    ``allow_null=False`` draws among the K candidates only (never returns K).
+    ``epsilon`` is one value for every row, or one per row: each group at its own ε_g (a per-entity budget,
+    :mod:`relguard.privacy.entity`). Without ``seed`` each row is drawn by OpenDP with OS entropy, through the
+    noisy max of its own scale 2/ε_g (one measurement per distinct ε). With a seed the same distribution is
+    drawn by a seeded Gumbel-max, which is reproducible and therefore only fit for teaching and tests, never for
+    a release. ``allow_null=False`` draws among the K candidates only (never returns K).
     """
-    epsilon = check_epsilon(epsilon)
     scores = utilities(distances, lam=lam)
+    epsilons = epsilon_column(epsilon, scores.shape[0])
     if not allow_null:
         scores = scores[:, :-1]
     if seed is not None:
         rng = np.random.default_rng(seed)
-        logits = epsilon * scores / 2.0
+        logits = epsilons * scores / 2.0
         return np.argmax(logits + rng.gumbel(size=logits.shape), axis=1)
-    if epsilon == 0.0:
-        measurement, scores = _noisy_max(1.0), np.zeros_like(scores)
-    else:
-        measurement = _noisy_max(2.0 / epsilon)
-    return np.array([measurement(row.tolist()) for row in scores], dtype=np.int64)
+    chosen = np.zeros(scores.shape[0], dtype=np.int64)
+    for value in np.unique(epsilons[:, 0]):
+        rows = np.flatnonzero(epsilons[:, 0] == value)
+        if value == 0.0:
+            measurement, block = _noisy_max(1.0), np.zeros((len(rows), scores.shape[1]))
+        else:
+            measurement, block = _noisy_max(2.0 / float(value)), scores[rows]
+        chosen[rows] = [measurement(row.tolist()) for row in block]
+    return chosen
 
 
 @lru_cache(maxsize=64)

@@ -108,6 +108,8 @@ def read_config(path: str | Path) -> tuple[RunConfig, dict[str, str]]:
     if version != CONFIG_VERSION:
         raise ConfigError(f"{path}: relguard_config = {version!r}; this RelGuard reads version {CONFIG_VERSION}")
     values = {name: _section(path, document, name) for name in (*_SECTIONS, "run", "release")}
+    if "entity_epsilon" in values["privacy"]:  # a per-entity budget is also the ε ceiling of every group
+        values["privacy"].setdefault("epsilon", values["privacy"]["entity_epsilon"])
     inputs = values["inputs"]
     paths = inputs.pop("paths", None)
     inputs.pop("files", None)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 
+from relguard.release.entity import entity_lines
 from relguard.release.report import COUNT_LABELS
 from relguard.textable import markdown_cell, markdown_table, plural
 
@@ -123,6 +124,7 @@ def render_markdown(report: dict) -> str:
     if report["notice"]:
         lines += [f"> **{report['notice']}**", ""]
     lines += summary_lines(report) + sign_off_lines(report) + attack_lines(report) + review_lines(report)
+    lines += entity_lines(report, in_words=in_words)
     per_document = guarantee["worst_case_per_document_bound"]
     lines += [
         "## Guarantee",

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from relguard.types import CandidatePool, Guarantee
 
@@ -89,6 +89,7 @@ class ReleaseSummary:
     slots_per_document: Mapping[str, int]
     max_groups_in_one_document: int
     coverage: Mapping[str, int]
+    entity_level: Mapping = field(default_factory=dict)
     slot_mode: str = "spans"
 
 
@@ -119,7 +120,12 @@ def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | 
             if worst_m < 700 / max(g.epsilon, 1e-9)
             else "inf",
         },
-        "parameters": {"epsilon": g.epsilon, "lambda": g.lam, "k": g.k},
+        "parameters": {
+            "epsilon": g.epsilon,
+            "lambda": g.lam,
+            "k": g.k,
+            **({"entity_epsilon": g.entity_epsilon} if g.entity_epsilon is not None else {}),
+        },
         "mechanism": "exponential mechanism over K public candidates plus null: P(c) ~ exp(-epsilon*d_R(r,c)/2), "
         "P(null) ~ exp(-epsilon*lambda/2); one outcome per relation group, reused for every occurrence",
         "rng": g.rng,
@@ -138,6 +144,7 @@ def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | 
         "created": p.get("created"),
         "counts": dict(summary.counts),
         "coverage": dict(summary.coverage),
+        **({"entity_level": dict(summary.entity_level)} if summary.entity_level else {}),
         "slots_per_document": dict(summary.slots_per_document),
         "files": {"outputs": dict(output_hashes or {}), "naming": NAMING},
         "slot_mode": summary.slot_mode,

@@ -49,6 +49,7 @@ DEFAULTS: dict[str, object] = {
     "k": 10,
     "selected": 0,
     "teaching_seed": False,
+    "entity_budget": False,  # ε is each entity's budget E: every group drawn at E / max(n(s), n(o))
     "seed": 42,
     "release": None,
     "release_seed": None,
@@ -255,9 +256,17 @@ class Studio:
 
     # -- the drawn release
 
+    def budget(self) -> dict[str, float]:
+        """The draw's budget as :meth:`~relguard.pipeline.Prepared.draw` takes it: ε per relation, or E per entity."""
+        return {"entity_epsilon" if self.state["entity_budget"] else "epsilon": self.state["epsilon"]}
+
+    def group_epsilons(self, prepared: Prepared):
+        """The ε each relation group would be drawn at with the current settings (one per group)."""
+        return prepared.group_epsilons(**self.budget())
+
     def draw(self, prepared: Prepared) -> Release:
         seed = self.state["seed"] if self.state["teaching_seed"] else None
-        release = prepared.draw(epsilon=self.state["epsilon"], lam=self.state["lam"], seed=seed)
+        release = prepared.draw(lam=self.state["lam"], seed=seed, **self.budget())
         self.state["release"], self.state["release_seed"] = release, seed
         self.state["release_key"] = self._release_key()
         self.state["draws"] += 1
@@ -265,7 +274,12 @@ class Studio:
         return release
 
     def _release_key(self) -> dict:
-        return {"corpus": self._corpus_key(), "epsilon": self.state["epsilon"], "lam": self.state["lam"]}
+        return {
+            "corpus": self._corpus_key(),
+            "epsilon": self.state["epsilon"],
+            "lam": self.state["lam"],
+            "entity_budget": self.state["entity_budget"],
+        }
 
     def current_release(self, prepared: Prepared | None = None) -> Release | None:
         """The drawn release, stale or not (:meth:`stale_reason` says whether it still matches the settings)."""
@@ -286,6 +300,8 @@ class Studio:
             changes.append(f"ε moved from {g.epsilon:g} to {self.state['epsilon']:g}")
         if now["lam"] != then["lam"]:
             changes.append(f"λ moved from {g.lam:g} to {self.state['lam']:g}")
+        if now["entity_budget"] != then.get("entity_budget", False):
+            changes.append(f"the per-entity budget was switched {'on' if now['entity_budget'] else 'off'}")
         old, new = then["corpus"], now["corpus"]
         labels = (
             "the documents changed",

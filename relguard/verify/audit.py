@@ -51,11 +51,13 @@ from relguard.protocols import Encoder, Extractor, PoolGenerator
 from relguard.settings import DEFAULT_ENCODER
 from relguard.types import CandidatePool, Extraction, Release, TypePair
 from relguard.verify.bound import TOLERANCE, audit_groups, audit_pools
+from relguard.verify.entity import entity_checks
+from relguard.verify.epsilons import at_each, by_epsilon, epsilons_by_pool, keys_of
 from relguard.verify.pools import pool_checks
 from relguard.verify.public import grouping_is_public, public_file_problems
 from relguard.verify.report_file import pools_from_report
 from relguard.verify.result import Check, SelfAudit
-from relguard.verify.sampler import Chi2Result, family_power, sampler_conformance
+from relguard.verify.sampler import Chi2Result, family_power, per_group_conformance, sampler_conformance
 from relguard.verify.settings import AuditBackends, AuditInputs, AuditOptions, AuditSettings
 
 
@@ -67,9 +69,14 @@ def run_audit(inputs: AuditInputs, *, settings: AuditSettings, backends: AuditBa
     """
     epsilon, lam, options = settings.epsilon, settings.lam, settings.options
     pools, encoder = inputs.pools, backends.encoder
-    ordered = [pools[p] for p in sorted(pools)]
-    per_pool = audit_pools(
-        ordered, inputs.originals, encoder, epsilon=epsilon, lam=lam, probabilities=options.probabilities
+    keys = keys_of(inputs)
+    drawn = epsilons_by_pool(inputs, settings, keys)
+    per_pool = tuple(
+        dataclasses.replace(result, epsilon=value)
+        for value, chosen in by_epsilon(pools, drawn)
+        for result in audit_pools(
+            chosen, inputs.originals, encoder, epsilon=value, lam=lam, probabilities=options.probabilities
+        )
     )
     worst = max(per_pool, key=lambda p: p.worst_excess) if per_pool else None
     n_orig = sum(p.originals for p in per_pool)
@@ -77,7 +84,9 @@ def run_audit(inputs: AuditInputs, *, settings: AuditSettings, backends: AuditBa
         Check(
             "exact bound: max|log P(y|r) - log P(y|r')| <= ε·d_R",
             all(p.passed for p in per_pool),
-            f"{len(per_pool)} pools, {sum(p.pairs for p in per_pool):,} ordered pairs ({n_orig} original relations); "
+            f"{len({p.type_pair for p in per_pool})} pools{at_each(drawn)}, "
+            f"{sum(p.pairs for p in per_pool):,} ordered pairs "
+            f"({n_orig} original relations); "
             + (
                 f"worst excess {worst.worst_excess:+.3g} at {'->'.join(worst.type_pair)} "
                 f"(ratio {worst.worst_log_ratio:.4g} vs bound {worst.bound_at_worst:.4g}); "
@@ -87,12 +96,23 @@ def run_audit(inputs: AuditInputs, *, settings: AuditSettings, backends: AuditBa
             ),
         ),
     ]
-    chi2, sampler = _sampler_check(inputs, settings, encoder)
+    chi2, sampler = _sampler_check(inputs, settings, encoder, drawn)
     checks.append(sampler)
     groups = inputs.extraction.groups if inputs.extraction is not None else ()
-    checked, replaced, excess = audit_groups(
-        groups, pools, encoder, epsilon=epsilon, lam=lam, combine=options.combine, probabilities=options.probabilities
-    )
+    checked = replaced = 0
+    excess = 0.0
+    for value, chosen in by_epsilon(pools, drawn):
+        counted = audit_groups(
+            groups,
+            {pool.type_pair: pool for pool in chosen},
+            encoder,
+            epsilon=value,
+            lam=lam,
+            combine=options.combine,
+            probabilities=options.probabilities,
+        )
+        excess = counted[2] if not checked else max(excess, counted[2])
+        checked, replaced = checked + counted[0], replaced + counted[1]
     checks.append(
         Check(
             "groups: one changed relation moves a group by <= ε·d_R",
@@ -100,6 +120,18 @@ def run_audit(inputs: AuditInputs, *, settings: AuditSettings, backends: AuditBa
             f"{checked} groups ({len(groups)} from the corpus), {replaced:,} single-relation replacements; "
             f"worst excess {excess:+.3g}",
         )
+    )
+    checks += entity_checks(
+        pools,
+        encoder,
+        epsilon=epsilon,
+        lam=lam,
+        k=settings.k,
+        entity_epsilon=settings.entity_epsilon,
+        probabilities=options.probabilities,
+        allocate=options.allocate,
+        bound=options.entity_bound,
+        corpus_keys=keys,
     )
     if inputs.extraction is not None:
         public, detail = grouping_is_public(inputs.extraction, pools)
@@ -134,7 +166,7 @@ def run_audit(inputs: AuditInputs, *, settings: AuditSettings, backends: AuditBa
 
 
 def _sampler_check(
-    inputs: AuditInputs, settings: AuditSettings, encoder: Encoder
+    inputs: AuditInputs, settings: AuditSettings, encoder: Encoder, drawn: Mapping[TypePair, tuple[float, ...]]
 ) -> tuple[tuple[Chi2Result, ...], Check]:
     epsilon, lam, options = settings.epsilon, settings.lam, settings.options
     rows = inputs.rows
@@ -143,16 +175,24 @@ def _sampler_check(
             pair: encoder.distances(pool.predicates[:1], list(pool.predicates), pair)[0]
             for pair, pool in inputs.pools.items()
         }
-    results = sampler_conformance(
-        rows, epsilon=epsilon, lam=lam, draws=options.draws, alpha=options.alpha, sampler=options.sampler
-    )
+    if settings.entity_epsilon is None:
+        results = sampler_conformance(
+            rows, epsilon=epsilon, lam=lam, draws=options.draws, alpha=options.alpha, sampler=options.sampler
+        )
+    else:  # each row at the largest ε_g of its pool, all rows in one call with one ε each
+        own = {pair: max(drawn[pair]) for pair in rows}
+        results = per_group_conformance(
+            rows, own, lam=lam, draws=options.draws, alpha=options.alpha, sampler=options.sampler
+        )
+        epsilon = max(own.values(), default=0.0)
     low = min(results, key=lambda r: r.p_value) if results else None
     check = Check(
         f"sampler: χ² vs exact probabilities (family α={options.alpha:g})",
         all(r.passed for r in results),
         (
             f"{len(results)} of {len(rows)} pools (those that best tell ε from 2ε) × {results[0].draws} OpenDP "
-            f"draws, each at α={options.alpha / len(results):.2g}; "
+            f"draws{' in one call, each row at its own ε_g' if settings.entity_epsilon is not None else ''}, "
+            f"each at α={options.alpha / len(results):.2g}; "
             f"lowest p = {low.p_value:.3g} ({'->'.join(low.type_pair)}); "
             + (
                 "at ε = 0 the law without the /2 is the same uniform law"
@@ -212,12 +252,14 @@ def audit_prepared(
     lam: float,
     options: AuditOptions | None = None,
     encoder: Encoder | None = None,
+    entity_epsilon: float | None = None,
 ) -> SelfAudit:
-    """Audit a prepared corpus: its originals, pools and real distance rows, with the backends that made it."""
+    """Audit a prepared corpus: its originals, pools and real distance rows, with the backends that made it;
+    ``entity_epsilon`` audits a draw with that per-entity budget (each group at its own ε_g)."""
     backends = AuditBackends(
         encoder or encoder_for(prepared.encoder_id), prepared.generator, prepared.extractor_backend
     )
-    settings = AuditSettings(epsilon, lam, prepared.k, options or AuditOptions())
+    settings = AuditSettings(epsilon, lam, prepared.k, options or AuditOptions(), entity_epsilon)
     return audit_extraction(
         prepared.extraction, prepared.pools, settings=settings, backends=backends, distances=prepared.distances
     )
@@ -238,7 +280,7 @@ def audit_release(
     return audit_extraction(
         release.extraction,
         {p.type_pair: p for p in release.pools},
-        settings=AuditSettings(g.epsilon, g.lam, g.k, options or AuditOptions()),
+        settings=AuditSettings(g.epsilon, g.lam, g.k, options or AuditOptions(), g.entity_epsilon),
         backends=backends,
         expected_pool_hash=release.provenance.get("pool_hash"),
         public=public,
@@ -257,12 +299,13 @@ def public_audit(
     """
     g = release.guarantee
     inputs = AuditInputs(
-        {p.type_pair: p for p in release.pools}, expected_pool_hash=release.provenance.get("pool_hash")
+        {p.type_pair: p for p in release.pools},
+        expected_pool_hash=release.provenance.get("pool_hash"),
+        keys=[o.group.key for o in release.outcomes],
     )
     backends = AuditBackends(encoder or encoder_for(release.provenance.get("encoder", "")), generator)
-    return run_audit(
-        inputs, settings=AuditSettings(g.epsilon, g.lam, g.k, options or AuditOptions()), backends=backends
-    )
+    settings = AuditSettings(g.epsilon, g.lam, g.k, options or AuditOptions(), g.entity_epsilon)
+    return run_audit(inputs, settings=settings, backends=backends)
 
 
 def audit_report(
@@ -295,14 +338,26 @@ def audit_report(
         extraction=prepared.extraction if prepared is not None else None,
         public_files=public,
         input_digests=input_digests,
+        pool_epsilons=_report_epsilons(report),
     )
     backends = AuditBackends(
         encoder_for(str(report.get("encoder") or "")),
         generator,
         prepared.extractor_backend if prepared is not None else None,
     )
-    settings = AuditSettings(params["epsilon"], params["lambda"], params["k"], options or AuditOptions())
+    settings = AuditSettings(
+        params["epsilon"], params["lambda"], params["k"], options or AuditOptions(), params.get("entity_epsilon")
+    )
     return run_audit(inputs, settings=settings, backends=backends)
+
+
+def _report_epsilons(report: Mapping[str, object]) -> dict[TypePair, list[float]] | None:
+    """The ε_g each pool's groups were drawn at, as a report with a per-entity budget lists them."""
+    block = report.get("entity_level")
+    found = block.get("epsilons_by_pool") if isinstance(block, Mapping) else None
+    if not isinstance(found, Mapping):
+        return None
+    return {tuple(pair.split("|", 1)): list(values) for pair, values in found.items()}
 
 
 def with_audit(release: Release, audit: SelfAudit, *, public: SelfAudit | None = None) -> Release:

@@ -120,6 +120,7 @@ class PoolAudit:
     bound_at_worst: float
     worst_excess: float
     tightness: float
+    epsilon: float | None = None
 
     @property
     def passed(self) -> bool:

@@ -44,7 +44,7 @@ def outcomes_of(mapping: Mapping, report: Mapping) -> OutcomeTable:
     params = report["parameters"]
     keys = tuple((o["subject"], o["subject_type"], o["object"], o["object_type"]) for o in mapping["outcomes"])
     sampled = tuple(o["sampled"] for o in mapping["outcomes"])
-    guarantee = Guarantee(params["epsilon"], params["lambda"], params["k"])
+    guarantee = Guarantee(params["epsilon"], params["lambda"], params["k"], entity_epsilon=params.get("entity_epsilon"))
     return OutcomeTable(keys, sampled, pools_from_report(report), guarantee)
 
 

@@ -102,6 +102,12 @@ def most_separating(
 def power_against_missing_halving(row: np.ndarray, *, epsilon: float, lam: float, draws: int, alpha: float) -> float:
     """Probability that one χ² test of ``draws`` draws at level ``alpha`` rejects the law at 2ε."""
     p, q = _laws(row, epsilon=epsilon, lam=lam)
+    return power_against(p, q, draws=draws, alpha=alpha)
+
+
+def power_against(p: np.ndarray, q: np.ndarray, *, draws: int, alpha: float) -> float:
+    """Probability that a χ² test of ``draws`` draws against law ``p`` at level ``alpha`` rejects a sampler of law
+    ``q`` (noncentral χ² over the same merged cells)."""
     cells = _cells(p * draws)
     p_cells, q_cells = _merge(p, cells), _merge(q, cells)
     df = max(len(p_cells) - 1, 1)
@@ -199,3 +205,60 @@ def sampler_conformance(
         chi2_test(row, epsilon=epsilon, lam=lam, draws=draws, alpha=per_test, sampler=sampler, type_pair=pair)
         for pair, row in chosen.items()
     )
+
+
+def per_group_conformance(
+    rows: Mapping[TypePair, np.ndarray],
+    epsilons: Mapping[TypePair, float],
+    *,
+    lam: float,
+    draws: int | None = None,
+    alpha: float = CHI2_ALPHA,
+    sampler: Sampler = sample_outcomes,
+    pools: int = CHI2_MAX_POOLS,
+) -> tuple[Chi2Result, ...]:
+    """Check 2 when each group has its own ε_g (a per-entity budget): every chosen row is drawn in *one* sampler
+    call, interleaved with the others, each at its own ε (one value per row), and each row's draws are tested
+    against the exact law at its own ε, at α/(tests) each (Bonferroni: family-wise false alarm ≤ α).
+
+    A sampler that draws every row at one ε, or drops the ``/2``, shows as a row whose counts follow another law.
+    The rows are the ``pools`` whose laws at ε_g and 2ε_g lie farthest apart; ``draws=None`` takes the fewest
+    (from ``MIN_DRAWS``, doubling to ``MAX_DRAWS``) at which the family rejects the missing halving with
+    probability ``CHI2_POWER``, each power computed at its row's own ε.
+    """
+    ranked = sorted(rows, key=lambda pair: (-separation(rows[pair], epsilon=epsilons[pair], lam=lam), pair))
+    chosen = sorted(ranked[:pools])
+    if not chosen:
+        return ()
+    per_test = alpha / len(chosen)
+
+    def family(count: int) -> float:
+        powers = [
+            power_against_missing_halving(rows[p], epsilon=epsilons[p], lam=lam, draws=count, alpha=per_test)
+            for p in chosen
+        ]
+        return _at_least_one(powers)
+
+    if draws is None:
+        draws = MIN_DRAWS
+        while draws < MAX_DRAWS and any(epsilons[p] > 0 for p in chosen) and family(draws) < CHI2_POWER:
+            draws = min(2 * draws, MAX_DRAWS)
+    matrix = np.array([np.asarray(rows[p], dtype=np.float64) for p in chosen])
+    values = np.array([float(epsilons[p]) for p in chosen])
+    drawn = sampler(np.tile(matrix, (draws, 1)), epsilon=np.tile(values, draws), lam=lam).reshape(draws, len(chosen))
+    results = []
+    for column, pair in enumerate(chosen):
+        expected = _probabilities(matrix[column], epsilon=values[column], lam=lam) * draws
+        observed = np.bincount(drawn[:, column], minlength=len(expected)).astype(np.float64)
+        cells = _cells(expected)
+        e, o = _merge(expected, cells), _merge(observed, cells)
+        statistic = float(np.sum((o - e) ** 2 / np.maximum(e, 1e-300)))
+        power = power_against_missing_halving(
+            matrix[column], epsilon=values[column], lam=lam, draws=draws, alpha=per_test
+        )
+        results.append(
+            Chi2Result(
+                pair, draws, len(e), statistic, float(stats.chi2.sf(statistic, max(len(e) - 1, 1))), per_test, power
+            )
+        )
+    return tuple(results)

@@ -14,18 +14,21 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from relguard.privacy.entity import entity_log_bounds, group_epsilons
 from relguard.privacy.mechanism import log_probabilities
 from relguard.privacy.sampling import sample_outcomes
 from relguard.protocols import Encoder, Extractor, PoolGenerator
-from relguard.settings import check_epsilon, check_k, check_lam
-from relguard.types import CandidatePool, Extraction, TypePair
+from relguard.settings import check_entity_epsilon, check_epsilon, check_k, check_lam
+from relguard.types import CandidatePool, Extraction, PairKey, TypePair
 from relguard.verify.bound import GroupDistances, LogProbabilities
+from relguard.verify.entity import Allocation, EntityBounds
 from relguard.verify.sampler import CHI2_ALPHA, Sampler
 
 
 @dataclass(frozen=True)
 class AuditOptions:
-    """How hard to check, and what is checked: the mechanism, the sampler and the group utility under audit.
+    """How hard to check, and what is checked: the mechanism, the sampler, the group utility, the per-entity
+    allocation and the entity-level bound under audit.
 
     ``draws`` per χ² test (None: enough for the stated power), the family-wise ``alpha``, and ``pools_check``
     (regenerate the pools and check their publicness; off where the generator cannot regenerate them).
@@ -37,19 +40,25 @@ class AuditOptions:
     probabilities: LogProbabilities = log_probabilities
     sampler: Sampler = sample_outcomes
     combine: GroupDistances | None = None
+    allocate: Allocation = group_epsilons
+    entity_bound: EntityBounds = entity_log_bounds
 
 
 @dataclass(frozen=True)
 class AuditSettings:
-    """One release setting (ε, λ, K), validated like every setting, with the options of its audit."""
+    """One release setting (ε, λ, K, and the per-entity budget E when one was set), validated like every
+    setting, with the options of its audit."""
 
     epsilon: float
     lam: float
     k: int
     options: AuditOptions = field(default_factory=AuditOptions)
+    entity_epsilon: float | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+        if self.entity_epsilon is not None:
+            object.__setattr__(self, "entity_epsilon", check_entity_epsilon(self.entity_epsilon))
         object.__setattr__(self, "lam", check_lam(self.lam))
         object.__setattr__(self, "k", check_k(self.k))
 
@@ -74,7 +83,8 @@ class AuditInputs:
     ``originals`` are the corpus's relations per type pair (inputs of the exact bound); ``rows`` one real distance
     row per pool for the χ² test (default: each pool's first candidate); ``extraction`` the corpus, for the group
     checks and the rewritten-corpus pool check; ``public_files`` (name → bytes) a release's public files, checked
-    for ``input_digests`` among other things.
+    for ``input_digests`` among other things. With a per-entity budget, ``pool_epsilons`` are the ε_g each pool's
+    groups were drawn at and ``keys`` the release's group keys (public), when known without the extraction.
     """
 
     pools: Mapping[TypePair, CandidatePool]
@@ -84,3 +94,5 @@ class AuditInputs:
     extraction: Extraction | None = None
     public_files: Mapping[str, bytes] | None = None
     input_digests: Sequence[str] = ()
+    pool_epsilons: Mapping[TypePair, Sequence[float]] | None = None
+    keys: Sequence[PairKey] | None = None
