@@ -98,6 +98,17 @@ def test_one_expression_cut_by_a_date_is_one_slot_in_two_parts(extractor):
     )
 
 
+def test_an_expression_cut_by_words_its_verb_governs_is_unfillable_not_split_around_them(extractor):
+    """ "is regarded as [one of the leading publishers of classics] in": the words between the parts are the
+    original verb's object; no fill split around them is English ("represents, one of …, Albania"), so the
+    sentence is deleted and counted. A date between the parts (above) is the only thing a fill may keep."""
+    text = "Onufri Publishing House is regarded as one of the leading publishers of classics in Albania. The end."
+    _, masked, frames, out = release(extractor, text, "founded")
+    assert [f.name for f in frames] == [FINITE, TAIL], masked.text
+    assert "one of the leading publishers of classics" in masked.text
+    assert out.text == "The end." and out.unfillable_sentences == (0,)
+
+
 def test_a_verb_after_both_names_is_deleted_and_counted_not_printed_broken(extractor):
     """ "In Madrid, Sofia Jansen [played] three concerts": no fill states a relation of Madrid and Sofia there."""
     _, masked, frames, out = release(extractor, "In Madrid, Sofia Jansen played three concerts. The end.", "founded")

@@ -36,6 +36,18 @@ _VERB_START = re.compile(r"(?:that |who |which )?(?:is|was|are|were|has|had|\w+e
 _STRAY_OF = re.compile(r" of(?= )")
 #: Marks a fill whose relative clause needs a comma after the next name (taken off when the text is built).
 CLOSE = "\x00"
+_MONTH = (
+    r"January|February|March|April|May|June|July|August|September|October|November|December"
+    r"|Jan\.|Feb\.|Mar\.|Apr\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\."
+)
+_WHEN = rf"\d[\d,./–-]*(?:s|st|nd|rd|th)?|{_MONTH}|spring|summer|autumn|fall|winter|century|centuries|decades?"
+_TIME_WORD = rf"(?:{_WHEN}|the|early|late|mid|middle|season|years?|of|AD|BC|BCE|CE|c\.|circa|about|around)"
+#: What may stand between the head and the tail of one expression when a fill takes both ("is owned [in 1777]
+#: by"): a time or a number, with its preposition. Anything else was governed by the original words.
+_ADVERBIAL = re.compile(
+    rf"\s*,?\s*(?:(?:in|on|at|during|since|from|until|till|by|after|before|between|and|to)\s+)?(?:{_TIME_WORD}[\s,]*)+"
+)
+_HAS_WHEN = re.compile(rf"\b(?:{_WHEN})")
 
 
 @dataclass(frozen=True)
@@ -166,13 +178,26 @@ def slot_words(
         texts[number] = words
     for number in sorted(only):
         slot = masked.slots[number]
-        if slot.role == "tail" and frames[number].name == "tail" and slot.head in texts:
+        if slot.role == "tail" and frames[number].name == "tail" and not _reads_between(masked, slot):
+            unfillable.add(slot.sentence)
+        elif slot.role == "tail" and frames[number].name == "tail" and slot.head in texts:
             body, preposition = split_preposition(texts[slot.head])
             if preposition:
                 texts[slot.head], texts[number] = body, preposition
             else:
                 texts[slot.head], texts[number] = body + ",", ","
     return texts, unfillable
+
+
+def _reads_between(masked: MaskedDocument, tail) -> bool:
+    """Whether the words between an expression's head and its ``tail`` read the same under any fill: only a time
+    or a number does ("was founded [in 1777] by"). An object, a phrase or another slot between ("is regarded as
+    [the leading publishers of classics] in", "returned [to parliamentary politics in 1998] as") was governed by
+    the original verb, and a fill split around it is not English, so the sentence is unfillable."""
+    between = masked.text[masked.slots[tail.head].end : tail.start]
+    if not between.strip(" ,"):
+        return True
+    return _ADVERBIAL.fullmatch(between) is not None and _HAS_WHEN.search(between) is not None
 
 
 def _place(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[int, str], tailed: set[int]) -> Place:
