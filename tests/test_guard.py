@@ -27,6 +27,8 @@ def _misread(text: str, fill: str) -> str | None:
         ("It was founded by is the founder of Acme.", "is the founder of", "verb_after_verb"),
         ("It is Acme's founded Globex.", "founded", "not_a_noun_after_possessive"),
         ("The county has 27governs Ohio.", "governs", "glued"),
+        ("He was a cartoonist whose work that translated for decades in Punch.", "that translated", "relative_after"),
+        ("It follows rival stage magicians that is a citizen of London.", "that is a citizen of", "relative_disagrees"),
     ],
 )
 def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
@@ -42,6 +44,8 @@ def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
         ("He, who invests in the June List, became its chairman.", ", who invests in"),
         ("Acme Corp's employee Alice Smith retired.", "employee"),
         ("Ann Lee, the founder of Beta, spoke.", "the founder of"),
+        ("It follows rival stage magicians that are citizens of London.", "that are citizens of"),
+        ("He was a cartoonist whose work appeared in Punch, a magazine that is owned by Acme.", "that is owned by"),
     ],
 )
 def test_a_fill_that_reads_in_its_place_is_kept(text, fill):

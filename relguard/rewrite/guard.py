@@ -48,13 +48,27 @@ def _finite(token: Token) -> bool:
 
 
 def relative_after(tokens: Sequence[Token], fill: Span) -> bool:
-    """A relative clause opened right after a pronoun, article, adjective or preposition: "it that houses",
-    "the de facto that plays for", "such that sued"."""
+    """A relative clause opened right after a pronoun, article, adjective or preposition, or between "whose" and
+    its verb: "it that houses", "the de facto that plays for", "such that sued", "whose work that translated"."""
     words = _inside(tokens, fill)
     if not words or words[0][2].lower() not in _RELATIVES:
         return False
     before = _before(tokens, fill)
-    return before is not None and (before[3] in _NO_RELATIVE_AFTER or before[2] in ("-", "—", "–"))
+    if before is None:
+        return False
+    if before[3] in _NO_RELATIVE_AFTER or before[2] in ("-", "—", "–"):
+        return True
+    earlier = _before(tokens, (before[0], before[0]))
+    return before[3].startswith("NN") and earlier is not None and earlier[2].lower() == "whose"
+
+
+def relative_disagrees(tokens: Sequence[Token], fill: Span) -> bool:
+    """A singular relative clause after a plural noun: "rival stage magicians that is a citizen of"."""
+    words = _inside(tokens, fill)
+    before = _before(tokens, fill)
+    if len(words) < 2 or before is None or words[0][2].lower() not in _RELATIVES:
+        return False
+    return before[3] in ("NNS", "NNPS") and (words[1][3] == "VBZ" or words[1][2].lower() in ("is", "was", "has"))
 
 
 def verb_for_noun(tokens: Sequence[Token], fill: Span) -> bool:
@@ -98,6 +112,7 @@ def glued(text: str, fill: Span) -> bool:
 
 CHECKS = {
     "relative_after": relative_after,
+    "relative_disagrees": relative_disagrees,
     "verb_for_noun": verb_for_noun,
     "verb_after_verb": verb_after_verb,
     "not_a_noun_after_possessive": not_a_noun_after_possessive,
