@@ -98,6 +98,24 @@ def test_one_expression_cut_by_a_date_is_one_slot_in_two_parts(extractor):
     )
 
 
+def test_a_slot_after_and_keeps_its_siblings_clause_form(extractor):
+    """ "developed by X and published by Y": when the first fill opens a relative clause ("that founded X"), the
+    second continues it with a finite verb ("and is owned by Y"), never a bare participle ("and owned by Y")."""
+    text = "Daytona USA is a racing video game developed by Amusement Vision and published by Sega."
+    extraction, masked, frames, _ = release(extractor, text)
+    assert [(f.name, f.coordinated) for f in frames] == [("modifier", False), ("modifier", True)], masked.text
+    keys = sorted({t.pair_key for t in extraction.triples})
+    first = next(n for n, key in enumerate(keys) if key[2] == "Amusement Vision")
+    outcomes = {n: Sampled((k[1], k[3]), "founded" if n == first else "owned_by") for n, k in enumerate(keys)}
+    assert fill(masked, outcomes, VERBALIZE).text == (
+        "Daytona USA is a racing video game that founded Amusement Vision and is owned by Sega."
+    )
+    outcomes = {n: Sampled((k[1], k[3]), "owned_by") for n, k in enumerate(keys)}
+    assert fill(masked, outcomes, VERBALIZE).text == (
+        "Daytona USA is a racing video game owned by Amusement Vision and owned by Sega."
+    )
+
+
 def test_an_expression_cut_by_words_its_verb_governs_is_unfillable_not_split_around_them(extractor):
     """ "is regarded as [one of the leading publishers of classics] in": the words between the parts are the
     original verb's object; no fill split around them is English ("represents, one of …, Albania"), so the

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from relguard.rewrite import guard
 from relguard.rewrite.frames import Frame, read_frames
@@ -34,6 +34,7 @@ _POSSESSIVE_END = re.compile(r"['’]s\s*$")
 #: A fill that starts with a verb, and an "of" right after the slot that only a noun could take.
 _VERB_START = re.compile(r"(?:that |who |which )?(?:is|was|are|were|has|had|\w+ed|\w+s)\b")
 _STRAY_OF = re.compile(r" of(?= )")
+_RELATIVE_START = re.compile(r",? ?(?:that|who|which) ")
 #: Marks a fill whose relative clause needs a comma after the next name (taken off when the text is built).
 CLOSE = "\x00"
 _MONTH = (
@@ -164,15 +165,20 @@ def slot_words(
     forms: dict[int, str] = {}
     unfillable: set[int] = set()
     tailed = {s.head for n, s in enumerate(masked.slots) if s.role == "tail" and frames[n].name == "tail"}
+    relative_in: set[int] = set()
     for number in sorted(only):
         slot, frame = masked.slots[number], frames[number]
         sampled = outcomes[slot.groups[0]]
+        if frame.coordinated and frame.name == "modifier" and slot.sentence in relative_in:
+            frame = replace(frame, name="finite")  # "that sanctioned X and [is owned by] Y", not "and owned by"
         place = _place(masked, number, frame, forms, tailed)
         words = verbalize(sampled.predicate, sampled.type_pair, place)
         if words is None:
             unfillable.add(slot.sentence)
             continue
         forms[number] = words
+        if _RELATIVE_START.match(words):
+            relative_in.add(slot.sentence)
         if words.startswith(", ") and frame.name == "role" and not place.closed:
             words += CLOSE  # the clause closes after the next name: "Velvet Revolver, which employs X, joined"
         texts[number] = words

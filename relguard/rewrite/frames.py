@@ -70,12 +70,14 @@ _OPENERS = " \t\n\"'“‘([{*-–—•"
 class Frame:
     """A slot's frame and what follows it: a name right after it (only an article between), or a preposition
     ("was [REL] by critics": the fill must not bring its own "by"); and whether the word before is plural
-    ("The islands [are located in]"), for a verb that agrees with it."""
+    ("The islands [are located in]"), for a verb that agrees with it; and whether it follows "and" after an earlier
+    slot (``coordinated``: "that sanctioned X and [is owned by] Y", one clause form for both)."""
 
     name: str
     name_after: bool = True
     preposition_after: bool = False
     plural: bool = False
+    coordinated: bool = False
 
 
 def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Frame, ...]:
@@ -108,7 +110,8 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
             if frame in _NEED_A_NAME_AFTER and mentions and not named_after:
                 frame = END  # "In Madrid, Sofia Jansen [played] three concerts": no name left for the relation
             plural = _plural_before(slot.start - base, c)
-            frames[number] = Frame(frame, *_what_follows(slot.end - base, c), plural=plural)
+            coordinated = frame in (FINITE, MODIFIER) and _after_and(slot.start - base, c)
+            frames[number] = Frame(frame, *_what_follows(slot.end - base, c), plural=plural, coordinated=coordinated)
             c.earlier.append((slot.start - base, frame))
     return tuple(frames)
 
@@ -210,6 +213,14 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
     if named is not None and named not in c.pronouns and adjacent and not verb_before and verb_after:
         return ROLE  # "Velvet Revolver [drummer] Matt Sorum joined": the names are the subject's noun phrase
     return MODIFIER if verb_before or verb_after else FINITE
+
+
+def _after_and(start: int, c: _Context) -> bool:
+    """Whether the slot follows a conjunction and an earlier slot of its clause: "developed by X and [REL] Y"."""
+    before = _looking_back([t for t in c.tagged.tokens if t[1] <= start])
+    if not before or before[-1][2].lower() not in _CONJUNCTIONS or before[-1][3] != "CC":
+        return False
+    return any(at < before[-1][0] and frame in (FINITE, MODIFIER) for at, frame in c.earlier)
 
 
 def _looking_back(before: list[Token]) -> list[Token]:
