@@ -16,6 +16,7 @@ from relguard.rewrite.frames import (
     FINITE,
     HYPHEN,
     MODIFIER,
+    NOUN,
     POSSESSIVE,
     TAIL,
     read_frames,
@@ -55,6 +56,9 @@ CASES = [
     # a name with its article, then the slot and an article: a verb with its object, not "an Acme Corp [employee]"
     ("In 1900, a Tibetan Christian translated the Bible into Ladakh.", FINITE, "located_in",
      "In 1900, a Tibetan Christian is located in the Bible located in Ladakh."),
+    # a role noun before a noun phrase that is no name keeps its preposition (Re-DocRED "Cranks and Shadows")
+    ("Mario Balzic is the protagonist, an atypical detective for the genre, a Serbo - Italian American cop.", NOUN,
+     "employs", "Mario Balzic is the protagonist, an atypical employer of the genre, a Serbo - Italian American cop."),
     # a plural noun before a finite slot: the verb agrees
     ("The county includes the Northwestern Hawaiian Islands (islands beyond Niihau) and Oahu.", FINITE, "located_in",
      "The county includes the Northwestern Hawaiian Islands (islands are located in Niihau) and Oahu."),

@@ -217,6 +217,7 @@ def _place(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[int
         head=forms.get(slot.head),
         pronoun=bool(_PRONOUN_BEFORE.search(masked.text[max(0, slot.start - 8) : slot.start])),
         name_after=frame.name_after,
+        phrase_after=frame.phrase_after,
         preposition_after=frame.preposition_after,
         plural=frame.plural,
         has_tail=number in tailed,

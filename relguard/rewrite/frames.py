@@ -57,6 +57,8 @@ _POSSESSIVES = frozenset({"his", "her", "its", "their", "my", "our", "your", "wh
 _RELATIVES = frozenset({"who", "which", "that", "whom", "where"})
 _CONJUNCTIONS = frozenset({"and", "or", "but", "nor", "then", "yet"})
 #: Marks that end a clause: after one, the slot opens a new clause.
+#: Tags that open a noun phrase after a slot.
+_PHRASE_OPENERS = frozenset({"DT", "PDT", "PRP$", "JJ", "JJR", "JJS", "CD", "NN", "NNS", "NNP", "NNPS"})
 _CLAUSE_MARKS = frozenset({";", ":", "—", "–", "(", ")"})
 #: Words that open a subordinate or relative clause: the clause before has ended.
 _SUBORDINATORS = words(
@@ -70,14 +72,16 @@ _OPENERS = " \t\n\"'“‘([{*-–—•"
 class Frame:
     """A slot's frame and what follows it: a name right after it (only an article between), or a preposition
     ("was [REL] by critics": the fill must not bring its own "by"); and whether the word before is plural
-    ("The islands [are located in]"), for a verb that agrees with it; and whether it follows "and" after an earlier
-    slot (``coordinated``: "that sanctioned X and [is owned by] Y", one clause form for both)."""
+    ("The islands [are located in]"), for a verb that agrees with it; whether it follows "and" after an earlier
+    slot (``coordinated``: "that sanctioned X and [is owned by] Y", one clause form for both); and whether a noun
+    phrase follows, a name or not (``phrase_after``: a role noun there keeps its preposition)."""
 
     name: str
     name_after: bool = True
     preposition_after: bool = False
     plural: bool = False
     coordinated: bool = False
+    phrase_after: bool = False
 
 
 def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Frame, ...]:
@@ -111,7 +115,15 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
                 frame = END  # "In Madrid, Sofia Jansen [played] three concerts": no name left for the relation
             plural = _plural_before(slot.start - base, c)
             coordinated = frame in (FINITE, MODIFIER) and _after_and(slot.start - base, c)
-            frames[number] = Frame(frame, *_what_follows(slot.end - base, c), plural=plural, coordinated=coordinated)
+            name_after, preposition_after, phrase_after = _what_follows(slot.end - base, c)
+            frames[number] = Frame(
+                frame,
+                name_after,
+                preposition_after,
+                plural=plural,
+                coordinated=coordinated,
+                phrase_after=phrase_after,
+            )
             c.earlier.append((slot.start - base, frame))
     return tuple(frames)
 
@@ -368,9 +380,11 @@ def _plural_before(start: int, c: _Context) -> bool:
     return tag == "NNS" and not named  # a name's number is not its last word's ("United States is")
 
 
-def _what_follows(end: int, c: _Context) -> tuple[bool, bool]:
-    """(a name starts right after ``end``, only an article or possessive between; the next word is a preposition)."""
+def _what_follows(end: int, c: _Context) -> tuple[bool, bool, bool]:
+    """(a name starts right after ``end``, only an article or possessive between; the next word is a preposition;
+    a noun phrase starts there, a name or not: "an atypical [detective for] the genre")."""
     after = [t for t in c.tagged.tokens if t[0] >= end]
+    phrase = bool(after) and after[0][3] in _PHRASE_OPENERS and after[0][0] not in c.hidden
     name_after = False
     for start, _, word, tag in after[:6]:
         if any(m[0] == start for m in c.mentions):
@@ -379,4 +393,4 @@ def _what_follows(end: int, c: _Context) -> tuple[bool, bool]:
         if word.lower() not in ('"', "“") and tag not in ("DT", "PRP$", "JJ", "JJS", "JJR", "CD", "NN", "NNS", "HYPH"):
             break  # "the 16th century painter Onufri" is a name's noun phrase; "and ..." is not
     preposition = bool(after) and after[0][3] in ("IN", "TO") and after[0][2].lower() not in ("that", "if", "whether")
-    return name_after, preposition
+    return name_after, preposition, phrase or name_after

@@ -64,7 +64,8 @@ class Place:
     whether the name it follows is a person (who/which), whether a name right after it is followed by
     punctuation or the end (``closed``: a relative clause opened there is closed), for a tail the form its
     head printed, whether a possessive before it is a pronoun ("his [REL]": no "his-born"), and whether the word
-    before is plural (the verb agrees: "the islands [are located in]")."""
+    before is plural (the verb agrees: "the islands [are located in]"), and whether a noun phrase follows, a name
+    or not (a role noun keeps its preposition: "an atypical [opponent of] the genre")."""
 
     frame: str
     inverted: bool = False
@@ -76,6 +77,7 @@ class Place:
     preposition_after: bool = False
     has_tail: bool = False
     plural: bool = False
+    phrase_after: bool = False
 
 
 @dataclass(frozen=True)
@@ -187,7 +189,7 @@ class FormVerbalizer:
         if frame == fr.TAIL:
             return split_preposition(place.head or finite)[1]
         noun = self.noun_phrase(predicate, type_pair, inverted=inverted)
-        if noun and not place.name_after:
+        if noun and not (place.name_after or place.phrase_after):
             noun = split_preposition(noun)[0]
         relative = "who" if place.person else "that"
         if place.plural:
