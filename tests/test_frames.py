@@ -120,6 +120,19 @@ def test_a_slot_after_and_keeps_its_siblings_clause_form(extractor):
     )
 
 
+def test_a_sentence_that_would_hold_more_than_two_worded_fills_is_unfillable(extractor):
+    """An address chain: four slots. Drawn "borders" everywhere, each comma becomes a clause ("Honolulu County,
+    which borders Hawaii, which borders …") and the sentence is deleted and counted; drawn "located_in", the
+    commas stay bare commas, which are no fills with words, and the sentence is kept."""
+    text = "Kapolei is a master-planned community in Honolulu County, Hawaii, United States, on the island of Oahu."
+    _, masked, _, out = release(extractor, text + " The end.", "borders")
+    assert len(masked.slots) == 4, masked.text
+    assert out.text == "The end." and out.unfillable_sentences == (0,)
+    _, _, _, out = release(extractor, text + " The end.", "located_in")
+    assert out.text.startswith("Kapolei is a master-planned community located in Honolulu County, Hawaii,")
+    assert out.unfillable_sentences == ()
+
+
 def test_an_expression_cut_by_words_its_verb_governs_is_unfillable_not_split_around_them(extractor):
     """ "is regarded as [one of the leading publishers of classics] in": the words between the parts are the
     original verb's object; no fill split around them is English ("represents, one of …, Albania"), so the

@@ -266,15 +266,15 @@ def test_a_fill_that_writes_its_own_relative_pronoun_or_comma_is_not_a_leak(text
 
 
 def test_a_comma_opened_clause_shown_for_another_group_of_its_span_is_not_a_leak():
-    """HotpotQA paragraph "2009 CONCACAF U-20 Championship" (hotpotqa_train_hipporag.json, shortened; "serves as
-    the CONCACAF qualifier for" made one span, since split around "the CONCACAF" it is unfillable): the span
-    ", which was hosted by" belongs to two groups, and the nearest one (World Cup → Egypt) drew its own predicate,
-    which the verbalizer writes after the comma as ", which was hosted by". For the other group of that span the
-    words are the shown outcome's wording, a function of the sample; 16 of 60 seeded HotpotQA draws at ε = 5
-    withheld this sentence before the leading comma was read as the comma the verbalizer writes itself."""
+    """HotpotQA paragraph "2009 CONCACAF U-20 Championship" (hotpotqa_train_hipporag.json, reworded to one
+    relation sentence): the span ", which was hosted by" belongs to two groups, and the nearest one (World Cup →
+    Egypt) drew its own predicate, which the verbalizer writes after the comma as ", which was hosted by". For the
+    other group of that span the words are the shown outcome's wording, a function of the sample; 16 of 60 seeded
+    HotpotQA draws at ε = 5 withheld this sentence before the leading comma was read as the comma the verbalizer
+    writes itself."""
     text = (
-        "The CONCACAF U-20 Championship serves as a qualifier for the FIFA U-20 World Cup, and the four "
-        "semifinalists qualified for the 2009 FIFA U-20 World Cup, which was hosted by Egypt from 25 September."
+        "The CONCACAF U-20 Championship sent four semifinalists to the 2009 FIFA U-20 World Cup, which was hosted "
+        "by Egypt from 25 September."
     )
     prepared = prepare([Document("concacaf.txt", text)], k=10)
     spans = {o.text for g in prepared.groups for o in g.occurrences}

@@ -6,11 +6,11 @@ the public type pair and the sampled predicate. Documents that differ only in re
 masked document, hence the same frames and the same output for the same outcomes.
 
 A sentence is deleted when one of its slots stands for a null outcome, and also when no form of the sampled
-predicate fits a slot's frame or the filled sentence, read back, has a fill where no phrase of its shape is English
-(:mod:`relguard.rewrite.guard`) (``unfillable``: deleted and counted, never printed broken). Around a fill the
-text outside slots is copied byte for byte except for what English needs at the seam: a space between a fill and
-a word or number, "a"/"an" before it, a capital letter when it opens the sentence, one space where a removed part
-of an expression leaves two.
+predicate fits a slot's frame, when it would hold more than two fills, or when the filled sentence, read back, has a
+fill where no phrase of its shape is English (:mod:`relguard.rewrite.guard`) (``unfillable``: deleted and counted,
+never printed broken). Around a fill the text outside slots is copied byte for byte except for what English needs
+at the seam: a space between a fill and a word or number, "a"/"an" before it, a capital letter when it opens the
+sentence, one space where a removed part of an expression leaves two.
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ _POSSESSIVE_END = re.compile(r"['’]s\s*$")
 #: A fill that starts with a verb, and an "of" right after the slot that only a noun could take.
 _VERB_START = re.compile(r"(?:that |who |which )?(?:is|was|are|were|has|had|\w+ed|\w+s)\b")
 _STRAY_OF = re.compile(r" of(?= )")
+#: The most fills with words one released sentence may hold (:func:`_crowded`).
+MOST_FILLS = 2
 _RELATIVE_START = re.compile(r",? ?(?:that|who|which) ")
 #: Marks a fill whose relative clause needs a comma after the next name (taken off when the text is built).
 CLOSE = "\x00"
@@ -101,8 +103,21 @@ def fill_slots(
     texts, unfillable = slot_words(masked, outcomes, verbalize, frames, only=kept)
     if hasattr(verbalize, "rewrite_sentence"):
         unfillable -= _worded_by_model(masked, outcomes, verbalize, frames, kept, texts)
+    unfillable |= _crowded(masked, texts)
     unfillable |= _misread(masked, texts, skip=deleted | unfillable)
     return deleted, texts, unfillable - deleted
+
+
+def _crowded(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
+    """Sentences with more than :data:`MOST_FILLS` fills that bring words (a bare comma does not count): each
+    fill is worded for its own slot, and three or more of them in one sentence — a list of places, an address
+    chain, a cast list — pile up clauses no reader can follow ("a river that lives in Catalonia that annexed
+    Barcelona-located northeastern Spain"). Deleted and counted as unfillable."""
+    words: dict[int, int] = {}
+    for number, slot in enumerate(masked.slots):
+        if any(ch.isalpha() for ch in texts.get(number, "")):
+            words[slot.sentence] = words.get(slot.sentence, 0) + 1
+    return {sentence for sentence, count in words.items() if count > MOST_FILLS}
 
 
 def _misread(masked: MaskedDocument, texts: Mapping[int, str], *, skip: Collection[int]) -> set[int]:
