@@ -7,6 +7,8 @@ values of order ε, or 1e-12 for probabilities).
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,6 +16,7 @@ from hypothesis import strategies as st
 from relguard.embed import pairwise_distances
 from relguard.privacy.mechanism import log_probabilities, outcome_probabilities
 from relguard.rewrite import Sampled, fill, mask
+from relguard.rewrite.fill import MOST_FILLS
 from relguard.types import Document, DocumentExtraction, Occurrence, Sentence, Triple
 from relguard.verify.bound import audit_pool
 
@@ -201,13 +204,19 @@ def documents(draw):
     return extraction, outcomes
 
 
-def _expected(extraction: DocumentExtraction, outcomes: dict[int, Sampled]) -> tuple[str, tuple[int, ...]]:
-    """The output spelled out independently: deleted sentences (and their whitespace) gone, spans replaced."""
+def _expected(
+    extraction: DocumentExtraction, outcomes: dict[int, Sampled]
+) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+    """The output spelled out independently: deleted sentences (and their whitespace) gone, spans replaced.
+
+    A sentence with a null is deleted; one that would hold more than ``MOST_FILLS`` fills (each ``marked`` fill
+    brings words) is unfillable and goes the same way."""
     text = extraction.document.text
     bounds = [(s.start, s.end) for s in extraction.sentences]
-    deleted = sorted(
-        {t.occurrences[0].sentence for i, t in enumerate(extraction.triples) if outcomes[i].predicate is None}
-    )
+    nulls = {t.occurrences[0].sentence for i, t in enumerate(extraction.triples) if outcomes[i].predicate is None}
+    fills = Counter(t.occurrences[0].sentence for t in extraction.triples)
+    crowded = {number for number, count in fills.items() if count > MOST_FILLS} - nulls
+    deleted = sorted(nulls | crowded)
     drop = []
     for number in deleted:  # a sentence goes with the spaces that join it to a neighbour on its own line
         start, end = bounds[number]
@@ -236,7 +245,7 @@ def _expected(extraction: DocumentExtraction, outcomes: dict[int, Sampled]) -> t
         else:
             out.append(text[cursor])
             cursor += 1
-    return "".join(out), tuple(deleted)
+    return "".join(out), tuple(sorted(nulls)), tuple(sorted(crowded))
 
 
 @settings(deadline=None, max_examples=200)
@@ -246,9 +255,11 @@ def test_reconstruction_changes_only_relation_spans_and_deleted_sentences(case):
     text = extraction.document.text
     masked = mask(extraction, {t.pair_key: i for i, t in enumerate(extraction.triples)})
     result = fill(masked, outcomes, marked)
-    expected, deleted = _expected(extraction, outcomes)
-    assert result.removed_sentences == deleted
+    expected, nulls, crowded = _expected(extraction, outcomes)
+    assert result.removed_sentences == nulls
+    assert result.unfillable_sentences == crowded
     assert result.text == expected
+    deleted = (*nulls, *crowded)
 
     kept = [s for s in extraction.sentences if s.index not in deleted]
     position = 0
