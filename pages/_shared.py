@@ -14,6 +14,7 @@ from pathlib import Path
 import streamlit as st
 
 from relguard import registry
+from relguard.candidates.cache import PoolCache
 from relguard.errors import RelGuardError
 from relguard.pipeline import Prepared
 from relguard.settings import DEFAULT_ENCODER
@@ -59,8 +60,13 @@ def extraction_cache() -> ExtractionCache:
     return ExtractionCache()
 
 
+@st.cache_resource(show_spinner=False)
+def pool_cache() -> PoolCache:
+    return PoolCache()
+
+
 def resources() -> Resources:
-    return Resources(extractor(), candidates(), encoder(), extraction_cache())
+    return Resources(extractor(), candidates(), encoder(), extraction_cache(), pool_cache())
 
 
 def prepared(*, progress: bool = True) -> Prepared | None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from relguard import llm
+from relguard.candidates.cache import PoolCache
 from relguard.extract.review import Edit, Review
 from relguard.io import read_documents
 from relguard.io.formats import UploadResult
@@ -108,6 +109,7 @@ class Resources:
     candidates: PoolGenerator
     encoder: Encoder
     cache: ExtractionCache
+    pools: PoolCache | None = None
 
 
 class Studio:
@@ -226,6 +228,7 @@ class Studio:
             cache=None if names[0] == "llm" else resources.cache,
             key=document_key,
             review=self.state["review"],
+            pool_cache=resources.pools,
         )
         self.state["model"] = OutcomeModel.from_prepared(
             result, close_threshold=default_threshold(resources.encoder.name)
