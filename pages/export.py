@@ -5,6 +5,7 @@ import datetime
 import streamlit as st
 
 from pages._shared import SAMPLE_NAMES, help_text, lasting, studio
+from relguard.engine.marks import CLOSE, MEANING, OPEN
 from relguard.engine.memory import release_counts
 from relguard.release.confidential import MAPPING_FILE
 from relguard.release.markdown import backend_lines
@@ -62,10 +63,13 @@ else:
     lasting(st.text_area, "Notes", key="w_sign_notes", state="sign_notes", height=80)
     gate = session.gate()
     inputs = sorted(ss.hashes)
+    marks = st.toggle(f"Also mark every filled slot inline in the text ({OPEN}…{CLOSE})", key="export_marks")
+    st.caption(f"Whatever you choose, the release lists every filled slot: {MEANING}.")
     exported = export_release(
         session.public_release(),
         inputs=["assets/sample_corpus"] if set(inputs) == SAMPLE_NAMES else inputs,
         review="review.json" if session.review else None,
+        mark_slots=marks,
     )
     with st.expander("report.md (the public report, as it is in the zip)"):
         st.markdown(exported.report_md)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+from relguard.candidates.exclusion import policy_of
 from relguard.protocols import PoolGenerator
 from relguard.types import CandidatePool, TypePair
 
@@ -22,7 +23,7 @@ def pool_key(generator: PoolGenerator, type_pair: TypePair, k: int) -> tuple | N
     content = generator.content_hash()
     if content is None:
         return None
-    policy = getattr(generator, "policy", None)
+    policy = policy_of(generator)
     return (generator.name, content, getattr(policy, "sha256", None), tuple(type_pair), int(k))
 
 
