@@ -121,3 +121,18 @@ def test_pool_cache_builds_each_pool_once_per_type_pair_k_and_policy():
     reduced = build_pools(pairs, generator=excluding, k=20, cache=cache)
     assert "killed" not in reduced[pairs[1]].predicates
     assert reduced == build_pools(pairs, generator=excluding, k=20)
+
+
+def test_review_edits_and_sentences_are_shown_in_words():
+    from relguard.extract.review import AddSlot, RemoveSlot, SetType
+    from relguard.studio.wording import count_words, edit_words, sentence_label
+
+    texts = {"memo.txt": "Alice Meyer works for Acme."}
+    assert edit_words(AddSlot("memo.txt", 12, 21, "Alice Meyer", "Acme"), texts) == (
+        "Add slot 'works for' between Alice Meyer and Acme in memo.txt"
+    )
+    assert edit_words(RemoveSlot("memo.txt", 12, 21), texts) == "Remove slot 'works for' in memo.txt"
+    assert edit_words(SetType("Acme", "ORG"), texts) == "Set type: entity Acme, type ORG"
+    assert (count_words(1, "edit"), count_words(2, "edit")) == ("1 edit", "2 edits")
+    label = sentence_label(1, "C-2025-017\nParties: Pellucid Analytics Ltd and Harwood & Finch LLP.", width=40)
+    assert label.startswith("2: C-2025-017 ⏎ Parties:") and label.endswith("…") and len(label) <= 43

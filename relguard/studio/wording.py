@@ -8,7 +8,9 @@ A bound e^x is read out as odds: a reader who held two possibilities equally lik
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from collections.abc import Mapping
 
 #: The mantissas of a round grid: the stops every decade has (1, 1.5, 2, 3, 4, 5, 7 times a power of ten).
 ROUND_STEPS = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 7.0)
@@ -152,3 +154,34 @@ def choosing_epsilon() -> str:
         "at ε = 5. Pick the smallest ε whose release still answers the questions you need (Risk & utility shows "
         "both), decide it before you look at any draw, and draw once: every extra draw adds its ε."
     )
+
+
+def edit_words(edit, texts: Mapping[str, str]) -> str:
+    """A review edit as the Review log shows it: what it does, in words, with the span's own words quoted.
+
+    ``texts`` maps document names to their text (confidential: the log is on the confidential side).
+    """
+    fields = {f.name: getattr(edit, f.name) for f in dataclasses.fields(edit) if f.name != "kind"}
+    kind = str(getattr(edit, "kind", type(edit).__name__)).replace("_", " ")
+    words = ""
+    if {"document", "start", "end"} <= fields.keys():
+        text = texts.get(fields["document"], "")
+        words = f" '{text[fields.pop('start') : fields.pop('end')]}'" if text else ""
+    document = fields.pop("document", None)
+    if {"first", "second"} <= fields.keys():
+        words += f" between {fields.pop('first')} and {fields.pop('second')}"
+    said = ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in fields.items())
+    where = f" in {document}" if document else ""
+    return f"{kind[:1].upper()}{kind[1:]}{words}{where}" + (f": {said}" if said else "")
+
+
+def count_words(count: int, noun: str, plural: str | None = None) -> str:
+    """ "1 edit", "2 edits": a count with its noun in the right number."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
+def sentence_label(number: int, text: str, *, width: int = 90) -> str:
+    """A sentence as a picker lists it: numbered from 1, each line break shown as ⏎ (a picker would glue
+    "C-2025-017" and "Parties:" together), spaces collapsed, cut at ``width`` characters with an ellipsis."""
+    shown = " ⏎ ".join(" ".join(line.split()) for line in text.strip().splitlines() if line.strip())
+    return f"{number + 1}: {shown if len(shown) <= width else shown[: width - 1].rstrip() + '…'}"
