@@ -173,13 +173,14 @@ def review_flow(page) -> None:
 
 
 def draw_on_tune(page, *, teaching: bool) -> None:
+    """Switch the teaching seed (off, as the session starts, before ``teaching=True``; on before False) and draw."""
     goto(page, "Tune")
-    toggle = page.get_by_role("checkbox", name="Teaching seed (reproducible, NOT a private release)")
-    if toggle.is_checked() != teaching:
-        page.get_by_text("Teaching seed (reproducible, NOT a private release)").click()
-        settle(page)
+    page.get_by_text("Teaching seed (reproducible, NOT a private release)", exact=True).click()
+    settle(page)
     page.get_by_role("button", name="Draw a release").click()
     settle(page)
+    if teaching:
+        expect(page.get_by_text("NOT a private release. Do not publish it.").first).to_be_visible(timeout=WAIT)
 
 
 def sign_off_gate_flow(page) -> None:
