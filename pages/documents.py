@@ -59,7 +59,8 @@ if corpus is None:
         st.info("No documents loaded yet.")
 else:
     rows = document_rows(corpus.extraction)
-    st.subheader(f"{len(rows)} documents · {len(corpus.groups)} relation groups · {len(corpus.triples)} triples")
+    slots, relations, groups = sum(r["relation slots"] for r in rows), len(corpus.triples), len(corpus.groups)
+    st.subheader(f"{len(rows)} documents · {slots} slots · {relations} relations · {groups} relation groups")
     st.dataframe(rows, hide_index=True, width="stretch")
     unprotected = sum(r["unprotected sentences"] for r in rows)
     if unprotected:
