@@ -29,7 +29,7 @@ left, middle, right = st.columns(3)
 if left.button("Load the sample corpus", type="primary", disabled=st.session_state.sample_loaded):
     studio().load_sample(SAMPLE_DIR)
 with right.popover("Remove all documents", disabled=not st.session_state.documents):
-    st.warning("This removes every loaded document, the review edits and the drawn release. It cannot be undone.")
+    st.markdown("**This removes every loaded document, the review edits and the drawn release.** It cannot be undone.")
     if st.button("Yes, remove all documents", type="primary", key="confirm_clear"):
         studio().clear()
         st.rerun()

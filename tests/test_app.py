@@ -262,3 +262,13 @@ def test_the_entity_level_on_tune_triples_and_learn():
     assert words and budget and words != budget and "per-entity budget E = 1" in budget[0]
     rows = next(t.value for t in at.dataframe if "ε_g·d_max" in t.value.columns)
     assert len(rows) == 3 and rows["ε_g"].tolist() == pytest.approx([1 / 3] * 3)
+
+
+def test_removing_all_documents_asks_first():
+    """Issue 27: "Remove all documents" emptied the session on one click; it now sits behind a confirmation."""
+    at = with_sample()
+    assert not any(b.label == "Remove all documents" for b in at.button)  # a popover, not a one-click button
+    assert len(at.session_state.documents) == 6
+    next(b for b in at.button if b.label == "Yes, remove all documents").click().run()
+    assert not at.exception and not at.session_state.documents
+    assert any("No documents loaded yet" in i.value for i in at.info)
