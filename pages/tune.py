@@ -38,12 +38,12 @@ if corpus is not None and corpus.groups:
         st.info(budget_note(corpus, epsilons=epsilons, entity_epsilon=epsilon))
     expected = ss.model.expected(epsilon=epsilon, lam=lam, probabilities=probabilities)
 
-    st.subheader("Expected outcomes for the whole corpus (exact, not sampled)")
+    st.subheader("Expected outcomes: shares of the corpus's relations (exact, not sampled)")
     cols = [*st.columns(3), *st.columns(3)]
     for col, (name, share) in zip(cols, expected.as_dict().items(), strict=False):
-        col.metric(f"relations {name}", f"{share:.1%}", help=OUTCOME_HELP[name])
+        col.metric(name, f"{share:.1%}", help=OUTCOME_HELP[name])
     cols[4].metric("sentences removed", f"{expected.sentences_removed:.1f} of {expected.sentences}")
-    cols[5].metric("relations keeping their meaning", f"{expected.kept + expected.close:.1%}", help=OUTCOME_HELP[""])
+    cols[5].metric("kept their meaning", f"{expected.kept + expected.close:.1%}", help=OUTCOME_HELP[""])
 
     curve = ss.model.curve(EPSILONS[::2], lam=lam, shares=shares(corpus) if ss.entity_budget else None)
     figure = outcome_curves(curve, epsilon)

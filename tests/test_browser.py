@@ -280,6 +280,14 @@ def test_browser_end_to_end(server, tmp_path):
         expect(page.get_by_text("Drawn at ε = 10").first).to_be_visible(timeout=WAIT)
         page.get_by_role("heading", name="Tune", exact=True).first.scroll_into_view_if_needed()
         shot(page, "4-tune")
+        page.set_viewport_size({"width": 1024, "height": 768})  # issue 27: metrics were cut off at this size
+        settle(page)
+        cut = page.evaluate(
+            """() => [...document.querySelectorAll('[data-testid^="stMetric"], [data-testid^="stMetric"] *')]
+                 .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1).map(e => e.innerText)"""
+        )
+        assert cut == [], cut
+        page.set_viewport_size({"width": 1400, "height": 1100})
 
         goto(page, "Risk & utility")  # the attack itself (spaCy on every changed text) is left to test_app_risk
         expect(page.get_by_text("connections kept").first).to_be_visible(timeout=WAIT)
