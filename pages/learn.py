@@ -18,7 +18,7 @@ from relguard.studio.teaching import (
     own_relation,
     worked_example,
 )
-from relguard.studio.wording import choosing_epsilon
+from relguard.studio.wording import choosing_epsilon, epsilon_words
 
 st.title("Learn relation-DP")
 st.markdown(help_text("learn-intro"))
@@ -61,6 +61,7 @@ pool, distances, between = example(k, r, r2)
 result = compare(pool, distances[0], distances[1], between, epsilon=epsilon, lam=lam)
 st.markdown(worked_example(epsilon=epsilon, d_r=between))
 st.markdown(odds_example(epsilon=epsilon, d_r=between))
+st.info(epsilon_words(epsilon))
 st.markdown(before_after(result, r))
 r_text = EXAMPLE_SENTENCE.format(relation=r.replace("_", " "))
 r2_text = EXAMPLE_SENTENCE.format(relation=r2.replace("_", " "))

@@ -201,6 +201,7 @@ def test_learn_page_shows_definition_3_holding():
     assert "≤" in at.metric[0].value
     at.select_slider(key="learn_epsilon").set_value(5.0).run()
     assert "≤" in at.metric[0].value
+    assert any("ε = 5 in words" in i.value for i in at.info)  # the box that showed at ε = 1 only
 
 
 def test_learn_takes_a_relation_of_ones_own_and_says_the_odds_before_and_after():
