@@ -35,19 +35,26 @@ TRIALS = 10
 WAIT = 60_000
 
 WATCH = """() => {
-  const app = document.querySelector('[data-testid="stApp"]');
-  window.__lat = {start: null, ran: false, ranAt: null, done: null};
+  window.__lat = {start: null, ran: false, ranAt: null, done: null, last: null};
+  // a rerun React renders in one batch never shows 'running' in the DOM: then the last DOM change after the input
+  // is when its result was painted
+  new MutationObserver(() => { if (window.__lat.start !== null) window.__lat.last = performance.now(); })
+    .observe(document.body, {subtree: true, childList: true, characterData: true});
   document.addEventListener('keydown', () => { window.__lat.start = performance.now(); }, {capture: true});
   document.addEventListener('pointerdown', () => { window.__lat.start = performance.now(); }, {capture: true});
-  new MutationObserver(() => {
-    const state = app.getAttribute('data-test-script-state');
+  new MutationObserver((records) => {
+    const app = document.querySelector('[data-testid="stApp"]');  // a page change may mount a new one
+    const state = app && app.getAttribute('data-test-script-state');
     const lat = window.__lat;
     if (lat.start === null) return;
-    if (state === 'running' && !lat.ran) { lat.ran = true; lat.ranAt = performance.now(); }
+    // a short rerun can go running -> notRunning before this callback runs: its record's oldValue still says so
+    const left = records.some(r => r.oldValue === 'running');
+    if ((state === 'running' || left) && !lat.ran) { lat.ran = true; lat.ranAt = performance.now(); }
     if (state === 'notRunning' && lat.ran && lat.done === null) {
       requestAnimationFrame(() => { lat.done = performance.now(); });
     }
-  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+  }).observe(document.body, {subtree: true, attributes: true, attributeOldValue: true,
+               attributeFilter: ['data-test-script-state']});
 }"""
 
 
@@ -78,6 +85,11 @@ def settle(page) -> None:
     expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=WAIT)
 
 
+#: Done: the rerun's end was seen, or none was seen and the page has been quiet for a second (a batched rerun).
+QUIET = """() => { const l = window.__lat, now = performance.now();
+  const state = document.querySelector('[data-testid="stApp"]').getAttribute('data-test-script-state');
+  const quiet = now - (l.last ?? l.start) > 1000;
+  return l.done !== null || (!l.ran && l.start !== null && state === 'notRunning' && quiet); }"""
 PAGES = (
     "Triples",
     "Candidate pools",
@@ -99,8 +111,11 @@ def timed(page, action) -> tuple[float, float]:
     """Milliseconds from the input ``action`` makes to the painted result, and to the rerun's start."""
     page.evaluate("() => { Object.assign(window.__lat, {start: null, ran: false, ranAt: null, done: null}); }")
     action()
-    page.wait_for_function("() => window.__lat.done !== null", timeout=WAIT)
-    latency = page.evaluate("() => [window.__lat.done - window.__lat.start, window.__lat.ranAt - window.__lat.start]")
+    page.wait_for_function(QUIET, timeout=WAIT)
+    latency = page.evaluate(
+        "() => { const l = window.__lat; return l.done !== null ? [l.done - l.start, l.ranAt - l.start]"
+        " : [l.last - l.start, NaN]; }"
+    )
     settle(page)
     return latency[0], latency[1]
 
@@ -143,7 +158,7 @@ def main() -> None:
     print(f"slider → updated table, {TRIALS} trials (ms): {', '.join(f'{t:.0f}' for t in total)}")
     print(f"median {statistics.median(total):.0f} ms, max {max(total):.0f} ms  (goal: median <= 300 ms)")
     print(f"  of which key → rerun started (the widget's own delay + websocket): median "
-          f"{statistics.median(s for _, s in times):.0f} ms")  # fmt: skip
+          f"{statistics.median(s for _, s in times if s == s):.0f} ms")  # fmt: skip
     print("page change (ms): " + ", ".join(f"→ {name} {t:.0f}" for name, t in pages))
     page_times = [t for _, t in pages]
     print(f"  median {statistics.median(page_times):.0f} ms, max {max(page_times):.0f} ms  (goal < 1000)")
