@@ -39,9 +39,11 @@ def outcome_curves(curve: Sequence, epsilon: float) -> go.Figure:
 
 
 def probability_bars(rows: Sequence[Mapping]) -> go.Figure:
-    """Tune: one relation group's outcome probabilities as horizontal bars."""
+    """Tune: one relation group's outcome probabilities as horizontal bars, every bar labelled (K = 20 too)."""
     bars = go.Figure(go.Bar(x=[r["probability"] for r in rows], y=[r["outcome"] for r in rows], orientation="h"))
-    bars.update_layout(height=320, margin={"l": 10, "r": 10, "t": 10, "b": 10}, yaxis={"autorange": "reversed"})
+    yaxis = {"autorange": "reversed", "type": "category", "dtick": 1, "automargin": True, "tickfont": {"size": 13}}
+    height = max(320, 40 + 24 * len(rows))
+    bars.update_layout(height=height, margin={"l": 10, "r": 10, "t": 10, "b": 10}, yaxis=yaxis)
     return bars
 
 

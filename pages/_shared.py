@@ -14,19 +14,20 @@ from pathlib import Path
 import streamlit as st
 
 from relguard import registry
+from relguard.candidates.cache import PoolCache
 from relguard.errors import RelGuardError
 from relguard.pipeline import Prepared
-from relguard.privacy.expected import epsilon_grid
 from relguard.settings import DEFAULT_ENCODER
 from relguard.studio.session import CANDIDATES, EXTRACTORS, ExtractionCache, Resources, Studio
+from relguard.studio.wording import GLOSSARY, round_grid
 
 __all__ = ["CANDIDATES", "EPSILONS", "EXTRACTORS", "LAMBDAS", "SAMPLE_DIR", "SAMPLE_NAMES"]
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_DIR = ROOT / "assets" / "sample_corpus"
 SAMPLE_NAMES = frozenset(p.name for p in SAMPLE_DIR.glob("*.txt"))
-EPSILONS = epsilon_grid(0.01, 100.0, per_decade=10)
-LAMBDAS = epsilon_grid(0.01, 10.0, per_decade=10)
+EPSILONS = round_grid(0.01, 100.0)
+LAMBDAS = round_grid(0.01, 10.0)
 
 
 def studio() -> Studio:
@@ -59,8 +60,13 @@ def extraction_cache() -> ExtractionCache:
     return ExtractionCache()
 
 
+@st.cache_resource(show_spinner=False)
+def pool_cache() -> PoolCache:
+    return PoolCache()
+
+
 def resources() -> Resources:
-    return Resources(extractor(), candidates(), encoder(), extraction_cache())
+    return Resources(extractor(), candidates(), encoder(), extraction_cache(), pool_cache())
 
 
 def prepared(*, progress: bool = True) -> Prepared | None:
@@ -135,7 +141,9 @@ def sidebar() -> None:
             if reason := studio().stale_reason():
                 st.warning(f"Drawn release is stale: {reason}.", icon="⚠️")
         if review := st.session_state.review:
-            st.caption(f"{len(review)} review edits applied")
+            st.caption(f"{len(review)} review edit{'s' if len(review) != 1 else ''} applied")
+        with st.expander("Glossary: slots, relations, relation groups …"):
+            st.markdown("\n".join(f"- **{term}**: {meaning}" for term, meaning in GLOSSARY.items()))
 
 
 def help_text(name: str) -> str:

@@ -28,9 +28,11 @@ elif new:
 left, middle, right = st.columns(3)
 if left.button("Load the sample corpus", type="primary", disabled=st.session_state.sample_loaded):
     studio().load_sample(SAMPLE_DIR)
-if right.button("Remove all documents", disabled=not st.session_state.documents):
-    studio().clear()
-    st.rerun()
+with right.popover("Remove all documents", disabled=not st.session_state.documents):
+    st.markdown("**This removes every loaded document, the review edits and the drawn release.** It cannot be undone.")
+    if st.button("Yes, remove all documents", type="primary", key="confirm_clear"):
+        studio().clear()
+        st.rerun()
 
 with middle.popover("Paste text"):
     name = st.text_input("Document name", value="pasted.txt", key="paste_name")
@@ -57,7 +59,8 @@ if corpus is None:
         st.info("No documents loaded yet.")
 else:
     rows = document_rows(corpus.extraction)
-    st.subheader(f"{len(rows)} documents · {len(corpus.groups)} relation groups · {len(corpus.triples)} triples")
+    slots, relations, groups = sum(r["relation slots"] for r in rows), len(corpus.triples), len(corpus.groups)
+    st.subheader(f"{len(rows)} documents · {slots} slots · {relations} relations · {groups} relation groups")
     st.dataframe(rows, hide_index=True, width="stretch")
     unprotected = sum(r["unprotected sentences"] for r in rows)
     if unprotected:

@@ -4,13 +4,14 @@ import datetime
 
 import streamlit as st
 
-from pages._shared import SAMPLE_NAMES, help_text, studio
+from pages._shared import SAMPLE_NAMES, help_text, lasting, studio
+from relguard.engine.marks import CLOSE, MEANING, OPEN
 from relguard.engine.memory import release_counts
 from relguard.release.confidential import MAPPING_FILE
 from relguard.release.markdown import backend_lines
 from relguard.studio.export import export_release
-
-DECISIONS = ("approved for release", "approved with conditions (see notes)", "not approved")
+from relguard.studio.signoff import DECISIONS
+from relguard.studio.wording import epsilon_words
 
 st.title("Export")
 ss, session = st.session_state, studio()
@@ -26,13 +27,14 @@ elif reason := session.stale_reason():
 else:
     g = release.guarantee
     if not g.private_release:
-        st.error("This release was drawn with a teaching seed: it is NOT a private release. Do not publish it.")
+        st.error("This release was drawn with a teaching seed: it is NOT a private release. It cannot be signed off.")
     counts = release_counts(release)
     st.markdown(
         f"**ε = {g.epsilon:g}, λ = {g.lam:g}, K = {g.k}** · {counts['documents']} documents · "
-        f"{counts['slots']} relation slots in {counts['groups']} groups, {counts['groups_deleted']} groups deleted · "
+        f"{counts['slots']} slots in {counts['groups']} relation groups, {counts['groups_deleted']} groups deleted · "
         f"{counts['sentences_removed']} of {counts['sentences']} sentences removed"
     )
+    st.info(epsilon_words(g.epsilon))
     if counts["sentences_withheld"]:
         st.warning(
             f"{counts['sentences_withheld']} sentence(s) were withheld: the leak scan still found an original "
@@ -40,6 +42,8 @@ else:
         )
     for line in backend_lines(release.provenance.get("backends") or {}):
         st.caption(line.strip().lstrip("- "))
+    if (draws := session.draw_count()) is not None:
+        (st.warning if draws.private > 1 else st.caption)(f"Draws: {draws.words()}")
     if earlier := session.earlier_exports():
         total = session.composed(g.epsilon)
         st.warning(
@@ -50,33 +54,39 @@ else:
 
     st.subheader("Sign-off")
     st.caption(help_text("export-sign-off"))
+    if ss.sign_date is None:
+        ss.sign_date = datetime.date.today()
     left, middle, right = st.columns([2, 1, 2])
-    signed = {
-        "reviewer": left.text_input("Reviewer", key="sign_reviewer"),
-        "date": middle.date_input("Date", value=datetime.date.today(), key="sign_date").isoformat(),
-        "decision": right.radio("Decision", DECISIONS, index=None, key="sign_decision") or "",
-        "notes": st.text_area("Notes", key="sign_notes", height=80),
-    }
-    ss.sign_off = signed if signed["reviewer"] or signed["decision"] else {}
+    lasting(left.text_input, "Reviewer", key="w_sign_reviewer", state="sign_reviewer")
+    lasting(middle.date_input, "Date", key="w_sign_date", state="sign_date")
+    lasting(right.radio, "Decision", DECISIONS, key="w_sign_decision", state="sign_decision", index=None)
+    lasting(st.text_area, "Notes", key="w_sign_notes", state="sign_notes", height=80)
+    gate = session.gate()
     inputs = sorted(ss.hashes)
+    marks = st.toggle(f"Also mark every filled slot inline in the text ({OPEN}…{CLOSE})", key="export_marks")
+    st.caption(f"Whatever you choose, the release lists every filled slot: {MEANING}.")
     exported = export_release(
         session.public_release(),
         inputs=["assets/sample_corpus"] if set(inputs) == SAMPLE_NAMES else inputs,
         review="review.json" if session.review else None,
+        mark_slots=marks,
     )
     with st.expander("report.md (the public report, as it is in the zip)"):
         st.markdown(exported.report_md)
     with st.expander("config.toml (settings, inputs and policies: `relguard sanitize --config` replays it)"):
         st.code(exported.config, language="toml")
+    if not gate.open:
+        st.error(gate.message(), icon="🔒")
     st.download_button(
         "Download the release (.zip): sanitized documents, report.json, report.md, config.toml",
-        data=exported.zip,
+        data=exported.zip if gate.open else b"",
         file_name="relguard-release.zip",
         mime="application/zip",
         type="primary",
         on_click=session.record_export,
         args=(g.epsilon,),
         key="download_zip",
+        disabled=not gate.open,
     )
     st.divider()
     st.markdown(help_text("export-confidential"))

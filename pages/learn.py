@@ -10,11 +10,15 @@ from relguard.studio.teaching import (
     EXAMPLE_R,
     EXAMPLE_R2,
     EXAMPLE_SENTENCE,
+    before_after,
     compare,
     entity_example,
     entity_words,
+    odds_example,
+    own_relation,
     worked_example,
 )
+from relguard.studio.wording import choosing_epsilon, epsilon_words
 
 st.title("Learn relation-DP")
 st.markdown(help_text("learn-intro"))
@@ -39,14 +43,26 @@ try:
 except RelGuardError as exc:
     st.error(str(exc))
     st.stop()
+own = st.text_input("A relation of your own (optional, e.g. married to): it becomes r′", key="learn_own")
+mine = None
+if own.strip():
+    try:
+        mine = own_relation(own)
+    except RelGuardError as exc:
+        st.error(str(exc))
 a, b, c, d = st.columns(4)
 r = a.selectbox("r (what the document said)", choices, index=0, key="learn_r")
-r2 = b.selectbox("r′ (what it might have said)", choices, index=1, key="learn_r2")
+r2 = mine or b.selectbox("r′ (what it might have said)", choices, index=1, key="learn_r2")
+if mine:
+    b.markdown(f"r′ = **{mine}** (your own relation)")
 epsilon = c.select_slider("ε", options=EPSILONS, value=1.0, key="learn_epsilon", format_func=lambda v: f"{v:g}")
 lam = d.select_slider("λ", options=LAMBDAS, value=1.0, key="learn_lam", format_func=lambda v: f"{v:g}")
 pool, distances, between = example(k, r, r2)
 result = compare(pool, distances[0], distances[1], between, epsilon=epsilon, lam=lam)
 st.markdown(worked_example(epsilon=epsilon, d_r=between))
+st.markdown(odds_example(epsilon=epsilon, d_r=between))
+st.info(epsilon_words(epsilon))
+st.markdown(before_after(result, r))
 r_text = EXAMPLE_SENTENCE.format(relation=r.replace("_", " "))
 r2_text = EXAMPLE_SENTENCE.format(relation=r2.replace("_", " "))
 st.markdown(
@@ -56,7 +72,9 @@ st.markdown(
 figure = go.Figure()
 figure.add_bar(x=list(result.outcomes), y=result.p_r, name=f"r = {r}")
 figure.add_bar(x=list(result.outcomes), y=result.p_r2, name=f"r′ = {r2}")
-figure.update_layout(barmode="group", height=340, yaxis={"title": "probability"}, margin={"t": 20, "b": 10})
+figure.update_layout(
+    barmode="group", height=420, yaxis={"title": "probability"}, margin={"t": 20, "b": 10}, font={"size": 16}
+)
 st.plotly_chart(figure, width="stretch", key="learn_bars")
 st.dataframe(
     [
@@ -65,6 +83,7 @@ st.dataframe(
     ],
     hide_index=True,
     width="stretch",
+    height=38 + 35 * len(result.outcomes),  # every row, null included, without scrolling (projector-sized)
 )
 verdict = "holds" if result.holds else "FAILS"
 st.metric(
@@ -73,6 +92,8 @@ st.metric(
     help=f"Definition 3 {verdict} for this pair at ε = {epsilon:g}, λ = {lam:g}.",
 )
 st.markdown(help_text("learn-definition"))
+st.markdown(help_text("learn-redraw"))
+st.markdown(choosing_epsilon())
 
 st.subheader("One person, three relations: the bounds add up")
 per_entity = st.toggle("Per-entity budget: ε is her budget E", key="learn_entity")

@@ -14,6 +14,7 @@ from relguard.extract.review import (
     slots_of,
 )
 from relguard.studio.review import needs_a_look, suspicious_types, unprotected_queue
+from relguard.studio.wording import count_words, edit_words, sentence_label
 from relguard.types import ENTITY_TYPES
 
 st.title("Review")
@@ -52,7 +53,7 @@ if corpus is not None:
         doc = corpus.extraction.documents[names.index(document)]
         sentences = list(range(len(doc.sentences)))
         number = st.selectbox(
-            "Sentence", sentences, format_func=lambda i: f"{i + 1}: {doc.sentence_text(i)[:90]}", key="add_sentence"
+            "Sentence", sentences, format_func=lambda i: sentence_label(i, doc.sentence_text(i)), key="add_sentence"
         )
         named = sorted({e.name for e in doc.entities for m in e.mentions if m.sentence == number})
         words = st.text_input("The relation words, exactly as in the sentence", key="add_words")
@@ -92,10 +93,11 @@ if corpus is not None:
             st.rerun()
 
     if session.review:
-        st.subheader(f"{len(session.review)} edits, applied before the draw")
+        st.subheader(f"{count_words(len(session.review), 'edit')}, applied before the draw")
+        texts = {d.name: d.text for d in corpus.documents}
         for index, change in enumerate(session.review.edits):
             text, undo = st.columns([6, 1])
-            text.code(repr(change), language=None)
+            text.markdown(edit_words(change, texts))
             if undo.button("Undo", key=f"undo_{index}"):
                 session.undo(index)
                 st.rerun()

@@ -8,6 +8,7 @@ from pages._shared import EPSILONS, LAMBDAS, extractor, help_text, log_slider, n
 from relguard.engine.memory import release_tally
 from relguard.evaluation import TargetedAttacker, default_matcher, expected_leakage_curve
 from relguard.studio.risk import PERCENT_COLUMNS, leakage_rows, run_attack, utility_figures
+from relguard.studio.wording import OUTCOME_HELP, epsilon_words
 
 st.title("Risk & utility")
 ss = st.session_state
@@ -35,6 +36,7 @@ if corpus is not None and corpus.groups:
     log_slider(left, "ε — privacy budget (log scale)", options=EPSILONS, key="risk_epsilon", state="epsilon")
     log_slider(right, "λ — distance of deleting (log scale)", options=LAMBDAS, key="risk_lam", state="lam")
     epsilon, lam = ss.epsilon, ss.lam
+    st.info(epsilon_words(epsilon))
     release = studio().current_release(corpus)
     stored = ss.risk if ss.risk is not None and release is not None and ss.risk.release is release else None
 
@@ -43,12 +45,12 @@ if corpus is not None and corpus.groups:
     curve = expected_leakage_curve(corpus, epsilons=grid, lam=lam)
     now = next(e for e in curve if e.epsilon == epsilon)
     expected = {
-        "connections kept": (now.connection, "whose entity pair stays connected in the text (1 − P(deleted))"),
-        "relations kept with their meaning": (now.relation, "whose released predicate means the original one"),
-        "relations deleted": (now.deleted, "whose sentence is removed"),
+        "connections kept": (now.connection, "Expected share of relations whose entity pair stays connected."),
+        "relations kept with their meaning": (now.relation, OUTCOME_HELP[""]),
+        "relations deleted": (now.deleted, OUTCOME_HELP["deleted"]),
     }
     for col, (label, (share, what)) in zip(st.columns(3), expected.items(), strict=True):
-        col.metric(label, f"{share:.1%}", help=f"Expected share of relations {what}.")
+        col.metric(label, f"{share:.1%}", help=what)
     st.caption(help_text("risk-expected").format(triples=now.triples, epsilon=epsilon, lam=lam, k=corpus.k))
 
     figure = leakage_curves(curve, epsilon, measured=stored)

@@ -18,7 +18,7 @@ if corpus is not None and corpus.triples:
     st.html(legend_html())
     st.html(highlight_html(extraction))
 
-    st.subheader("Canonical triples of the whole corpus")
+    st.subheader("Relations of the whole corpus (canonical triples; see the glossary in the sidebar)")
     entity = st.selectbox(
         "Everything about … (the one-hop neighbourhood a targeted attacker goes after)",
         ["(all entities)", *entities(corpus.triples)],

@@ -8,6 +8,7 @@ from relguard.privacy.bounds import document_bound, relation_bound
 from relguard.studio.entities import budget_note, entity_rows, shares
 from relguard.studio.tables import close_summary, group_label, groups_per_document, probability_rows
 from relguard.studio.teaching import pool_pairs
+from relguard.studio.wording import OUTCOME_HELP, bound_words, epsilon_words
 
 st.title("Tune")
 ss = st.session_state
@@ -29,10 +30,7 @@ if corpus is not None and corpus.groups:
     log_slider(b, lam_label, options=LAMBDAS, key="w_lam", state="lam")
     lasting(c.number_input, "K", min_value=1, max_value=20, step=1, key="w_k", state="k")
     epsilon, lam = ss.epsilon, ss.lam
-    if epsilon > 10:
-        st.warning(f"ε = {epsilon:g} is above 10: the mechanism barely hides which relation was there.", icon="⚠️")
-    elif epsilon < 0.1:
-        st.info(f"ε = {epsilon:g} is below 0.1: very strong privacy; most relations will be replaced or deleted.")
+    (st.warning if epsilon > 10 else st.info)(epsilon_words(epsilon))
 
     epsilons = studio().group_epsilons(corpus)
     probabilities = corpus.probabilities(epsilon=epsilons, lam=lam)
@@ -40,11 +38,12 @@ if corpus is not None and corpus.groups:
         st.info(budget_note(corpus, epsilons=epsilons, entity_epsilon=epsilon))
     expected = ss.model.expected(epsilon=epsilon, lam=lam, probabilities=probabilities)
 
-    st.subheader("Expected outcomes for the whole corpus (exact, not sampled)")
-    cols = st.columns(5)
+    st.subheader("Expected outcomes: shares of the corpus's relations (exact, not sampled)")
+    cols = [*st.columns(3), *st.columns(3)]
     for col, (name, share) in zip(cols, expected.as_dict().items(), strict=False):
-        col.metric(name, f"{share:.1%}")
+        col.metric(name, f"{share:.1%}", help=OUTCOME_HELP[name])
     cols[4].metric("sentences removed", f"{expected.sentences_removed:.1f} of {expected.sentences}")
+    cols[5].metric("kept their meaning", f"{expected.kept + expected.close:.1%}", help=OUTCOME_HELP[""])
 
     curve = ss.model.curve(EPSILONS[::2], lam=lam, shares=shares(corpus) if ss.entity_budget else None)
     figure = outcome_curves(curve, epsilon)
@@ -88,13 +87,14 @@ if corpus is not None and corpus.groups:
         f"Per document (Eq. 8–9) the bounds multiply: the worst document, `{name}`, holds {m} relation groups, "
         "so two versions of it "
         f"differing in all of them are at most e^(ε·Σd_R) ≤ **{document_bound([1.0] * m, epsilon=epsilon):.3g}×** "
-        "apart."
+        "apart. " + bound_words(document_bound([1.0] * m, epsilon=epsilon), what=f"`{name}`")
     )
     weakest = entity_rows(corpus, epsilons=epsilons, lam=lam, limit=1)[0]
     st.markdown(
         f"Per entity the bounds add up too: `{weakest['entity']}` takes part in {weakest['groups (n)']} groups, so two "
         f"corpora differing in all of its relations are at most **{weakest['bound e^(Σ ε_g·d_max)']:.3g}×** apart "
-        "(every entity, weakest first, on **Triples**)."
+        "(every entity, weakest first, on **Triples**). "
+        + bound_words(weakest["bound e^(Σ ε_g·d_max)"], what=f"everything about `{weakest['entity']}`")
     )
 
     st.subheader("Draw a release")
@@ -107,9 +107,11 @@ if corpus is not None and corpus.groups:
         if not g.private_release:
             st.error("Drawn with a fixed teaching seed: this is NOT a private release. Do not publish it.")
         if reason := studio().stale_reason():
-            st.warning(f"The drawn release (ε = {g.epsilon:g}, λ = {g.lam:g}, K = {g.k}) is stale: {reason}. "
-                       "Draw it again before you export.")  # fmt: skip
+            stale = f"The drawn release (ε = {g.epsilon:g}, λ = {g.lam:g}, K = {g.k}) is stale: {reason}."
+            st.warning(f"{stale} Draw it again before you export.")
         else:
             per = " per entity" if g.entity_epsilon is not None else ""
             st.success(f"Release drawn at ε = {g.epsilon:g}{per}, λ = {g.lam:g}, K = {g.k}.")
+        if (draws := studio().draw_count()) is not None and draws.corpus > 1:
+            st.warning(draws.words())
         st.caption("See what changed on **Drawn release** (confidential view), then **Export** it.")

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from relguard import registry
+from relguard.candidates.cache import PoolCache
 from relguard.candidates.embeddings import warm_public_embeddings
 from relguard.candidates.pools import build_pools
 from relguard.embed import triple_distances
@@ -168,21 +169,22 @@ def prepare(
     cache: MutableMapping[str, DocumentExtraction] | None = None,
     key: Callable[[Document], str] | None = None,
     review: Review | None = None,
+    pool_cache: PoolCache | None = None,
 ) -> Prepared:
     """Extract, build pools and compute distances: the ε/λ-independent part of a run.
 
     ``backends`` (built once by the CLI or the app from their settings) wins over the three names; ``cache``
     and ``key`` let a front end reuse extractions by content (:func:`relguard.extract.corpus.extract_corpus`);
-    ``review`` is an analyst's edits of the extraction, applied before pools and distances.
+    ``review`` is an analyst's edits of the extraction, applied before pools and distances; ``pool_cache`` keeps
+    pools across calls (:mod:`relguard.candidates.cache`), so a front end that moves K builds each pool once.
     """
     k = check_k(k)
     backends = backends or Backends.of(extractor=extractor, candidates=candidates, encoder=encoder)
     extraction = extract_corpus(documents, extractor=backends.extractor, progress=progress, cache=cache, key=key)
     if review:
         extraction = apply_review(extraction, review)
-    return prepare_extracted(
-        documents, extraction, k=k, backends=backends, input_hashes=input_hashes, review=review or Review()
-    )
+    options = {"input_hashes": input_hashes, "review": review or Review(), "pool_cache": pool_cache}
+    return prepare_extracted(documents, extraction, k=k, backends=backends, **options)
 
 
 def prepare_extracted(
@@ -196,6 +198,7 @@ def prepare_extracted(
     input_hashes: Mapping[str, str] | None = None,
     extractor_backend: Extractor | None = None,
     review: Review | None = None,
+    pool_cache: PoolCache | None = None,
 ) -> Prepared:
     """Pools and d_R for an existing extraction: the K-dependent part of :func:`prepare`.
 
@@ -210,7 +213,7 @@ def prepare_extracted(
         encoder = (
             registry.create("encoder", "sentence-transformers", model=encoder) if isinstance(encoder, str) else encoder
         )
-    pools = build_pools(extraction.type_pairs, generator=generator, k=k)
+    pools = build_pools(extraction.type_pairs, generator=generator, k=k, cache=pool_cache)
     warm_public_embeddings(generator, encoder)
     per_triple = triple_distances(extraction.triples, pools, encoder).reshape(len(extraction.triples), k)
     owners = [g for g, group in enumerate(extraction.groups) for _ in group.triples]

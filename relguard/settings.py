@@ -128,6 +128,7 @@ class BackendSettings:
     allow_remote_llm: bool = False
     slots: str = "spans"
     verbalizer: str = "forms"
+    exclude_predicates: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.allow_remote_llm, bool):
@@ -217,6 +218,14 @@ FLAGS: tuple[Flag, ...] = (
         str,
         "spans (default): a slot is the relation expression the parse finds, so where slots are is read from the "
         "wording; stretches (strict): every stretch between two adjacent names is a slot, whatever its words",
+    ),
+    Flag(
+        "--exclude-predicates",
+        "backends",
+        "exclude_predicates",
+        str,
+        "a public policy file of predicates never to publish (one a line, optionally 'PERSON->PERSON spouse_of' "
+        "for one type pair): they are taken out of the pools before the draw, and the report names the file",
     ),
     Flag("--encoder", "backends", "encoder", str, "sentence-transformers model name or path"),
     Flag(

@@ -308,6 +308,8 @@ class SanitizedDocument:
     ``unfillable_sentences`` were deleted because no form of a sampled predicate fits a slot's frame there, or the
     filled sentence read back has a fill where no phrase of its shape is English (:mod:`relguard.rewrite.guard`):
     a function of the masked text and the outcomes, so public.
+    ``slots`` are the ``[start, end)`` character ranges of ``text`` where a fill wrote the words of a drawn
+    predicate (:mod:`relguard.engine.marks`): where they are follows from the masked text and the outcomes alone.
     """
 
     name: str
@@ -316,6 +318,7 @@ class SanitizedDocument:
     filled_spans: int = 0
     withheld_sentences: tuple[int, ...] = ()
     unfillable_sentences: tuple[int, ...] = ()
+    slots: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,15 @@
 """RelGuard Studio under Streamlit's AppTest: every page on the sample corpus, with real models."""
 
+import json
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
+
+from relguard.studio.signoff import APPROVED, REFUSED
+from relguard.studio.wording import round_grid
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
@@ -71,35 +75,72 @@ def test_sliders_change_the_probability_table_and_expectations():
     at.select_slider(key="w_lam").set_value(0.1).run()
     assert table(at)["probability"].tolist()[-1] > after[-1]  # a smaller λ makes null likelier
     at.select_slider(key="w_epsilon").set_value(20.0).run()
-    assert any("above 10" in w.value for w in at.warning)
+    assert any("ε = 20 in words" in w.value and "Weak privacy" in w.value for w in at.warning)
     at.number_input(key="w_k").set_value(5).run()
     assert len(table(at)) == 6  # K candidates + null
+
+
+def zip_button(at: AppTest):
+    return next(b for b in at.get("download_button") if b.label.startswith("Download the release"))
+
+
+def draw(at: AppTest, *, teaching: bool = False) -> AppTest:
+    goto(at, "tune")
+    at.toggle(key="w_teaching").set_value(teaching).run()
+    next(b for b in at.button if b.label == "Draw a release").click().run()
+    assert not at.exception
+    return goto(at, "export")
+
+
+def sign(at: AppTest, decision: str = APPROVED) -> AppTest:
+    at.text_input(key="w_sign_reviewer").input("R. Officer").run()
+    at.radio(key="w_sign_decision").set_value(decision).run()
+    assert not at.exception
+    return at
 
 
 def test_export_warns_when_a_second_draw_is_exported_not_on_a_re_download():
     """Releases of one corpus compose, so a second draw's export warns with the summed ε; downloading the same
     draw again publishes nothing new and must not count (a new user saw "2 releases, total ε 3" for one)."""
-    at = goto(with_sample(), "tune")
-    at.toggle(key="w_teaching").set_value(True).run()
-    next(b for b in at.button if b.label == "Draw a release").click().run()
-    assert not at.exception
-    assert any("NOT a private release" in e.value for e in at.error)
-    assert at.session_state.release is not None
-    goto(at, "export")
+    at = sign(draw(with_sample()))
     labels = [b.label for b in at.get("download_button")]
-    assert any(label.startswith("Download the release") for label in labels)
     assert any("CONFIDENTIAL" in label for label in labels)
-    assert not at.warning
-    at.get("download_button")[0].click().run()
+    assert not any("Releases compose" in w.value for w in at.warning)
+    zip_button(at).click().run()
     assert len(at.session_state.exports) == 1
     goto(at, "export")
     assert not any("Releases compose" in w.value for w in at.warning)
-    at.get("download_button")[0].click().run()
+    zip_button(at).click().run()
     assert len(at.session_state.exports) == 1
-    goto(at, "tune")
-    next(b for b in at.button if b.label == "Draw a release").click().run()
-    goto(at, "export")
+    at = sign(draw(at))
     assert any("exported 1 release(s)" in w.value and "total ε of 2" in w.value for w in at.warning)
+    assert any("drawn 2 times" in w.value and "total ε = 2" in w.value for w in at.warning)
+
+
+def test_sign_off_is_a_gate_that_survives_page_changes_and_never_opens_for_a_teaching_seed():
+    """Issue 27: the zip downloaded with an empty sign-off or "not approved", the fields were wiped by a page
+    change, and a teaching-seed draw could be "approved for release"."""
+    at = draw(with_sample())
+    assert zip_button(at).proto.disabled
+    assert any("Export is locked" in e.value and "reviewer's name" in e.value for e in at.error)
+    at.text_input(key="w_sign_reviewer").input("R. Officer").run()
+    goto(at, "tune")
+    goto(at, "export")
+    assert at.text_input(key="w_sign_reviewer").value == "R. Officer"  # kept across pages
+    assert zip_button(at).proto.disabled  # no decision yet
+    at.radio(key="w_sign_decision").set_value(REFUSED).run()
+    assert zip_button(at).proto.disabled
+    assert any("'not approved'" in e.value for e in at.error)
+    at.radio(key="w_sign_decision").set_value(APPROVED).run()
+    assert not zip_button(at).proto.disabled
+    assert not any("Export is locked" in e.value for e in at.error)
+    report = next(e for e in at.expander if "report.md" in e.label).markdown[0].value
+    assert "R. Officer" in report and APPROVED in report
+    at = draw(at, teaching=True)
+    assert at.session_state.sign_decision is None  # a decision approves one draw
+    at.radio(key="w_sign_decision").set_value(APPROVED).run()
+    assert zip_button(at).proto.disabled
+    assert any("teaching seed" in e.value and "cannot be approved" in e.value for e in at.error)
 
 
 def test_a_release_drawn_before_an_upload_stays_and_is_marked_stale():
@@ -160,6 +201,36 @@ def test_learn_page_shows_definition_3_holding():
     assert "≤" in at.metric[0].value
     at.select_slider(key="learn_epsilon").set_value(5.0).run()
     assert "≤" in at.metric[0].value
+    assert any("ε = 5 in words" in i.value for i in at.info)  # the box that showed at ε = 1 only
+
+
+def test_learn_takes_a_relation_of_ones_own_and_says_the_odds_before_and_after():
+    at = goto(start(), "learn")
+    at.text_input(key="learn_own").input("married to").run()
+    assert not at.exception
+    texts = [m.value for m in at.markdown]
+    assert any("married_to" in t and "your own" in t for t in texts)
+    assert any(t.startswith("**Before:**") and "Alice worked for Acme." in t for t in texts)
+    assert any("**In odds:**" in t and "50% likely" in t for t in texts)
+    assert any("redraw" in t for t in texts) and any("**Choosing ε.**" in t for t in texts)
+    rows = next(t for t in at.dataframe if "P(y | r′)" in t.value.columns)
+    assert rows.value["outcome"].iloc[-1] == "null"
+    at.text_input(key="learn_own").input("<script>alert(1)</script>").run()
+    assert not at.exception
+    assert any("is not a relation" in e.value for e in at.error)
+
+
+def test_tune_reads_epsilon_and_the_bounds_out_in_words_and_labels_every_bar_at_k_20():
+    at = goto(with_sample(), "tune")
+    assert at.select_slider(key="w_epsilon").options == [f"{v:g}" for v in round_grid(0.01, 100.0)]
+    assert any("ε = 1 in words" in i.value for i in at.info)
+    at.select_slider(key="w_epsilon").set_value(5.0).run()
+    assert any("ε = 5 in words" in i.value for i in at.info)
+    assert any("worst document" in m.value and "Read out:" in m.value for m in at.markdown)
+    at.number_input(key="w_k").set_value(20).run()
+    bars = json.loads(at.get("plotly_chart")[1].proto.spec)
+    assert len(bars["data"][0]["y"]) == 21 and bars["layout"]["yaxis"]["dtick"] == 1
+    assert bars["layout"]["height"] >= 21 * 24
 
 
 def test_the_entity_level_on_tune_triples_and_learn():
@@ -192,3 +263,13 @@ def test_the_entity_level_on_tune_triples_and_learn():
     assert words and budget and words != budget and "per-entity budget E = 1" in budget[0]
     rows = next(t.value for t in at.dataframe if "ε_g·d_max" in t.value.columns)
     assert len(rows) == 3 and rows["ε_g"].tolist() == pytest.approx([1 / 3] * 3)
+
+
+def test_removing_all_documents_asks_first():
+    """Issue 27: "Remove all documents" emptied the session on one click; it now sits behind a confirmation."""
+    at = with_sample()
+    assert not any(b.label == "Remove all documents" for b in at.button)  # a popover, not a one-click button
+    assert len(at.session_state.documents) == 6
+    next(b for b in at.button if b.label == "Yes, remove all documents").click().run()
+    assert not at.exception and not at.session_state.documents
+    assert any("No documents loaded yet" in i.value for i in at.info)

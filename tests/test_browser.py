@@ -11,6 +11,7 @@ or to ``$RELGUARD_SCREENSHOTS`` (``docs/screenshots`` refreshes the README's).
 
 import contextlib
 import io
+import json
 import os
 import re
 import shutil
@@ -152,7 +153,7 @@ def review_flow(page) -> None:
     number, words = label.split(": ", 1)[0].split()[-1], label.split(": ", 1)[1].strip().strip("'\"")
     remove.get_by_role("button", name="Remove slot").click()
     settle(page)
-    expect(page.get_by_text("1 edits, applied before the draw")).to_be_visible(timeout=WAIT)
+    expect(page.get_by_text("1 edit, applied before the draw")).to_be_visible(timeout=WAIT)
     page.get_by_role("tab", name="Add a missed slot").click()
     add = page.get_by_role("tabpanel", name="Add a missed slot")
     add.get_by_test_id("stSelectbox").nth(1).locator("input").click()
@@ -169,6 +170,53 @@ def review_flow(page) -> None:
     settle(page)
     expect(page.get_by_text("2 edits, applied before the draw")).to_be_visible(timeout=WAIT)
     shot(page, "3b-review")
+
+
+def draw_on_tune(page, *, teaching: bool) -> None:
+    """Switch the teaching seed (off, as the session starts, before ``teaching=True``; on before False) and draw."""
+    goto(page, "Tune")
+    page.get_by_text("Teaching seed (reproducible, NOT a private release)", exact=True).click()
+    settle(page)
+    page.get_by_role("button", name="Draw a release").click()
+    settle(page)
+    if teaching:
+        expect(page.get_by_text("NOT a private release. Do not publish it.").first).to_be_visible(timeout=WAIT)
+
+
+def sign_off_gate_flow(page) -> None:
+    """Export stays locked until the sign-off is complete and approves a private draw; a teaching-seed draw is
+    refused even when approved; the fields survive a page change (issue 27)."""
+    zip_button = page.get_by_role("button", name="Download the release")
+    goto(page, "Export")
+    expect(zip_button).to_be_disabled(timeout=WAIT)
+    expect(page.get_by_text("Export is locked until the sign-off is complete").first).to_be_visible()
+    page.get_by_label("Reviewer").fill("R. Officer")
+    page.get_by_label("Reviewer").press("Enter")
+    settle(page)
+    page.get_by_text("not approved", exact=True).click()
+    settle(page)
+    expect(zip_button).to_be_disabled()
+    page.get_by_text("approved for release", exact=True).click()
+    settle(page)
+    expect(zip_button).to_be_enabled(timeout=WAIT)
+
+    draw_on_tune(page, teaching=True)
+    goto(page, "Export")
+    expect(page.get_by_label("Reviewer")).to_have_value("R. Officer")  # kept across pages
+    page.get_by_text("approved for release", exact=True).click()
+    settle(page)
+    expect(zip_button).to_be_disabled()
+    expect(page.get_by_text("cannot be approved", exact=False).first).to_be_visible()
+
+    draw_on_tune(page, teaching=False)
+    goto(page, "Export")
+    expect(page.get_by_text("This corpus was drawn 3 times", exact=False).first).to_be_visible(timeout=WAIT)
+    page.get_by_text("approved for release", exact=True).click()
+    settle(page)
+    page.get_by_text("Also mark every filled slot inline", exact=False).click()
+    settle(page)
+    expect(zip_button).to_be_enabled(timeout=WAIT)
+    shot(page, "5-export")
 
 
 def test_browser_end_to_end(server, tmp_path):
@@ -216,7 +264,7 @@ def test_browser_end_to_end(server, tmp_path):
         before = deleted.inner_text()
         slider = page.get_by_role("slider").first
         slider.focus()
-        for _ in range(10):  # ten stops right on the log grid: ε 1 → 10
+        for _ in range(7):  # seven round stops right: ε 1 → 1.5, 2, 3, 4, 5, 7, 10
             slider.press("ArrowRight")
         settle(page)
         expect(deleted).not_to_have_text(before, timeout=WAIT)
@@ -232,6 +280,14 @@ def test_browser_end_to_end(server, tmp_path):
         expect(page.get_by_text("Drawn at ε = 10").first).to_be_visible(timeout=WAIT)
         page.get_by_role("heading", name="Tune", exact=True).first.scroll_into_view_if_needed()
         shot(page, "4-tune")
+        page.set_viewport_size({"width": 1024, "height": 768})  # issue 27: metrics were cut off at this size
+        settle(page)
+        cut = page.evaluate(
+            """() => [...document.querySelectorAll('[data-testid^="stMetric"], [data-testid^="stMetric"] *')]
+                 .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1).map(e => e.innerText)"""
+        )
+        assert cut == [], cut
+        page.set_viewport_size({"width": 1400, "height": 1100})
 
         goto(page, "Risk & utility")  # the attack itself (spaCy on every changed text) is left to test_app_risk
         expect(page.get_by_text("connections kept").first).to_be_visible(timeout=WAIT)
@@ -241,13 +297,7 @@ def test_browser_end_to_end(server, tmp_path):
         expect(page.get_by_text("Confidential view").first).to_be_visible(timeout=WAIT)
         shot(page, "4a-release")
 
-        goto(page, "Export")
-        page.get_by_label("Reviewer").fill("R. Officer")
-        page.get_by_label("Reviewer").press("Enter")
-        settle(page)
-        page.get_by_text("approved for release", exact=True).click()
-        settle(page)
-        shot(page, "5-export")
+        sign_off_gate_flow(page)
         with page.expect_download(timeout=WAIT) as info:
             page.get_by_role("button", name="Download the release").click()
         path = tmp_path / "release.zip"
@@ -264,14 +314,16 @@ def test_browser_end_to_end(server, tmp_path):
         other.get_by_role("button", name="Load the sample corpus").click()
         expect(other.get_by_text("6 documents ·", exact=False).first).to_be_visible(timeout=WAIT)
         goto(other, "Review")
-        expect(other.get_by_text("edits, applied before the draw")).to_have_count(0)  # the first session's edits
+        expect(other.get_by_text(re.compile(r"edits?, applied before the draw"))).to_have_count(
+            0
+        )  # the first session's edits
         goto(other, "Export")
         expect(other.get_by_text("Draw a release on the").first).to_be_visible(timeout=WAIT)
         browser.close()
 
     names = set(zipfile.ZipFile(path).namelist())
     expected = {f"documents/{p.name}" for p in (ROOT / "assets" / "sample_corpus").glob("*.txt")}
-    assert names == expected | {"documents/evil.txt", "report.json", "report.md", "config.toml"}
+    assert names == expected | {"documents/evil.txt", "report.json", "report.md", "config.toml", "slots.jsonl"}
     bundle = zipfile.ZipFile(io.BytesIO(path.read_bytes()))
     report = bundle.read("report.json").decode()
     assert '"epsilon": 10.0' in report
@@ -279,5 +331,11 @@ def test_browser_end_to_end(server, tmp_path):
     assert "R. Officer" in markdown and "approved for release" in markdown
     assert "## Analyst's review" in markdown and "1 add slot, 1 remove slot" in markdown
     assert "--review review.json" in bundle.read("config.toml").decode()
+    assert "mark_slots = true" in bundle.read("config.toml").decode()
+    slots = [json.loads(line) for line in bundle.read("slots.jsonl").decode().splitlines()]
+    for entry in slots:  # every mark lies around a ⟦…⟧ the text holds
+        text = bundle.read(entry["file"]).decode()
+        assert text.count("⟦") == len(entry["relguard_slots"]) == text.count("⟧")
+    assert sum(len(e["relguard_slots"]) for e in slots) > 0
     assert dialogs == []
     assert outside == []

@@ -158,7 +158,7 @@ def test_studio_marks_a_release_stale_when_settings_documents_or_review_change(r
     assert "review edits changed" in studio.stale_reason()
     studio.undo(0)
     assert studio.stale_reason() is None
-    state["sign_off"] = {"reviewer": "R. Officer", "decision": "approved for release", "notes": ""}
+    state["sign_reviewer"], state["sign_decision"] = "R. Officer", "approved for release"
     public = json.loads(public_files(studio.public_release())["report.json"])
     assert public["sign_off"] == {"reviewer": "R. Officer", "decision": "approved for release"}
     assert "attack" not in public

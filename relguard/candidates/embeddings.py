@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from relguard.candidates.exclusion import unwrapped
 from relguard.candidates.inventory import InventoryCandidates
 from relguard.embed.base import CachedEncoder
 from relguard.embed.store import public_embeddings
@@ -29,6 +30,7 @@ def warm_public_embeddings(generator: PoolGenerator, encoder: Encoder, *, folder
     Only a fixed inventory qualifies (an LLM's pools have no content hash to key them by), and only an encoder
     that can take embeddings it computed earlier; for any other pair this does nothing.
     """
+    generator = unwrapped(generator)  # an exclusion policy draws on the same inventory
     if not isinstance(generator, InventoryCandidates) or not isinstance(encoder, CachedEncoder):
         return 0
     return public_embeddings(encoder, inventory_texts(generator), content_hash=generator.content_hash(), folder=folder)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from relguard.candidates.cache import PoolCache
 from relguard.errors import PoolError
 from relguard.io.digest import canonical_sha256
 from relguard.protocols import PoolGenerator
@@ -11,12 +12,18 @@ from relguard.settings import check_k
 from relguard.types import CandidatePool, TypePair
 
 
-def build_pools(type_pairs: Iterable[TypePair], *, generator: PoolGenerator, k: int) -> dict[TypePair, CandidatePool]:
-    """One pool per ordered type pair; a generator that returns anything but K distinct predicates is refused."""
+def build_pools(
+    type_pairs: Iterable[TypePair], *, generator: PoolGenerator, k: int, cache: PoolCache | None = None
+) -> dict[TypePair, CandidatePool]:
+    """One pool per ordered type pair; a generator that returns anything but K distinct predicates is refused.
+
+    ``cache`` (:class:`~relguard.candidates.cache.PoolCache`) hands out a pool already built for the same generator,
+    type pair, K and exclusion policy; every pool is checked either way.
+    """
     k = check_k(k)
     pools: dict[TypePair, CandidatePool] = {}
     for pair in sorted(set(type_pairs)):
-        pool = generator.generate(pair, k)
+        pool = generator.generate(pair, k) if cache is None else cache.pool(generator, pair, k)
         if pool.k != k or len(set(pool.predicates)) != k:
             raise PoolError(
                 f"candidate generator {generator.name!r} returned {pool.k} "

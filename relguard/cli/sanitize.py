@@ -11,6 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from relguard.candidates.exclusion import unwrapped
 from relguard.candidates.llm import LLMCandidates
 from relguard.cli.common import (
     EXAMPLES,
@@ -23,6 +24,7 @@ from relguard.cli.common import (
     workers_count,
 )
 from relguard.engine import Backends, FolderSink, export, run_local, run_ray
+from relguard.engine.marks import CLOSE, OPEN, SLOTS_FIELD, SLOTS_FILE
 from relguard.errors import ConfigError
 from relguard.extract.review import Review
 from relguard.io import read_documents
@@ -38,7 +40,7 @@ from relguard.verify import audit_with_backends, render_table
 #: Exit status when the leak scan withheld sentences and --allow-withheld was not given.
 WITHHELD_EXIT = 4
 #: Flags that change what a release is: with --config they come from the config, never from the command line.
-_RELEASE_FLAGS = ("seed", "parquet", "self_audit", "allow_withheld")
+_RELEASE_FLAGS = ("seed", "parquet", "self_audit", "allow_withheld", "mark_slots")
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -98,6 +100,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "--ray-address", default=None, help="join this Ray cluster (ray://HOST:10001 or auto); default: start one"
     )
     engine.add_argument("--parquet", action="store_true", help="also write documents.parquet (one row a document)")
+    run.add_argument(
+        "--mark-slots",
+        action="store_true",
+        help=f"also mark every filled slot inside the text, between {OPEN} and {CLOSE} (the ranges are always in "
+        f"the {SLOTS_FIELD} field of .jsonl records and in {SLOTS_FILE} for text files)",
+    )
     run.add_argument("--dry-run", action="store_true", help="estimate the LLM calls and tokens of this run and stop")
     add_settings_flags(run)
     run.set_defaults(handler=run_sanitize, parser_defaults={a.dest: a.default for a in run._actions})
@@ -108,7 +116,12 @@ def run_of(args: argparse.Namespace, parser_defaults: dict) -> tuple[RunConfig, 
     if args.config is None:
         if not args.inputs:
             raise ConfigError("relguard sanitize needs INPUT files or folders, or --config CONFIG to replay a release")
-        options = RunOptions(parquet=args.parquet, self_audit=args.self_audit, allow_withheld=args.allow_withheld)
+        options = RunOptions(
+            parquet=args.parquet,
+            self_audit=args.self_audit,
+            allow_withheld=args.allow_withheld,
+            mark_slots=args.mark_slots,
+        )
         return RunConfig(settings_of(args), tuple(args.inputs), options), {}
     given = [f"--{name.replace('_', '-')}" for name in _RELEASE_FLAGS if getattr(args, name) != parser_defaults[name]]
     given += [spec.flag for spec in FLAGS if getattr(args, _dest(spec.flag)) != parser_defaults[_dest(spec.flag)]]
@@ -197,8 +210,9 @@ def _audited(args: argparse.Namespace, run: RunConfig, recorded: dict[str, str])
 
 def _export_pools(backends: Backends | None, pool_file: str | None) -> None:
     """LLM pools are written back to the pool file, so a later run reuses them without the LLM."""
-    if backends is not None and pool_file and isinstance(backends.candidates, LLMCandidates):
-        backends.candidates.export(pool_file)
+    candidates = unwrapped(backends.candidates) if backends is not None else None
+    if pool_file and isinstance(candidates, LLMCandidates):
+        candidates.export(pool_file)
 
 
 def _summary(report: dict, rows: list[MappingRow], args: argparse.Namespace, run: RunConfig, recorded: dict) -> int:

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from relguard.engine.check import check_public_files, refuse_unsafe
+from relguard.engine.marks import SLOTS_FILE, sidecar_line
+from relguard.engine.marks import summary as marks_summary
 from relguard.engine.outcomes import OutcomeTable
 from relguard.engine.rewrite import Piece
 from relguard.engine.sink import Sink
@@ -57,6 +59,7 @@ class Assembly:
         self.reasons: list[dict] = []
         self.documents: list[str] = []
         self._files: dict[str, bool] = {}
+        self._sidecar = False
         self._parquet_path = sink.staged(PARQUET_FILE) if parquet else None
         self._parquet = ParquetWriter(self._parquet_path) if self._parquet_path is not None else None
 
@@ -72,8 +75,11 @@ class Assembly:
             )
         self._files[name] = piece.record
         self.sink.append(name, piece.data)
+        if not piece.record:  # a record carries its marks; a text file's are in the sidecar, one line each
+            self.sink.append(SLOTS_FILE, sidecar_line(piece.file, piece.marks))
+            self._sidecar = True
         if self._parquet is not None:
-            self._parquet.add(piece.document, piece.file, piece.sanitized.text)
+            self._parquet.add(piece.document, piece.file, piece.text, piece.marks)
         self.tally.merge(piece.tally)
         self.reasons += piece.withheld
         if piece.sanitized.withheld_sentences:
@@ -108,6 +114,7 @@ class Assembly:
             coverage=self.tally.coverage(),
             slot_mode=self.tally.slot_mode,
             entity_level=entity_block(table.keys, table.guarantee),
+            marks=marks_summary(inline_marks=run.options.mark_slots, sidecar=self._sidecar),
         )
         report = build_report(summary, output_hashes=dict(sorted(hashes.items())))
         config = config_toml(run, files=files, recorded=recorded_of(report))
@@ -125,6 +132,7 @@ class Assembly:
             document_names=self.documents,
             others=others,
             withheld=self.withheld,
+            marked=run.options.mark_slots,
         )
         for name, data in others.items():
             self.sink.write(name, data)

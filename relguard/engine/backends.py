@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from relguard import registry
 from relguard.candidates.embeddings import warm_public_embeddings
+from relguard.candidates.exclusion import with_exclusions
 from relguard.errors import ConfigError
 from relguard.protocols import Encoder, Extractor, PoolGenerator
 from relguard.rewrite.verbalize import Verbalizer
@@ -76,7 +77,12 @@ def llm_options(settings: BackendSettings) -> dict[str, str | bool | None]:
 
 
 def candidates_from(settings: BackendSettings, *, encoder: Encoder) -> PoolGenerator:
-    """The pool generator a :class:`~relguard.settings.BackendSettings` names."""
+    """The pool generator a :class:`~relguard.settings.BackendSettings` names, under its exclusion policy if any
+    (:mod:`relguard.candidates.exclusion`: the pools, and so the draw and the audit, never hold those)."""
+    return with_exclusions(_named_candidates(settings, encoder=encoder), settings.exclude_predicates)
+
+
+def _named_candidates(settings: BackendSettings, *, encoder: Encoder) -> PoolGenerator:
     if settings.candidates == "llm":
         return registry.create(
             "candidates", "llm", pool_file=settings.pool_file, encoder=encoder, **llm_options(settings)

@@ -23,18 +23,18 @@ from relguard.types import DocumentExtraction, Forms
 class OutputTexts:
     """Each document's text as its public file holds it, read back from the sink in document order."""
 
-    def __init__(self, sink: Sink) -> None:
-        self._sink = sink
+    def __init__(self, sink: Sink, *, marked: bool = False) -> None:
+        self._sink, self._marked = sink, marked
         self._file: str | None = None
         self._lines: Iterator[bytes] = iter(())
 
     def text(self, doc: DocumentExtraction) -> str:
         name = f"documents/{output_name(doc.document)}"
         if doc.document.line is None:
-            return public_text(self._sink.read(name), record=False)
+            return public_text(self._sink.read(name), record=False, marked=self._marked)
         if name != self._file:
             self._file, self._lines = name, iter(self._sink.lines(name))
-        return public_text(next(self._lines, b""), record=True)
+        return public_text(next(self._lines, b""), record=True, marked=self._marked)
 
 
 def check_public_files(
@@ -47,15 +47,23 @@ def check_public_files(
     document_names: Sequence[str],
     others: Mapping[str, bytes],
     withheld: Mapping[str, Sequence[int]],
+    marked: bool = False,
 ) -> None:
     """Raise :class:`~relguard.release.leakscan.LeakError` naming every hit (see the module docstring).
 
     ``names`` are every public file's name; ``others`` the bytes of those that are not documents (they are not in
-    the sink yet); ``withheld`` the sentences taken out per document name.
+    the sink yet); ``withheld`` the sentences taken out per document name; ``marked``: the fills are marked inline.
     """
     refuse_unsafe([*names, *others])
     leaks = public_file_leaks(
-        sink, documents, table, forms=forms, document_names=document_names, others=others, withheld=withheld
+        sink,
+        documents,
+        table,
+        forms=forms,
+        document_names=document_names,
+        others=others,
+        withheld=withheld,
+        marked=marked,
     )
     if leaks:
         raise blocked(leaks)
@@ -80,13 +88,14 @@ def public_file_leaks(
     document_names: Sequence[str],
     others: Mapping[str, bytes],
     withheld: Mapping[str, Sequence[int]],
+    marked: bool = False,
 ) -> list[Leak]:
     """Every hit in the documents the sink holds and in ``others``; empty when the release is clean."""
     texts = {name: data.decode("utf-8", errors="replace") for name, data in others.items()}
     leaks = [leak for name, text in texts.items() if (leak := marker_leak(name, text))]
     reports = {name: without_names(text, document_names) for name, text in texts.items()}
     marked: set[str] = set()
-    read = OutputTexts(sink)
+    read = OutputTexts(sink, marked=marked)
     for doc in documents:
         text = read.text(doc)
         file = output_name(doc.document)
@@ -106,9 +115,10 @@ def leaks_in_files(
     *,
     forms: Forms,
     withheld: Mapping[str, Sequence[int]],
+    marked: bool = False,
 ) -> list[Leak]:
     """The same scan over a set of public files in memory (name → bytes), for a release held in memory; a file no
-    document owns is scanned like a report."""
+    document owns is scanned like a report; ``marked``: the fills are marked inline."""
     sink = MemorySink()
     for name, data in files.items():
         sink.write(name, data)
@@ -116,5 +126,5 @@ def leaks_in_files(
     others = {name: data for name, data in files.items() if name not in owned}
     names = [d.document.name for d in documents]
     return public_file_leaks(
-        sink, documents, table, forms=forms, document_names=names, others=others, withheld=withheld
+        sink, documents, table, forms=forms, document_names=names, others=others, withheld=withheld, marked=marked
     )

@@ -102,7 +102,14 @@ def run_local(
         with sink:
             assembly = Assembly(sink, outcomes, forms=forms, mapping=mapping is not None, parquet=run.options.parquet)
             for number, doc in enumerate(aligned(spill, alignment, review), start=1):
-                piece = rewrite_document(doc, outcomes, forms=forms, mapping=mapping is not None, verbalize=verbalize)
+                piece = rewrite_document(
+                    doc,
+                    outcomes,
+                    forms=forms,
+                    mapping=mapping is not None,
+                    verbalize=verbalize,
+                    inline_marks=run.options.mark_slots,
+                )
                 assembly.add(piece)
                 tell("rewriting", number, spill.count)
             if verbalize is not None:  # what the model spent: a function of the text, confidential

@@ -63,7 +63,9 @@ def export(release: Release, sink: Sink, *, run: RunConfig | None = None, mappin
         assembly = Assembly(sink, table, forms=forms, mapping=mapping, parquet=run.options.parquet)
         for doc, out in zip(release.extraction.documents, release.documents, strict=True):
             withheld = reasons.get(doc.document.name, ())
-            assembly.add(piece_of(doc, out, withheld=withheld, index=table.index if mapping else None))
+            index = table.index if mapping else None
+            marked = run.options.mark_slots
+            assembly.add(piece_of(doc, out, withheld=withheld, index=index, inline_marks=marked))
         return assembly.finish(
             release.extraction.documents,
             run=run,

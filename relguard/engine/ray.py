@@ -155,6 +155,7 @@ def _run(ray, data, files, run: RunConfig, review, sink: FolderSink, staging, ma
         "generator": ray.put(chosen.candidates),
         "staging": str(staging),
         "mapping": mapping,
+        "inline_marks": run.options.mark_slots,
     }
     written = extracted.map_batches(
         _Rewrite, fn_constructor_kwargs=rewriting, batch_size=BATCH, concurrency=actors, batch_format="pandas"
@@ -289,13 +290,13 @@ class _Rewrite:
     The piece travels to the driver without its bytes, which wait in the staging folder.
     """
 
-    def __init__(self, *, context, outcomes, generator, staging, mapping) -> None:
+    def __init__(self, *, context, outcomes, generator, staging, mapping, inline_marks=False) -> None:
         import ray
 
         self.context = _context(context)
         self.outcomes = ray.get(outcomes)
         self.forms = ray.get(generator).forms
-        self.staging, self.mapping = Path(staging), mapping
+        self.staging, self.mapping, self.inline_marks = Path(staging), mapping, inline_marks
 
     def __call__(self, batch):
         import pandas
@@ -303,7 +304,9 @@ class _Rewrite:
         rows: dict[str, list] = {"piece": [], "meta": []}
         for file, number, raw in zip(batch["file"], batch["number"], batch["extraction"], strict=True):
             doc = _aligned(raw, self.context)
-            piece = rewrite_document(doc, self.outcomes, forms=self.forms, mapping=self.mapping)
+            piece = rewrite_document(
+                doc, self.outcomes, forms=self.forms, mapping=self.mapping, inline_marks=self.inline_marks
+            )
             name = f"{int(file):09d}-{int(number):09d}.part"
             (self.staging / name).write_bytes(piece.data)
             rows["piece"].append(name)

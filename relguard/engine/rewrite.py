@@ -21,6 +21,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from relguard.engine.marks import SLOTS_FIELD, Ranges, refuse_slots_field, unmarked, written
 from relguard.engine.outcomes import OutcomeTable
 from relguard.engine.tally import Relations, Tally
 from relguard.release.leakscan import Leak, scan_document
@@ -36,7 +37,9 @@ WITHHOLD_ROUNDS = 3
 @dataclass(frozen=True)
 class Piece:
     """One document's part of a release: the public file it belongs to, the bytes it adds there, what the
-    rewrite did, its public tallies, the sentences withheld (with reasons, confidential) and its mapping rows."""
+    rewrite did, its public tallies, the sentences withheld (with reasons, confidential) and its mapping rows;
+    ``text`` is the document's text as written there and ``marks`` where its fills are in it
+    (:mod:`relguard.engine.marks`)."""
 
     document: str
     file: str
@@ -46,6 +49,8 @@ class Piece:
     tally: Tally
     withheld: tuple[dict, ...] = ()
     relations: Relations | None = None
+    text: str = ""
+    marks: Ranges = ()
 
 
 def output_name(original: Document) -> str:
@@ -53,27 +58,33 @@ def output_name(original: Document) -> str:
     return original.source if original.line is not None else (original.source or original.name)
 
 
-def output_piece(original: Document, text: str) -> bytes:
+def output_piece(original: Document, text: str, slots: Ranges = ()) -> bytes:
     """The bytes a sanitized document adds to its output file: a text document is its own file; a ``.jsonl``
-    record is one line of its source's file, its other fields as they were."""
+    record is one line of its source's file, its other fields as they were, and the ranges of its fills
+    (``slots``) in the field :data:`~relguard.engine.marks.SLOTS_FIELD`."""
     if original.line is None:
         return text.encode("utf-8")
+    refuse_slots_field(original)
     record = {key: json.loads(value) for key, value in original.fields}
     record["text"] = text
+    record[SLOTS_FIELD] = [list(r) for r in slots]
     return (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def public_text(data: bytes, *, record: bool) -> str:
+def public_text(data: bytes, *, record: bool, marked: bool = False) -> str:
     """What a reader sees of a document's output: its text, or every value of its ``.jsonl`` record (decoded,
-    so an escape cannot hide a hit; a line that is not a JSON object is read as it stands)."""
+    so an escape cannot hide a hit; a line that is not a JSON object is read as it stands). A release
+    ``marked`` inline is read without its marks: the words the leak scan compares are the author's and the fills'.
+    """
     text = data.decode("utf-8", errors="replace")
-    if not record:
-        return text
-    try:
-        values = json.loads(text)
-    except ValueError:
-        return text
-    return "\n".join(str(v) for v in values.values()) if isinstance(values, dict) else text
+    if record:
+        try:
+            values = json.loads(text)
+        except ValueError:
+            values = None
+        if isinstance(values, dict):
+            text = "\n".join(str(v) for v in values.values())
+    return unmarked(text) if marked else text
 
 
 def mask_document(doc: DocumentExtraction, index: Mapping[PairKey, int]) -> MaskedDocument:
@@ -95,12 +106,14 @@ def rewrite_document(
     forms: Forms,
     mapping: bool = False,
     verbalize: Verbalizer | None = None,
+    inline_marks: bool = False,
 ) -> Piece:
     """Rewrite one document from the outcome table; a sentence the leak scan still flags is withheld.
 
     ``mapping`` also collects the document's rows of the confidential mapping. The fill words each slot through
     ``verbalize`` (default: the pool backend's ``forms``), which a test replaces with a broken one to see the leak
-    scan withhold what it writes.
+    scan withhold what it writes. ``inline_marks`` writes every fill between marks (``--mark-slots``); the leak
+    scan reads the text without them, which holds the same words.
     """
     verbalize = verbalize or FormVerbalizer(forms)
     masked = mask_document(doc, table.index)
@@ -120,7 +133,7 @@ def rewrite_document(
             withheld.add(leak.sentence)
             reasons.append(withheld_reason(doc, leak))
         out = fill(masked, table.sampled, verbalize, frames=frames, withheld=withheld)
-    return piece_of(doc, out, withheld=reasons, index=table.index if mapping else None)
+    return piece_of(doc, out, withheld=reasons, index=table.index if mapping else None, inline_marks=inline_marks)
 
 
 def withheld_reason(doc: DocumentExtraction, leak: Leak) -> dict:
@@ -140,17 +153,22 @@ def piece_of(
     *,
     withheld: Iterable[dict] = (),
     index: Mapping[PairKey, int] | None = None,
+    inline_marks: bool = False,
 ) -> Piece:
-    """The piece of a rewritten document: its bytes, tallies and (with the table's ``index``) its mapping rows."""
+    """The piece of a rewritten document: its bytes (fills marked inline with ``inline_marks``), tallies and
+    (with the table's ``index``) its mapping rows."""
+    text, marks = written(doc.document, out.text, out.slots, inline_marks=inline_marks)
     return Piece(
         doc.document.name,
         output_name(doc.document),
         doc.document.line is not None,
-        output_piece(doc.document, out.text),
+        output_piece(doc.document, text, marks),
         out,
         Tally.of(doc, out),
         tuple(withheld),
         Relations.of(doc, index) if index is not None else None,
+        text,
+        marks,
     )
 
 

@@ -9,6 +9,7 @@ a ``.csv`` file do. ``pyarrow`` is an optional dependency (the ``ray`` extra and
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from relguard.io.rows import choose_text_column, row_documents
 from relguard.types import Document
 
 #: Columns of the Parquet copy of a release (``--parquet``): one row per document, in document order.
-RELEASE_COLUMNS = ("document", "file", "text")
+RELEASE_COLUMNS = ("document", "file", "text", "relguard_slots")
 #: Rows per row group of the release copy: bounds the writer's memory whatever the corpus size.
 ROW_GROUP = 4096
 
@@ -61,14 +62,15 @@ class ParquetWriter:
         self._pyarrow = pyarrow
         self._schema = pyarrow.schema([(name, pyarrow.string()) for name in RELEASE_COLUMNS])
         self._writer = parquet.ParquetWriter(str(path), self._schema, compression="zstd")
-        self._rows: list[tuple[str, str, str]] = []
+        self._rows: list[tuple[str, str, str, str]] = []
 
-    def add(self, document: str, file: str, text: str) -> None:
-        self._rows.append((document, file, text))
+    def add(self, document: str, file: str, text: str, slots: Iterable[tuple[int, int]] = ()) -> None:
+        """One document's row; ``slots`` (the ``[start, end)`` ranges of its fills) are stored as a JSON list."""
+        self._rows.append((document, file, text, json.dumps([list(r) for r in slots])))
         if len(self._rows) >= ROW_GROUP:
             self._flush()
 
-    def add_many(self, rows: Iterable[tuple[str, str, str]]) -> None:
+    def add_many(self, rows: Iterable[tuple]) -> None:
         for row in rows:
             self.add(*row)
 

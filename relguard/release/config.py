@@ -33,19 +33,20 @@ HEADER = (
     "# With a teaching seed the replay writes the same bytes; otherwise it is a new draw with the same settings.\n\n"
 )
 #: The run options, each also a ``relguard sanitize`` flag.
-RUN_FLAGS = ("parquet", "self_audit", "allow_withheld")
+RUN_FLAGS = ("parquet", "self_audit", "allow_withheld", "mark_slots")
 _SECTIONS = {"privacy": PrivacySettings, "backends": BackendSettings, "inputs": InputSettings}
 _TYPES = {float: "a number", int: "a whole number", str: "a string", bool: "true or false"}
 
 
 @dataclass(frozen=True)
 class RunOptions:
-    """How a run writes and ends, beyond its settings: the Parquet copy, the recorded self-audit, and whether
-    withheld sentences end the run with a non-zero status."""
+    """How a run writes and ends, beyond its settings: the Parquet copy, the recorded self-audit, whether
+    withheld sentences end the run with a non-zero status, and whether fills are marked inline in the text."""
 
     parquet: bool = False
     self_audit: bool = False
     allow_withheld: bool = False
+    mark_slots: bool = False
 
 
 @dataclass(frozen=True)

@@ -129,9 +129,9 @@ def render_markdown(report: dict) -> str:
     lines += [
         "## Guarantee",
         "",
-        f"- **Definition:** {guarantee['definition']}.",
+        f"- **Definition:** {formula(guarantee['definition'])}.",
         f"- **Unit of privacy:** {report['unit_of_privacy']}.",
-        f"- **Distance:** {guarantee['distance']}.",
+        f"- **Distance:** {formula(guarantee['distance'])}.",
         f"- **Document level:** {guarantee['document_level']}.",
         f"- **Parameters:** ε = {params['epsilon']:g}, λ = {params['lambda']:g}, K = {params['k']}.",
         f"- **Worst case per relation:** e^ε = {guarantee['worst_case_per_relation_bound']:.4g}: a reader is at most "
@@ -146,7 +146,7 @@ def render_markdown(report: dict) -> str:
         "",
         "## How it was computed",
         "",
-        f"- Mechanism: {report['mechanism']}.",
+        f"- Mechanism: {formula(report['mechanism'])}.",
         f"- Extractor: `{report['extractor']}`",
         f"- Encoder: `{report['encoder']}`"
         + (f", run by `{report['encoder_runtime']}`" if report.get("encoder_runtime") else ""),
@@ -171,15 +171,55 @@ def render_markdown(report: dict) -> str:
     labels = [(COUNT_LABELS.get(key, key.replace("_", " ")), value) for key, value in report["counts"].items()]
     lines += markdown_table(("what", "number"), labels, align="lr")
     lines += ["", "## Candidate pools used (public)", ""]
+    lines += exclusion_lines(report["candidates"].get("exclusion_policy"))
     for pair, predicates in report["candidates"]["pools"].items():
         lines.append(f"- **{pair.replace('|', ' → ')}:** {', '.join(predicates)}")
     lines += ["", "## Output files (SHA-256)", "", f"Names: {report['files'].get('naming', '')}.", ""]
     outputs = report["files"]["outputs"].items()
     lines += markdown_table(("file", "sha256"), [(_md_code(name), f"`{digest}`") for name, digest in outputs])
+    lines += marks_lines(report.get("slot_marks") or {})
     if report.get("self_audit"):
         lines += _self_audit_lines(report["self_audit"])
     lines += ["", "## Limits", ""] + [f"- {text}" for text in report["limits"]]
     return "\n".join(lines) + "\n"
+
+
+def formula(text: str) -> str:
+    """Plain text with formulas as Markdown shows it: ``*`` and ``_`` escaped, so ``epsilon*d_R ... epsilon*lambda``
+    reads as written instead of turning the words between two stars into italics."""
+    return text.replace("\\", "\\\\").replace("*", "\\*").replace("_", "\\_")
+
+
+def exclusion_lines(policy: dict | None) -> list[str]:
+    """The exclusion policy the pools were built under: its file, digest and every predicate it takes out."""
+    if not policy:
+        return []
+    entries = "; ".join(
+        f"{'every type pair' if pair == '*' else pair.replace('|', ' → ')}: {', '.join(found)}"
+        for pair, found in policy["excluded"].items()
+    )
+    return [
+        f"Built under the exclusion policy {_md_code(policy['file'])} (sha256 `{policy['sha256']}`), which no pool "
+        f"may break: never published — {formula(entries)}.",
+        "",
+    ]
+
+
+def marks_lines(marks: dict) -> list[str]:
+    """Where the release marks the words RelGuard wrote (:mod:`relguard.engine.marks`), and what a mark means."""
+    if not marks:
+        return []
+    where = [f"the `{marks['jsonl_field']}` field of every `.jsonl` record"]
+    if marks.get("sidecar"):
+        where.append(f"`{marks['sidecar']}` (one line per text file, beside `documents/`)")
+    if marks.get("inline"):
+        where.append(f"the text itself ({marks['inline']})")
+    return [
+        "",
+        "## Slot marks",
+        "",
+        f"Marked in {', '.join(where)}: {marks['meaning']}. Ranges are {marks['ranges']}.",
+    ]
 
 
 def _md_code(text: str) -> str:

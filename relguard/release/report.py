@@ -91,6 +91,7 @@ class ReleaseSummary:
     coverage: Mapping[str, int]
     entity_level: Mapping = field(default_factory=dict)
     slot_mode: str = "spans"
+    marks: Mapping = field(default_factory=dict)
 
 
 def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | None = None) -> dict:
@@ -138,6 +139,7 @@ def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | 
             "sha256": p.get("pool_hash"),
             "inventory_sha256": p.get("inventory_hash"),
             "pools": {f"{a}|{b}": list(pool.predicates) for pool in summary.pools for a, b in [pool.type_pair]},
+            **({"exclusion_policy": p["exclusion_policy"]} if p.get("exclusion_policy") else {}),
         },
         "backends": p.get("backends", {}),
         "versions": {"relguard": p.get("relguard_version"), "python": p.get("python")},
@@ -148,6 +150,7 @@ def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | 
         "slots_per_document": dict(summary.slots_per_document),
         "files": {"outputs": dict(output_hashes or {}), "naming": NAMING},
         "slot_mode": summary.slot_mode,
+        **({"slot_marks": dict(summary.marks)} if summary.marks else {}),
         "limits": [SLOT_MODES[summary.slot_mode], *LIMITS],
         **({"review_edits": p["review_edits"]} if p.get("review_edits") else {}),
         **({"attack": p["attack"]} if p.get("attack") else {}),

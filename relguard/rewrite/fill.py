@@ -73,21 +73,42 @@ def fill(
 
     ``verbalize(predicate, type_pair, place)`` (:class:`~relguard.rewrite.verbalize.FormVerbalizer`) sees only
     the sampled predicate, the public type pair and the slot's :class:`~relguard.rewrite.verbalize.Place`.
-    Line and paragraph breaks around a deleted sentence stay (:func:`removed_ranges`).
+    Line and paragraph breaks around a deleted sentence stay (:func:`removed_ranges`). The result's ``slots``
+    are where every non-empty fill landed in its text, whatever the outcome.
     """
     deleted, texts, unfillable = fill_slots(masked, outcomes, verbalize, frames)
     held = sorted(set(withheld) - deleted - unfillable)
     gone = deleted | unfillable | set(held)
     kept = _complement(removed_ranges(masked.text, masked.sentences, gone), len(masked.text))
     pieces: list[str] = []
-    filled = 0
+    slots: list[tuple[int, int]] = []
+    filled = length = 0
     for start, end in kept:
         piece, ranges = assemble(masked, start, end, texts)
         pieces.append(piece)
         filled += len(ranges)
+        slots += [(length + a, length + b) for a, b in (_trimmed(piece, *r) for r in ranges) if b > a]
+        length += len(piece)
     return SanitizedDocument(
-        masked.name, "".join(pieces), tuple(sorted(deleted)), filled, tuple(held), tuple(sorted(unfillable))
+        masked.name,
+        "".join(pieces),
+        tuple(sorted(deleted)),
+        filled,
+        tuple(held),
+        tuple(sorted(unfillable)),
+        tuple(slots),
     )
+
+
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    """A fill's range without the blanks and commas the seam put around its words (a later seam may take a
+    blank the range still counts, so the range is read against the finished piece)."""
+    end = min(end, len(text))
+    while start < end and text[start] in " ,\t":
+        start += 1
+    while end > start and text[end - 1] in " ,\t":
+        end -= 1
+    return start, end
 
 
 def fill_slots(

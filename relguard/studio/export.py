@@ -7,6 +7,7 @@ files, and the confidential mapping comes back apart, for its own labelled downl
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -35,10 +36,18 @@ class Exported:
         return self.files["config.toml"].decode("utf-8")
 
 
-def export_release(release: Release, *, inputs: Sequence[str], review: str | None = None) -> Exported:
-    """The export of ``release``; ``inputs`` are the paths its config names, ``review`` the review file it replays."""
+def export_release(
+    release: Release, *, inputs: Sequence[str], review: str | None = None, mark_slots: bool = False
+) -> Exported:
+    """The export of ``release``; ``inputs`` are the paths its config names, ``review`` the review file it replays.
+
+    Every filled slot's range is always in the release (:mod:`relguard.engine.marks`); ``mark_slots`` also writes
+    the marks into the text itself, as ``relguard sanitize --mark-slots`` does.
+    """
     sink = MemorySink()
-    finished = export(release, sink, run=run_of(release, inputs=list(inputs), review=review), mapping=True)
+    run = run_of(release, inputs=list(inputs), review=review)
+    run = dataclasses.replace(run, options=dataclasses.replace(run.options, mark_slots=mark_slots))
+    finished = export(release, sink, run=run, mapping=True)
     assert sink.confidential is not None
     counts = confidential_counts(finished.mapping_rows)
     return Exported(sink.files, finished.report, release_zip(sink.files), sink.confidential, counts)

@@ -204,6 +204,9 @@ def graph_html(graph: Graph, *, height: int = 520, confidential: bool = False) -
     """A self-contained HTML page drawing ``graph`` with vis-network (no network access needed).
 
     The page is ``height`` pixels of graph plus its legend; give the frame :func:`frame_height` so nothing is cut.
+    The view is fitted again once the layout settles, with physics then off, so no node drifts outside the frame;
+    labels are then sized against the zoom (and again on every zoom), so a fit of a whole corpus does not shrink
+    them to a few pixels.
     """
     script, css = _vis_network()
     data = _script_json(vis_data(graph))
@@ -214,9 +217,21 @@ box-sizing:border-box}}</style>
 const data = {data};
 const network = new vis.Network(document.getElementById("graph"),
   {{nodes: new vis.DataSet(data.nodes), edges: new vis.DataSet(data.edges)}},
-  {{physics: {{stabilization: {{iterations: 200}}, barnesHut: {{springLength: 180}}}}, interaction: {{hover: true}},
-    edges: {{font: {{size: 13, align: "middle", strokeWidth: 4, strokeColor: "#ffffff"}}, smooth: {{type: "dynamic"}}}},
-    nodes: {{shape: "dot", size: 14, font: {{size: 15, strokeWidth: 3, strokeColor: "#ffffff"}}}}}});
+  {{physics: {{stabilization: {{iterations: 300}}, barnesHut: {{springLength: 110, avoidOverlap: 0.3}}}},
+    interaction: {{hover: true, navigationButtons: true}},
+    edges: {{font: {{size: 18, align: "middle", strokeWidth: 4, strokeColor: "#ffffff"}}, smooth: {{type: "dynamic"}}}},
+    nodes: {{shape: "dot", size: 16, font: {{size: 22, strokeWidth: 3, strokeColor: "#ffffff"}}}}}});
+function readable() {{  // labels keep ~14 px on screen at any zoom, instead of shrinking with the fit
+  const scale = Math.max(network.getScale(), 0.05);
+  network.setOptions({{nodes: {{font: {{size: Math.min(48, 14 / scale)}}}},
+                       edges: {{font: {{size: Math.min(40, 11 / scale)}}}}}});
+}}
+network.once("stabilizationIterationsDone", () => {{
+  network.setOptions({{physics: false}});  // nodes stay where the fit put them: none drifts out of the frame
+  network.fit({{animation: false}});
+  readable();
+}});
+network.on("zoom", readable);
 </script></body></html>"""
 
 

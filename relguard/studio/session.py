@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from relguard import llm
+from relguard.candidates.cache import PoolCache
 from relguard.extract.review import Edit, Review
 from relguard.io import read_documents
 from relguard.io.formats import UploadResult
@@ -28,6 +29,8 @@ from relguard.privacy.closeness import default_threshold
 from relguard.privacy.expected import OutcomeModel
 from relguard.protocols import Encoder, Extractor, PoolGenerator
 from relguard.settings import BackendSettings
+from relguard.studio.draws import Draw, DrawCount, count_of
+from relguard.studio.signoff import Gate, sign_off_gate, sign_off_of
 from relguard.types import Document, DocumentExtraction, Release
 
 EXTRACTORS = ("spacy", "llm")
@@ -64,7 +67,11 @@ DEFAULTS: dict[str, object] = {
     "usage": None,  # calls and tokens of the LLM backends for the current prepared corpus (confidential view)
     "review": Review(),  # the analyst's edits of the extraction, applied before the draw
     "release_key": None,  # what the drawn release was drawn from: documents, K, backends, review, ε, λ
-    "sign_off": {},  # reviewer, date, decision, notes: filled on Export, printed in report.md
+    "sign_reviewer": "",  # the sign-off (Export), kept across pages; printed in report.md
+    "sign_date": None,
+    "sign_decision": None,  # cleared by every new draw: a decision approves one draw
+    "sign_notes": "",
+    "draw_log": [],  # every Draw of this session (relguard.studio.draws): draws compose
 }
 
 
@@ -102,6 +109,7 @@ class Resources:
     candidates: PoolGenerator
     encoder: Encoder
     cache: ExtractionCache
+    pools: PoolCache | None = None
 
 
 class Studio:
@@ -220,6 +228,7 @@ class Studio:
             cache=None if names[0] == "llm" else resources.cache,
             key=document_key,
             review=self.state["review"],
+            pool_cache=resources.pools,
         )
         self.state["model"] = OutcomeModel.from_prepared(
             result, close_threshold=default_threshold(resources.encoder.name)
@@ -270,8 +279,21 @@ class Studio:
         self.state["release"], self.state["release_seed"] = release, seed
         self.state["release_key"] = self._release_key()
         self.state["draws"] += 1
-        self.state["sign_off"] = {}
+        self.state["draw_log"].append(self._draw_entry(seed is not None))
+        self.state["sign_decision"] = None
         return release
+
+    def _draw_entry(self, teaching: bool) -> Draw:
+        s, corpus = self.state, content_key(self.documents)
+        return Draw(s["draws"], corpus, s["epsilon"], s["lam"], s["k"], s["entity_budget"], teaching)
+
+    def draw_count(self) -> DrawCount | None:
+        """The drawn release's count among this session's draws of its corpus, or None before any draw."""
+        return count_of(self.state["draw_log"], self.state["draws"])
+
+    def gate(self) -> Gate:
+        """Whether the drawn release may be exported with the current sign-off (:mod:`relguard.studio.signoff`)."""
+        return sign_off_gate(sign_off_of(self.state), private_release=self.state["release"].guarantee.private_release)
 
     def _release_key(self) -> dict:
         return {
@@ -336,7 +358,7 @@ class Studio:
         """
         release = self.state["release"]
         provenance = dict(release.provenance)
-        signed = {k: v for k, v in self.state["sign_off"].items() if v}
+        signed = sign_off_of(self.state)
         if signed:
             provenance["sign_off"] = signed
         attack = self.state["risk"]

@@ -9,14 +9,17 @@ the inequality hold as ε and λ move.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from relguard.errors import InputError
 from relguard.privacy.entity import group_epsilons, group_loss, max_move
 from relguard.privacy.mechanism import log_probabilities
 from relguard.settings import check_epsilon
+from relguard.studio.wording import after_reading, percent
 from relguard.types import TypePair
 
 #: The built-in example: "Alice ___ Acme", with two alternative true relations.
@@ -153,3 +156,46 @@ def entity_words(example: EntityExample) -> str:
         f"up: e^(Σ ε_g·d_max) = e^{example.total:.3g} = **{example.bound:.3g}×**. d_max ≤ 1 is the most one "
         f"group's outcome law can move, in units of its ε_g. {said}"
     )
+
+
+#: The longest relation of one's own the Learn page accepts (a relation is a few words, not a sentence).
+OWN_RELATION_WORDS = 6
+
+
+def own_relation(text: str) -> str:
+    """A student's own relation ("married to") as a predicate (``married_to``); a clear error when it is not one."""
+    words = re.findall(r"[A-Za-z][A-Za-z'-]*", text)
+    if not text.strip():
+        raise InputError("Your relation is empty: type a few words, e.g. 'married to'.")
+    if len(words) > OWN_RELATION_WORDS or " ".join(words) != " ".join(text.split()):
+        raise InputError(
+            f"'{text.strip()}' is not a relation: use up to {OWN_RELATION_WORDS} words of letters only, "
+            "e.g. 'married to' or 'reports to'."
+        )
+    return "_".join(w.lower() for w in words)
+
+
+def before_after(result: Comparison, r: str, *, top: int = 3) -> str:
+    """The example sentence as the document says it and the likeliest ways the release may say it."""
+    order = np.argsort(-result.p_r)[:top]
+    ways = []
+    for j in order:
+        outcome = result.outcomes[j]
+        said = "*(the sentence is deleted)*" if outcome == "null" else f"*“{_sentence(outcome)}”*"
+        ways.append(f"{said} ({result.p_r[j]:.0%})")
+    return f"**Before:** *“{_sentence(r)}”* **After**, one draw among these (the likeliest {top}): " + " · ".join(ways)
+
+
+def _sentence(relation: str) -> str:
+    return EXAMPLE_SENTENCE.format(relation=relation.replace("_", " "))
+
+
+def odds_example(*, epsilon: float, d_r: float) -> str:
+    """The worked example's factor as beliefs before and after reading the release."""
+    factor = float(np.exp(check_epsilon(epsilon) * d_r))
+    lines = [
+        f"if you thought it {before:.0%} likely that the document said r, after reading the release you can think "
+        f"it at most {percent(after_reading(before, factor))} likely"
+        for before in (0.5, 0.1)
+    ]
+    return f"**In odds:** {factor:.2f}× more confident means: " + "; ".join(lines) + "."

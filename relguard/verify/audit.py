@@ -44,6 +44,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from relguard import registry
+from relguard.candidates.exclusion import with_exclusions
 from relguard.candidates.pools import pool_hash
 from relguard.engine.memory import public_files
 from relguard.pipeline import Prepared
@@ -326,7 +327,8 @@ def audit_report(
     assert isinstance(params, Mapping) and isinstance(candidates, Mapping)
     pools = pools_from_report(report)
     backend = candidates.get("backend") or "inventory"
-    generator = registry.create("candidates", backend) if backend == "inventory" else None
+    inventory = registry.create("candidates", backend) if backend == "inventory" else None
+    generator = with_exclusions(inventory, candidates.get("exclusion_policy")) if inventory else None  # its policy
     originals: dict[TypePair, list[str]] = {}
     if prepared is not None:
         for triple in prepared.triples:

@@ -69,6 +69,7 @@ def public_file_problems(files: Mapping[str, bytes], *, input_digests: Sequence[
     allowed = set(report.get("files", {}).get("outputs", {}).values())
     allowed.add(str(report.get("candidates", {}).get("sha256", "")))
     allowed.add(str(report.get("candidates", {}).get("inventory_sha256", "")))
+    allowed.add(str((report.get("candidates", {}).get("exclusion_policy") or {}).get("sha256", "")))
     allowed |= set(_DIGEST.findall(str(report.get("encoder", ""))))
     leaked = set(input_digests)
     for name in names:

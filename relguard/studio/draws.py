@@ -1,0 +1,73 @@
+"""The session's record of draws: every draw of a corpus is a release of it, and releases compose.
+
+"Redraw until it reads well" must be neither free nor invisible: a reader who sees two draws of one corpus learns
+from both, so their ε add up (DESIGN invariant 14). Each draw is recorded with the public settings it was made at;
+the Export page states the count for this corpus and these settings and the ε the draws spend together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from relguard.privacy.bounds import composed_epsilon
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One draw: the corpus (content key), its public settings, and whether a teaching seed made it."""
+
+    number: int
+    corpus: str
+    epsilon: float
+    lam: float
+    k: int
+    entity_budget: bool
+    teaching: bool
+
+    @property
+    def settings(self) -> tuple[float, float, int, bool]:
+        return (self.epsilon, self.lam, self.k, self.entity_budget)
+
+
+@dataclass(frozen=True)
+class DrawCount:
+    """Draws of one corpus: all of them, those at the current settings, the private ones, and their total ε."""
+
+    corpus: int
+    same_settings: int
+    private: int
+    total_epsilon: float
+
+    def words(self) -> str:
+        times = "once" if self.corpus == 1 else f"{self.corpus} times"
+        said = (
+            f"This corpus was drawn {times} in this session ({self.same_settings} at these settings, "
+            f"{self.private} private). "
+        )
+        if self.private <= 1:
+            return said + "Each new draw is another release of the same corpus: its ε adds to the total."
+        return said + (
+            f"Each draw is a release of the same corpus, so a reader who sees them all learns up to a total "
+            f"ε = {self.total_epsilon:g} (the bounds become e^({self.total_epsilon:g}·d_R)). Drawing again until "
+            "a draw reads well and publishing that one breaks the promise: the choice itself depends on the "
+            "originals."
+        )
+
+
+def count_draws(log: Sequence[Draw], current: Draw) -> DrawCount:
+    """How often ``current``'s corpus was drawn, and the ε its private draws spend together."""
+    same = [d for d in log if d.corpus == current.corpus]
+    private = [d for d in same if not d.teaching]
+    return DrawCount(
+        corpus=len(same),
+        same_settings=sum(d.settings == current.settings for d in same),
+        private=len(private),
+        total_epsilon=composed_epsilon([d.epsilon for d in private]),
+    )
+
+
+def count_of(log: Sequence[Draw], number: int) -> DrawCount | None:
+    """The count for draw ``number`` of ``log``, or None when it is not there (no draw yet)."""
+    current = next((d for d in log if d.number == number), None)
+    return None if current is None else count_draws(log, current)
