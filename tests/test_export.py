@@ -34,7 +34,11 @@ def test_zip_holds_public_files_and_config_only(sample):
     exported = export_release(release, inputs=[str(SAMPLE)])
     archive = zipfile.ZipFile(io.BytesIO(exported.zip))
     expected_docs = {f"documents/{p.name}" for p in SAMPLE.glob("*.txt")}
-    assert set(archive.namelist()) == expected_docs | {"report.json", "report.md", "config.toml"}
+    assert set(archive.namelist()) == expected_docs | {"report.json", "report.md", "config.toml", "slots.jsonl"}
+    for line in archive.read("slots.jsonl").decode().splitlines():
+        record = json.loads(line)
+        text = archive.read(record["file"]).decode()
+        assert all(0 <= start < end <= len(text) for start, end in record["relguard_slots"]), record
     assert json.loads(archive.read("report.json"))["private_release"] is True
     assert "CONFIDENTIAL" not in exported.zip.decode("latin-1")
     audit = json.loads(exported.mapping)

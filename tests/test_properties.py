@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from relguard.embed import pairwise_distances
 from relguard.privacy.mechanism import log_probabilities, outcome_probabilities
 from relguard.rewrite import Sampled, fill, mask
-from relguard.rewrite.fill import MOST_FILLS
+from relguard.rewrite.shape import MOST_FILLS
 from relguard.types import Document, DocumentExtraction, Occurrence, Sentence, Triple
 from relguard.verify.bound import audit_pool
 

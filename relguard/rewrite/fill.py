@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from relguard.rewrite import guard
 from relguard.rewrite.frames import Frame, read_frames
 from relguard.rewrite.mask import MaskedDocument
+from relguard.rewrite.shape import crowded, reads_between
 from relguard.rewrite.tagging import tagger
 from relguard.rewrite.verbalize import Ask, Place, Verbalizer, split_preposition
 from relguard.types import SanitizedDocument, TypePair
@@ -34,23 +35,9 @@ _POSSESSIVE_END = re.compile(r"['’]s\s*$")
 #: A fill that starts with a verb, and an "of" right after the slot that only a noun could take.
 _VERB_START = re.compile(r"(?:that |who |which )?(?:is|was|are|were|has|had|\w+ed|\w+s)\b")
 _STRAY_OF = re.compile(r" of(?= )")
-#: The most fills with words one released sentence may hold (:func:`_crowded`).
-MOST_FILLS = 2
 _RELATIVE_START = re.compile(r",? ?(?:that|who|which) ")
 #: Marks a fill whose relative clause needs a comma after the next name (taken off when the text is built).
 CLOSE = "\x00"
-_MONTH = (
-    r"January|February|March|April|May|June|July|August|September|October|November|December"
-    r"|Jan\.|Feb\.|Mar\.|Apr\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\."
-)
-_WHEN = rf"\d[\d,./–-]*(?:s|st|nd|rd|th)?|{_MONTH}|spring|summer|autumn|fall|winter|century|centuries|decades?"
-_TIME_WORD = rf"(?:{_WHEN}|the|early|late|mid|middle|season|years?|of|AD|BC|BCE|CE|c\.|circa|about|around)"
-#: What may stand between the head and the tail of one expression when a fill takes both ("is owned [in 1777]
-#: by"): a time or a number, with its preposition. Anything else was governed by the original words.
-_ADVERBIAL = re.compile(
-    rf"\s*,?\s*(?:(?:in|on|at|during|since|from|until|till|by|after|before|between|and|to)\s+)?(?:{_TIME_WORD}[\s,]*)+"
-)
-_HAS_WHEN = re.compile(rf"\b(?:{_WHEN})")
 
 
 @dataclass(frozen=True)
@@ -124,21 +111,9 @@ def fill_slots(
     texts, unfillable = slot_words(masked, outcomes, verbalize, frames, only=kept)
     if hasattr(verbalize, "rewrite_sentence"):
         unfillable -= _worded_by_model(masked, outcomes, verbalize, frames, kept, texts)
-    unfillable |= _crowded(masked, texts)
+    unfillable |= crowded(masked, texts)
     unfillable |= _misread(masked, texts, skip=deleted | unfillable)
     return deleted, texts, unfillable - deleted
-
-
-def _crowded(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
-    """Sentences with more than :data:`MOST_FILLS` fills that bring words (a bare comma does not count): each
-    fill is worded for its own slot, and three or more of them in one sentence — a list of places, an address
-    chain, a cast list — pile up clauses no reader can follow ("a river that lives in Catalonia that annexed
-    Barcelona-located northeastern Spain"). Deleted and counted as unfillable."""
-    words: dict[int, int] = {}
-    for number, slot in enumerate(masked.slots):
-        if any(ch.isalpha() for ch in texts.get(number, "")):
-            words[slot.sentence] = words.get(slot.sentence, 0) + 1
-    return {sentence for sentence, count in words.items() if count > MOST_FILLS}
 
 
 def _misread(masked: MaskedDocument, texts: Mapping[int, str], *, skip: Collection[int]) -> set[int]:
@@ -220,7 +195,7 @@ def slot_words(
         texts[number] = words
     for number in sorted(only):
         slot = masked.slots[number]
-        if slot.role == "tail" and frames[number].name == "tail" and not _reads_between(masked, slot):
+        if slot.role == "tail" and frames[number].name == "tail" and not reads_between(masked, slot):
             unfillable.add(slot.sentence)
         elif slot.role == "tail" and frames[number].name == "tail" and slot.head in texts:
             body, preposition = split_preposition(texts[slot.head])
@@ -229,17 +204,6 @@ def slot_words(
             else:
                 texts[slot.head], texts[number] = body + ",", ","
     return texts, unfillable
-
-
-def _reads_between(masked: MaskedDocument, tail) -> bool:
-    """Whether the words between an expression's head and its ``tail`` read the same under any fill: only a time
-    or a number does ("was founded [in 1777] by"). An object, a phrase or another slot between ("is regarded as
-    [the leading publishers of classics] in", "returned [to parliamentary politics in 1998] as") was governed by
-    the original verb, and a fill split around it is not English, so the sentence is unfillable."""
-    between = masked.text[masked.slots[tail.head].end : tail.start]
-    if not between.strip(" ,"):
-        return True
-    return _ADVERBIAL.fullmatch(between) is not None and _HAS_WHEN.search(between) is not None
 
 
 def _place(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[int, str], tailed: set[int]) -> Place:
