@@ -93,8 +93,8 @@ def test_csv_rows_become_documents_and_keep_other_columns():
     files = written([(d, d.text.upper()) for d in documents])
     lines = [json.loads(line) for line in files["notes.csv.jsonl"].decode().splitlines()]
     assert lines == [
-        {"id": "1", "lang": "en", "text": "ALICE FOUNDED ACME."},
-        {"id": "3", "lang": "en", "text": "BOB, THE CEO, LEFT."},
+        {"id": "1", "lang": "en", "text": "ALICE FOUNDED ACME.", "relguard_slots": []},
+        {"id": "3", "lang": "en", "text": "BOB, THE CEO, LEFT.", "relguard_slots": []},
     ]
 
 
@@ -139,4 +139,4 @@ def test_two_documents_with_one_output_name_are_refused_not_overwritten():
     record = Document("c", "Third.", source="a", line=1, fields=(("id", '"c"'),))
     with pytest.raises(OutputError, match="'a'"):
         written([same[0], (record, "third")])
-    assert set(written([same[0], (Document("b", "Second text."), "second")])) == {"a", "b"}
+    assert set(written([same[0], (Document("b", "Second text."), "second")])) == {"a", "b", "slots.jsonl"}
