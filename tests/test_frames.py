@@ -62,6 +62,11 @@ CASES = [
     # a plural noun before a finite slot: the verb agrees
     ("The county includes the Northwestern Hawaiian Islands (islands beyond Niihau) and Oahu.", FINITE, "located_in",
      "The county includes the Northwestern Hawaiian Islands (islands are located in Niihau) and Oahu."),
+    # a noun a preposition governs opens the sentence: the slot after it is no main verb, the later one is
+    ("At the time of the Swedish 1994 referendum on membership in the European Union, Björn von der Esch "
+     "clashed with the Moderate Party as he campaigned.", MODIFIER, "member_of",
+     "At the time of the Swedish 1994 referendum on membership that is a member of the European Union, "
+     "Björn von der Esch is a member of the Moderate Party as he campaigned."),
 ]  # fmt: skip
 
 
@@ -195,3 +200,27 @@ def test_a_hyphen_left_outside_the_slot_makes_a_compound_not_a_clause(extractor)
     hyphen = next(n for n, s in enumerate(masked.slots) if masked.text[s.start - 1] == "-")
     assert frames[hyphen].name == HYPHEN
     assert "the Los Angeles-founded cover band Royal Machines." in out.text
+
+
+def test_a_slot_after_a_fixed_preposition_is_unfillable(extractor):
+    """ "in front [of] the Riksdag": the slot's words belonged to "in front of"; a clause there reads "in front
+    that is a member of the Riksdag", so the sentence is deleted and counted. Without the noun of the fixed
+    preposition the same slot is filled."""
+    text = "William P. Carey has been in active pursuit of a business school for Johns Hopkins University. The end."
+    _, masked, _, out = release(extractor, text, "member_of")
+    assert "in active pursuit [REL_" in masked.text, masked.text
+    assert out.text == "The end." and out.unfillable_sentences == (0,)
+    _, masked, _, out = release(extractor, "Maria Lind works at the Riksdag. The end.", "member_of")
+    assert out.unfillable_sentences == () and "Riksdag" in out.text
+
+
+def test_a_second_object_that_leans_on_the_slots_preposition_keeps_it_or_the_sentence_goes(extractor):
+    """ "Anders Berg [was chairman of] Volvo until 1990 and of Saab": a fill that ends with another preposition or
+    none leaves "and of" hanging ("Anders Berg owns Volvo until 1990 and of Saab"): deleted and counted; one that
+    ends with "of" keeps it."""
+    text = "Anders Berg was chairman of Volvo until 1990 and of Saab until 1999. The end."
+    _, masked, _, out = release(extractor, text, "educated_at")
+    assert " and of Saab" in masked.text, masked.text
+    assert out.text == "The end." and out.unfillable_sentences == (0,)
+    _, _, _, out = release(extractor, text, "member_of")
+    assert out.unfillable_sentences == () and "of Volvo until 1990 and of Saab" in out.text, out.text

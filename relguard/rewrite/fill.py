@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from relguard.rewrite import guard
 from relguard.rewrite.frames import Frame, read_frames
 from relguard.rewrite.mask import MaskedDocument
-from relguard.rewrite.shape import crowded, reads_between
+from relguard.rewrite.shape import CLOSE, after_fixed_phrase, crowded, gapped, reads_between
 from relguard.rewrite.tagging import tagger
 from relguard.rewrite.verbalize import Ask, Place, Verbalizer, split_preposition
 from relguard.types import SanitizedDocument, TypePair
@@ -36,8 +36,6 @@ _POSSESSIVE_END = re.compile(r"['’]s\s*$")
 _VERB_START = re.compile(r"(?:that |who |which )?(?:is|was|are|were|has|had|\w+ed|\w+s)\b")
 _STRAY_OF = re.compile(r" of(?= )")
 _RELATIVE_START = re.compile(r",? ?(?:that|who|which) ")
-#: Marks a fill whose relative clause needs a comma after the next name (taken off when the text is built).
-CLOSE = "\x00"
 
 
 @dataclass(frozen=True)
@@ -111,7 +109,7 @@ def fill_slots(
     texts, unfillable = slot_words(masked, outcomes, verbalize, frames, only=kept)
     if hasattr(verbalize, "rewrite_sentence"):
         unfillable -= _worded_by_model(masked, outcomes, verbalize, frames, kept, texts)
-    unfillable |= crowded(masked, texts)
+    unfillable |= crowded(masked, texts) | gapped(masked, texts) | (after_fixed_phrase(masked) - deleted)
     unfillable |= _misread(masked, texts, skip=deleted | unfillable)
     return deleted, texts, unfillable - deleted
 

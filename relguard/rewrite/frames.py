@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from relguard.extract.spacy.lexicon import words
 from relguard.rewrite.tagging import PLACEHOLDER as _PLACEHOLDER
-from relguard.rewrite.tagging import Tagged, tag_sentences
+from relguard.rewrite.tagging import Tagged, hidden_tokens, tag_sentences
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -105,7 +105,7 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
             for n in numbers
             if masked.slots[n].role == "" and masked.text[masked.slots[n].start - 1 : masked.slots[n].start].isspace()
         ]  # the slots that may be a verb: not a later part, not glued to a name ("Dublin[,] Ohio")
-        c = _Context(text, tags[sentence], mentions, pronouns, _hidden(tags[sentence]), [], heads)
+        c = _Context(text, tags[sentence], mentions, pronouns, hidden_tokens(tags[sentence]), [], heads)
         for number in numbers:
             slot = masked.slots[number]
             head = masked.slots[slot.head] if slot.head >= 0 else None
@@ -147,21 +147,6 @@ class _Context:
 
     def mention_ending(self, position: int) -> tuple[int, int] | None:
         return next((m for m in self.mentions if m[1] == position), None)
-
-
-def _hidden(tagged: Tagged) -> frozenset[int]:
-    """Starts of tokens inside parentheses or double quotes: a title's or an aside's verbs are not the clause's."""
-    hidden, depth, quoted = set(), 0, False
-    for start, _, word, _ in tagged.tokens:
-        if word == "(":
-            depth += 1
-        elif word == ")":
-            depth = max(0, depth - 1)
-        elif word in ('"', "“", "”"):
-            quoted = not quoted if word == '"' else word == "“"
-        elif depth or quoted:
-            hidden.add(start)
-    return frozenset(hidden)
 
 
 def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> str:
@@ -224,7 +209,18 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
     adjacent = name_after is not None and not text[end : name_after[0]].strip()
     if named is not None and named not in c.pronouns and adjacent and not verb_before and verb_after:
         return ROLE  # "Velvet Revolver [drummer] Matt Sorum joined": the names are the subject's noun phrase
-    return MODIFIER if verb_before or verb_after else FINITE
+    return MODIFIER if verb_before or verb_after or _in_opening_phrase(before) else FINITE
+
+
+def _in_opening_phrase(before: Sequence[Token]) -> bool:
+    """Whether the slot follows a noun that a preposition other than "of" governs, with nothing but its modifiers
+    between ("At the time of the referendum on membership [in] the EU, Esch …"): it is no verb's subject."""
+    for _, _, word, tag in reversed(before):
+        if tag in ("IN", "TO"):
+            return word.lower() not in ("of", "than", "that") and before[-1][3] in ("NN", "NNS")
+        if tag not in ("NN", "NNS", "JJ", "JJR", "JJS", "DT", "PRP$", "HYPH", "VBN", "VBG"):
+            return False
+    return False
 
 
 def _after_and(start: int, c: _Context) -> bool:

@@ -1,6 +1,6 @@
 """Where the shape of a masked sentence alone says no fill can read well: the sentence is unfillable.
 
-Both rules read only the masked text and the words of the sampled outcomes, never an original relation, so
+Every rule reads only the masked text and the words of the sampled outcomes, never an original relation, so
 what they delete is public like the fill itself (DESIGN invariant 7).
 """
 
@@ -11,6 +11,8 @@ from collections.abc import Mapping
 
 from relguard.rewrite.mask import MaskedDocument, Slot
 
+#: Marks a fill whose relative clause needs a comma after the next name (taken off when the text is built).
+CLOSE = "\x00"
 #: The most fills with words one released sentence may hold (:func:`crowded`).
 MOST_FILLS = 2
 
@@ -26,6 +28,18 @@ _ADVERBIAL = re.compile(
     rf"\s*,?\s*(?:(?:in|on|at|during|since|from|until|till|by|after|before|between|and|to)\s+)?(?:{_TIME_WORD}[\s,]*)+"
 )
 _HAS_WHEN = re.compile(rf"\b(?:{_WHEN})")
+#: A noun that makes a fixed preposition with the word after it ("in front [of]", "in active pursuit [of]"):
+#: whatever was in the slot after it belonged to that preposition, and no fill takes its place.
+_FIXED_PHRASE = re.compile(
+    r"\b(?:in|on|by|at|with|for|under)\s+(?:\w+\s+)?(?:front|behalf|charge|honou?r|favou?r|pursuit|terms|spite|place|"
+    r"search|comparison|memory|light|view|respect|lieu|course|means|addition|accordance|response|return|defiance|"
+    r"possession|control|command|care|aid|support|protest|recognition|preparation|anticipation|conjunction|"
+    r"collaboration|cooperation|partnership|association|competition|opposition|violation|excess|advance)\s*$",
+    re.IGNORECASE,
+)
+#: A second object that shares the first one's verb and preposition ("served as X and as Y", "leader of X until
+#: 1914 and of Y"): "and", a preposition, an article at most, then a name.
+_GAPPED = re.compile(r"\band\s+(as|of|in|at|for|to|with|from|on|under|into|by)\s+(?:the\s+)?")
 
 
 def crowded(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
@@ -49,3 +63,31 @@ def reads_between(masked: MaskedDocument, tail: Slot) -> bool:
     if not between.strip(" ,"):
         return True
     return _ADVERBIAL.fullmatch(between) is not None and _HAS_WHEN.search(between) is not None
+
+
+def after_fixed_phrase(masked: MaskedDocument) -> set[int]:
+    """Sentences with a slot right after a noun of a fixed preposition ("in front [of] the Parliament"): a clause
+    or a verb there reads "in front that is a member of"."""
+    return {
+        slot.sentence
+        for slot in masked.slots
+        if _FIXED_PHRASE.search(masked.text[max(0, slot.start - 40) : slot.start])
+    }
+
+
+def gapped(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
+    """Sentences where a later object leans on the slot's preposition ("He [served as] the Minister Provincial …
+    and as the Minister General"): a fill that does not end with that preposition leaves "and as" hanging
+    ("He studied at X and as Y"). A date after "and in" opens a new phrase and does not count."""
+    found: set[int] = set()
+    starts = {start for start, _, _ in masked.mentions}
+    for number, slot in enumerate(masked.slots):
+        words = texts.get(number, "").replace(CLOSE, "").strip(" ,")
+        if not any(ch.isalpha() for ch in words):
+            continue
+        end = masked.sentences[slot.sentence][1]
+        following = next((s.start for s in masked.slots[number + 1 :] if s.sentence == slot.sentence), end)
+        for match in _GAPPED.finditer(masked.text, slot.end, following):
+            if match.end() in starts and words.split()[-1].lower() != match.group(1).lower():
+                found.add(slot.sentence)
+    return found

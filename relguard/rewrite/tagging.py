@@ -71,3 +71,18 @@ def _strip(text: str) -> tuple[str, list[int]]:
         offsets.append(i)
     offsets.append(len(text))
     return "".join(body), offsets
+
+
+def hidden_tokens(tagged: Tagged) -> frozenset[int]:
+    """Starts of tokens inside parentheses or double quotes: a title's or an aside's verbs are not the clause's."""
+    hidden, depth, quoted = set(), 0, False
+    for start, _, word, _ in tagged.tokens:
+        if word == "(":
+            depth += 1
+        elif word == ")":
+            depth = max(0, depth - 1)
+        elif word in ('"', "“", "”"):
+            quoted = not quoted if word == '"' else word == "“"
+        elif depth or quoted:
+            hidden.add(start)
+    return frozenset(hidden)
