@@ -67,6 +67,11 @@ CASES = [
      "clashed with the Moderate Party as he campaigned.", MODIFIER, "member_of",
      "At the time of the Swedish 1994 referendum on membership that is a member of the European Union, "
      "Björn von der Esch is a member of the Moderate Party as he campaigned."),
+    # an ordinal before the slot wants its noun, an aside between or not
+    ("Carl Philipp Emanuel Bach was a German musician, the fifth child and second (surviving) son of Johann "
+     "Sebastian Bach.", NOUN, "member_of",
+     "Carl Philipp Emanuel Bach was a German musician, the fifth child and second (surviving) member of Johann "
+     "Sebastian Bach."),
 ]  # fmt: skip
 
 

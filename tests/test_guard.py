@@ -29,6 +29,8 @@ def _misread(text: str, fill: str) -> str | None:
         ("The county has 27governs Ohio.", "governs", "glued"),
         ("He was a cartoonist whose work that translated for decades in Punch.", "that translated", "relative_after"),
         ("It follows rival stage magicians that is a citizen of London.", "that is a citizen of", "relative_disagrees"),
+        ("Song of Freedom that is a member of the film Robeson was making.", "that is a member of", "no_main_verb"),
+        ("Later, Esch that is a member of the Moderate Party as he campaigned.", "that is a member of", "no_main_verb"),
     ],
 )
 def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
@@ -46,6 +48,8 @@ def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
         ("Ann Lee, the founder of Beta, spoke.", "the founder of"),
         ("It follows rival stage magicians that are citizens of London.", "that are citizens of"),
         ("He was a cartoonist whose work appeared in Punch, a magazine that is owned by Acme.", "that is owned by"),
+        ("In 2011, the Monitors, who advised the Smithsonian Festival, played in Paris.", "who advised"),
+        ("Dell Magazines was a company that is a child of George Delacorte.", "that is a child of"),
     ],
 )
 def test_a_fill_that_reads_in_its_place_is_kept(text, fill):

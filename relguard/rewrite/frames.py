@@ -52,6 +52,7 @@ _COPULA_WORDS = words(
     """is was are were be been being am 's has have had will would can could may might must shall should does did
     do become became becomes remains remained"""
 )
+_ORDINALS = words("first second third fourth fifth sixth seventh eighth ninth tenth eldest youngest oldest only")
 _NOUN_BEFORE = frozenset({"DT", "JJ", "JJR", "JJS", "PDT"})
 _POSSESSIVES = frozenset({"his", "her", "its", "their", "my", "our", "your", "whose"})
 _RELATIVES = frozenset({"who", "which", "that", "whom", "where"})
@@ -197,7 +198,7 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
         if sibling:
             return sibling[-1]  # "written by X and [sung by] Y": a coordinated slot takes its sibling's frame
         return FINITE if _has_verb(previous, c) else MODIFIER  # "founded Acme and [REL] Globex"
-    if named is None and (tag in ("IN", "TO") or _ends_noun_phrase(before)):
+    if named is None and (tag in ("IN", "TO") or _ends_noun_phrase(before) or (tag[:2] == "JJ" and lower in _ORDINALS)):
         return NOUN  # "the [REL] Canada", "a retired British [REL]", "an operating [REL]"
     if named is not None and _opens_noun_phrase(before, c) and not _object_after(end, c):
         return POSSESSIVE  # "an Acme Corp [employee]": the name modifies the noun, as "Acme Corp's [employee]"
@@ -207,14 +208,17 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
     if named is not None and not verb_before and name_after is not None and _aside(name_after[1], c):
         return COMMA  # "Springvale [, which invaded] Oregon, is big": the clause after the names is the main one
     adjacent = name_after is not None and not text[end : name_after[0]].strip()
-    if named is not None and named not in c.pronouns and adjacent and not verb_before and verb_after:
-        return ROLE  # "Velvet Revolver [drummer] Matt Sorum joined": the names are the subject's noun phrase
+    slot_after = adjacent and any(h >= name_after[1] and not text[name_after[1] : h].strip() for h in c.slots)
+    if named is not None and named not in c.pronouns and adjacent and not verb_before and (verb_after or slot_after):
+        return ROLE  # "Velvet Revolver [drummer] Matt Sorum [joined]": the names are the subject's noun phrase
     return MODIFIER if verb_before or verb_after or _in_opening_phrase(before) else FINITE
 
 
 def _in_opening_phrase(before: Sequence[Token]) -> bool:
-    """Whether the slot follows a noun that a preposition other than "of" governs, with nothing but its modifiers
-    between ("At the time of the referendum on membership [in] the EU, Esch …"): it is no verb's subject."""
+    """Whether the sentence opens with a prepositional phrase and the slot follows its noun, which a preposition
+    other than "of" governs ("At the time of the referendum on membership [in] the EU, Esch …"): no subject yet."""
+    if not before or before[0][3] != "IN" or any(t[2] == "," for t in before):
+        return False
     for _, _, word, tag in reversed(before):
         if tag in ("IN", "TO"):
             return word.lower() not in ("of", "than", "that") and before[-1][3] in ("NN", "NNS")

@@ -27,6 +27,9 @@ Span = tuple[int, int]
 _FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _FINITE_WORDS = frozenset({"is", "was", "are", "were", "has", "had", "have", "does", "did"})
 _RELATIVES = frozenset({"that", "who", "which"})
+_SUBORDINATORS = frozenset(
+    {"as", "when", "while", "because", "although", "though", "if", "since", "where", "whereas", "unless", "whom"}
+)
 _POSSESSIVES = frozenset({"his", "her", "its", "their", "my", "our", "your"})
 #: Where a relative clause cannot open: after a pronoun, an article, an adjective, a preposition or a dash.
 _NO_RELATIVE_AFTER = frozenset({"PRP", "DT", "PDT", "JJ", "JJR", "JJS", "FW", "IN", "HYPH", ":", "PRP$", "POS", "WDT"})
@@ -71,6 +74,33 @@ def relative_disagrees(tokens: Sequence[Token], fill: Span) -> bool:
     return before[3] in ("NNS", "NNPS") and (words[1][3] == "VBZ" or words[1][2].lower() in ("is", "was", "has"))
 
 
+def no_main_verb(tokens: Sequence[Token], fill: Span) -> bool:
+    """A relative clause that took the main verb's place: every finite verb left is in a relative or subordinate
+    clause ("Song of Freedom that is a member of the opportunity Robeson was looking for", "Esch that is a member
+    of the Party as he campaigned"). Words in parentheses or quotes do not count."""
+    words = _inside(tokens, fill)
+    if not words or words[0][2].lower() not in _RELATIVES:
+        return False
+    depth, quoted, opened, aside = 0, False, False, False
+    for token in tokens:
+        word = token[2]
+        if word in ("(", ")"):
+            depth = max(0, depth + (1 if word == "(" else -1))
+        elif word in ('"', "“", "”"):
+            quoted = not quoted
+        elif word in (",", ";", ":", "—", "–"):
+            opened, aside = False, opened  # after ", who advised X," a participle tag is the tagger's slip
+        elif depth or quoted:
+            continue
+        elif word.lower() in _RELATIVES | _SUBORDINATORS or token[3] in ("WDT", "WP"):
+            opened = True
+        elif (_finite(token) or (aside and token[3] == "VBN")) and not opened:
+            return False
+        else:
+            aside = False
+    return True
+
+
 def verb_for_noun(tokens: Sequence[Token], fill: Span) -> bool:
     """A verb where a noun is wanted: "a retired British colonized", "the fourth largest allied with"."""
     words = _inside(tokens, fill)
@@ -113,6 +143,7 @@ def glued(text: str, fill: Span) -> bool:
 CHECKS = {
     "relative_after": relative_after,
     "relative_disagrees": relative_disagrees,
+    "no_main_verb": no_main_verb,
     "verb_for_noun": verb_for_noun,
     "verb_after_verb": verb_after_verb,
     "not_a_noun_after_possessive": not_a_noun_after_possessive,

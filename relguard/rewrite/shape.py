@@ -38,8 +38,10 @@ _FIXED_PHRASE = re.compile(
     re.IGNORECASE,
 )
 #: A second object that shares the first one's verb and preposition ("served as X and as Y", "leader of X until
-#: 1914 and of Y"): "and", a preposition, an article at most, then a name.
-_GAPPED = re.compile(r"\band\s+(as|of|in|at|for|to|with|from|on|under|into|by)\s+(?:the\s+)?")
+#: 1914 and of Y"): "and", a preposition, an article at most, then a name; after "and as" anything ("acquired
+#: fame as a lecturer at X and also as a preacher").
+_AS_PHRASE = re.compile(r"(?:a result|well|such|of|if|though|soon|long|part|usual|far|much|many)\b")
+_GAPPED = re.compile(r"\band\s+(?:also\s+)?(as|of|in|at|for|to|with|from|on|under|into|by)\s+(?:the\s+)?")
 
 
 def crowded(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
@@ -88,6 +90,9 @@ def gapped(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
         end = masked.sentences[slot.sentence][1]
         following = next((s.start for s in masked.slots[number + 1 :] if s.sentence == slot.sentence), end)
         for match in _GAPPED.finditer(masked.text, slot.end, following):
-            if match.end() in starts and words.split()[-1].lower() != match.group(1).lower():
+            leaning = match.end() in starts or (
+                match.group(1) == "as" and not _AS_PHRASE.match(masked.text, match.end())
+            )
+            if leaning and words.split()[-1].lower() != match.group(1).lower():
                 found.add(slot.sentence)
     return found
