@@ -229,3 +229,15 @@ def test_a_second_object_that_leans_on_the_slots_preposition_keeps_it_or_the_sen
     assert out.text == "The end." and out.unfillable_sentences == (0,)
     _, _, _, out = release(extractor, text, "member_of")
     assert out.unfillable_sentences == () and "of Volvo until 1990 and of Saab" in out.text, out.text
+
+
+def test_a_slot_that_opens_a_parenthesis_before_a_date_is_unfillable(extractor):
+    """ "Shabana Azmi ([born] 18 September 1950) is an Indian actress": the slot's words link the name to a later
+    one across a date; every fill there reads "(the leader 18 September 1950)". An aside with a name after the
+    slot is filled as before."""
+    text = "Shabana Azmi (born 18 September 1950) is an Indian actress. The end."
+    _, masked, _, out = release(extractor, text, "member_of")
+    assert "Shabana Azmi ([REL_0] 18 September 1950)" in masked.text, masked.text
+    assert out.text == "The end." and out.unfillable_sentences == (0,)
+    _, _, _, out = release(extractor, "Lester Smith (designer of Dragon Dice) spoke.", "member_of")
+    assert out.text == "Lester Smith (the member of Dragon Dice) spoke."

@@ -34,9 +34,12 @@ _FIXED_PHRASE = re.compile(
     r"\b(?:in|on|by|at|with|for|under)\s+(?:\w+\s+)?(?:front|behalf|charge|honou?r|favou?r|pursuit|terms|spite|place|"
     r"search|comparison|memory|light|view|respect|lieu|course|means|addition|accordance|response|return|defiance|"
     r"possession|control|command|care|aid|support|protest|recognition|preparation|anticipation|conjunction|"
-    r"collaboration|cooperation|partnership|association|competition|opposition|violation|excess|advance)\s*$",
+    r"collaboration|cooperation|partnership|association|competition|opposition|violation|excess|advance|help|"
+    r"time|behest|request|invitation|instigation|expense|hands|wake|absence|presence)\s*$",
     re.IGNORECASE,
 )
+_OPENS_ASIDE = re.compile(r"\(\s*(?:;\s*)?$")
+_DATE_AFTER = re.compile(rf"\s*(?:(?:on|in|c\.)\s+)?(?:\d|{_MONTH})")
 #: A second object that shares the first one's verb and preposition ("served as X and as Y", "leader of X until
 #: 1914 and of Y"): "and", a preposition, an article at most, then a name; after "and as" anything ("acquired
 #: fame as a lecturer at X and also as a preacher").
@@ -69,8 +72,16 @@ def reads_between(masked: MaskedDocument, tail: Slot) -> bool:
 
 def after_fixed_phrase(masked: MaskedDocument) -> set[int]:
     """Sentences with a slot right after a noun of a fixed preposition ("in front [of] the Parliament"): a clause
-    or a verb there reads "in front that is a member of"."""
-    return {
+    or a verb there reads "in front that is a member of". Also a slot that opens a parenthesis right before a
+    date ("Shabana Azmi ([born] 18 September 1950) is an Indian actress"): the date is no name a fill relates,
+    and every fill there reads "(the leader 18 September 1950)"."""
+    dated = {
+        slot.sentence
+        for slot in masked.slots
+        if _OPENS_ASIDE.search(masked.text[max(0, slot.start - 4) : slot.start])
+        and _DATE_AFTER.match(masked.text, slot.end)
+    }
+    return dated | {
         slot.sentence
         for slot in masked.slots
         if _FIXED_PHRASE.search(masked.text[max(0, slot.start - 40) : slot.start])
