@@ -72,6 +72,11 @@ CASES = [
      "Sebastian Bach.", NOUN, "member_of",
      "Carl Philipp Emanuel Bach was a German musician, the fifth child and second (surviving) member of Johann "
      "Sebastian Bach."),
+    # after "and", a sibling of a participle that is no slot is a participle too
+    ('NASCAR Revolution is a racing video game developed by Stormfront Studios and published by EA Sports" (a '
+     'division of Electronic Arts)".', MODIFIER, "owned_by",
+     'NASCAR Revolution is a racing video game developed by Stormfront Studios and owned by EA Sports" (a division '
+     'of Electronic Arts)".'),
 ]  # fmt: skip
 
 

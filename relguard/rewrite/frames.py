@@ -197,6 +197,10 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
         sibling = [frame for at, frame in c.earlier if at >= low and frame in (FINITE, MODIFIER)]
         if sibling:
             return sibling[-1]  # "written by X and [sung by] Y": a coordinated slot takes its sibling's frame
+        finite = [n for n, t in enumerate(clause) if t[3] in _FINITE_TAGS or t[2].lower() in _COPULA_WORDS]
+        reduced = [n for n, t in enumerate(clause[1:], 1) if t[3] == "VBN" and clause[n - 1][3].startswith("NN")]
+        if reduced and (not finite or reduced[-1] > finite[-1]):
+            return MODIFIER  # "a game developed by X and [published by] Y": a participle's sibling
         return FINITE if _has_verb(previous, c) else MODIFIER  # "founded Acme and [REL] Globex"
     if named is None and (tag in ("IN", "TO") or _ends_noun_phrase(before) or (tag[:2] == "JJ" and lower in _ORDINALS)):
         return NOUN  # "the [REL] Canada", "a retired British [REL]", "an operating [REL]"
