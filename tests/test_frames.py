@@ -246,3 +246,15 @@ def test_a_slot_that_opens_a_parenthesis_before_a_date_is_unfillable(extractor):
     assert out.text == "The end." and out.unfillable_sentences == (0,)
     _, _, _, out = release(extractor, "Lester Smith (designer of Dragon Dice) spoke.", "member_of")
     assert out.text == "Lester Smith (the member of Dragon Dice) spoke."
+
+
+def test_a_relative_clause_right_after_the_name_that_closes_another_is_unfillable(extractor):
+    """ "Studio 92 [in] Canada [by] Norm Barker": drawn "capital_of" both fills are relative clauses, the second
+    reads as the first one's ("Canada that is the place of death of …"), so the sentence goes; participles
+    ("owned by") read in order and are kept."""
+    text = "The other six tracks were recorded at Studio 92 in Canada by Norm Barker and Richard Uglow. The end."
+    _, masked, _, out = release(extractor, text, "capital_of")
+    assert masked.text.count("[REL_") == 2, masked.text
+    assert out.text == "The end." and out.unfillable_sentences == (0,)
+    _, _, _, out = release(extractor, text, "owned_by")
+    assert out.unfillable_sentences == () and "Studio 92 owned by Canada owned by Norm Barker" in out.text, out.text

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from relguard.rewrite import guard
 from relguard.rewrite.frames import Frame, read_frames
 from relguard.rewrite.mask import MaskedDocument
-from relguard.rewrite.shape import CLOSE, after_fixed_phrase, crowded, gapped, reads_between
+from relguard.rewrite.shape import CLOSE, after_fixed_phrase, crowded, gapped, reads_between, stacked
 from relguard.rewrite.tagging import tagger
 from relguard.rewrite.verbalize import Ask, Place, Verbalizer, split_preposition
 from relguard.types import SanitizedDocument, TypePair
@@ -109,7 +109,8 @@ def fill_slots(
     texts, unfillable = slot_words(masked, outcomes, verbalize, frames, only=kept)
     if hasattr(verbalize, "rewrite_sentence"):
         unfillable -= _worded_by_model(masked, outcomes, verbalize, frames, kept, texts)
-    unfillable |= crowded(masked, texts) | gapped(masked, texts) | (after_fixed_phrase(masked) - deleted)
+    unfillable |= crowded(masked, texts) | gapped(masked, texts) | stacked(masked, texts)
+    unfillable |= after_fixed_phrase(masked) - deleted
     unfillable |= _misread(masked, texts, skip=deleted | unfillable)
     return deleted, texts, unfillable - deleted
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 from relguard.rewrite.mask import MaskedDocument, Slot
 
+_RELATIVE = re.compile(r",? ?(?:that|who|which) ")
 #: Marks a fill whose relative clause needs a comma after the next name (taken off when the text is built).
 CLOSE = "\x00"
 #: The most fills with words one released sentence may hold (:func:`crowded`).
@@ -106,4 +107,22 @@ def gapped(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
             )
             if leaning and words.split()[-1].lower() != match.group(1).lower():
                 found.add(slot.sentence)
+    return found
+
+
+def stacked(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
+    """Sentences where a relative-clause fill follows the name that closes another one ("Studio 92 that is the
+    seat of Canada that is the place of death of Norm Barker"): the second clause reads as the first one's, and a
+    chain of them loses who did what."""
+    found: set[int] = set()
+    slots = masked.slots
+    for number in range(1, len(slots)):
+        first, second = slots[number - 1], slots[number]
+        if first.sentence != second.sentence:
+            continue
+        if not (_RELATIVE.match(texts.get(number - 1, "")) and _RELATIVE.match(texts.get(number, ""))):
+            continue
+        between = [m for m in masked.mentions if first.end <= m[0] and m[1] <= second.start]
+        if len(between) == 1 and not masked.text[between[0][1] : second.start].strip():
+            found.add(second.sentence)
     return found
