@@ -117,7 +117,8 @@ def run_of(release: Release, *, inputs: list[str] | None = None, review: str | N
     """The config that replays ``release`` from what it says about itself.
 
     The extractor and encoder by name; pools an LLM made are replayed from the release's own report.json (a pool
-    file), so the replay needs no LLM for them. ``inputs`` default to the input names.
+    file), so the replay needs no LLM for them. ``inputs`` default to the input names. The sign-off the app added
+    to the release's provenance is this release's own (recorded, not replayed).
     """
     g, p = release.guarantee, release.provenance
     backends = p.get("backends") or {}
@@ -136,7 +137,7 @@ def run_of(release: Release, *, inputs: list[str] | None = None, review: str | N
         backends=BackendSettings(**options, **({"encoder": encoder.split("@sha256:", 1)[0]} if encoder else {})),
         inputs=InputSettings(review=review),
     )
-    return RunConfig(settings, tuple(inputs or input_names(release)))
+    return RunConfig(settings, tuple(inputs or input_names(release)), sign_off=dict(p.get("sign_off") or {}))
 
 
 def release_tally(release: Release) -> Tally:

@@ -92,6 +92,7 @@ class ReleaseSummary:
     entity_level: Mapping = field(default_factory=dict)
     slot_mode: str = "spans"
     marks: Mapping = field(default_factory=dict)
+    sign_off: Mapping[str, str] = field(default_factory=dict)
 
 
 def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | None = None) -> dict:
@@ -154,6 +155,6 @@ def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | 
         "limits": [SLOT_MODES[summary.slot_mode], *LIMITS],
         **({"review_edits": p["review_edits"]} if p.get("review_edits") else {}),
         **({"attack": p["attack"]} if p.get("attack") else {}),
-        **({"sign_off": p["sign_off"]} if p.get("sign_off") else {}),
+        **({"sign_off": dict(summary.sign_off)} if summary.sign_off else {}),
         **({"self_audit": p["self_audit"]} if p.get("self_audit") else {}),
     }
