@@ -53,12 +53,13 @@ def test_the_sessions_sign_off_fields_become_the_reports_block():
 
 
 def test_draws_of_one_corpus_are_counted_and_their_private_epsilons_add_up():
+    a, b = ("memo.txt", "board.txt"), ("client.txt",)
     log = [
-        Draw(1, "a", 1.0, 1.0, 10, False, False),
-        Draw(2, "a", 1.0, 1.0, 10, False, True),  # teaching: counted, spends no private ε
-        Draw(3, "b", 5.0, 1.0, 10, False, False),  # another corpus
-        Draw(4, "a", 2.0, 1.0, 10, False, False),
-        Draw(5, "a", 1.0, 1.0, 10, False, False),
+        Draw(1, a, 1.0, 1.0, 10, False, False),
+        Draw(2, a, 1.0, 1.0, 10, False, True),  # teaching: counted, spends no private ε
+        Draw(3, b, 5.0, 1.0, 10, False, False),  # another corpus (no document name in common)
+        Draw(4, a[:1], 2.0, 1.0, 10, False, False),  # a document removed: still the same corpus (names overlap)
+        Draw(5, a, 1.0, 1.0, 10, False, False),
     ]
     count = count_draws(log, log[-1])
     assert (count.corpus, count.same_settings, count.private) == (4, 3, 3)
@@ -66,6 +67,7 @@ def test_draws_of_one_corpus_are_counted_and_their_private_epsilons_add_up():
     assert "total ε = 4" in count.words() and "breaks the promise" in count.words()
     single = count_draws(log[2:3], log[2])
     assert single.corpus == 1 and "once" in single.words() and "breaks" not in single.words()
+    assert count_draws(log, log[1]).corpus == 2  # a draw counts only the draws made before it
 
 
 def test_round_grid_stops_only_at_round_values_and_hits_the_ends():

@@ -33,6 +33,7 @@ from relguard.llm.estimate import estimate
 from relguard.pipeline import sanitize
 from relguard.release.confidential import MappingRow, confidential_counts
 from relguard.release.config import SIGNED, RunConfig, RunOptions, read_config, recorded_of, resolve_inputs
+from relguard.release.draws import folder_history
 from relguard.release.entity import summary_words
 from relguard.release.signoff import DECISION_NAMES, REFUSED, checked_sign_off, date_of, decision_of
 from relguard.settings import FLAGS
@@ -184,7 +185,7 @@ def _dest(flag: str) -> str:
 
 def run_sanitize(args: argparse.Namespace) -> int:
     run, recorded = run_of(args, args.parser_defaults)
-    run = signed_run(run, args)
+    run = dataclasses.replace(signed_run(run, args), history=folder_history(args.out))
     settings = run.settings
     if args.ray_address and args.engine != "ray":
         raise ConfigError("--ray-address needs --engine ray")

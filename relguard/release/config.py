@@ -20,6 +20,7 @@ from pathlib import Path
 import tomli_w
 
 from relguard.errors import ConfigError, RelGuardError
+from relguard.release.draws import DrawHistory
 from relguard.settings import FLAGS, BackendSettings, InputSettings, PrivacySettings, Settings, command_line
 
 CONFIG_FILE = "config.toml"
@@ -58,7 +59,8 @@ class RunConfig:
     ``read_from`` is where those inputs are on this machine when it differs from how they were given (a replay
     finds them beside its config.toml); the config always records ``inputs``. ``sign_off`` is this release's
     sign-off (:mod:`relguard.release.signoff`): recorded in the report and the config, never replayed, since a
-    replay is another draw and needs its own.
+    replay is another draw and needs its own; ``history`` the earlier draws of the corpus its ledger continues
+    (:mod:`relguard.release.draws`).
     """
 
     settings: Settings
@@ -66,6 +68,7 @@ class RunConfig:
     options: RunOptions = field(default_factory=RunOptions)
     read_from: tuple[str, ...] = ()
     sign_off: Mapping[str, str] = field(default_factory=dict)
+    history: DrawHistory = field(default_factory=DrawHistory)
 
     @property
     def paths(self) -> list[str]:
