@@ -180,3 +180,26 @@ def test_the_entity_level_fields_read_no_wording_only_which_pairs_have_groups(bu
     block = json.loads(first["report.json"])["entity_level"]
     assert block["groups_per_entity"] == {"1": 3, "3": 1} and block["worst_entity"]["groups"] == 3
     assert json.loads(fewer["report.json"])["entity_level"]["groups_per_entity"] == {"1": 2, "2": 1}
+
+
+def test_the_draw_ledger_reads_no_wording_a_reworded_corpus_drawn_again_is_the_next_draw(tmp_path, capsys):
+    """DESIGN invariants 12 and 14: the ledger a release folder carries decides "the same corpus" by document names,
+    never by content. A corpus drawn and then drawn again after one relation was reworded gives the same public
+    files as one drawn twice unchanged (a content digest would start a new ledger exactly when a word changed);
+    and the count is not a constant: the second draw is draw 2."""
+    import json
+
+    a, b = ["Alice Smith founded Acme Corp in 2001."], ["Alice Smith joined Acme Corp in 2001."]
+    release_through_cli(a, tmp_path / "same")
+    release_through_cli(b, tmp_path / "reworded")
+    for root in ("same", "reworded"):
+        (tmp_path / root / "in" / "doc0.txt").write_text(a[0] + "\n", encoding="utf-8")
+        with contextlib.chdir(tmp_path / root):
+            assert cli.main(["sanitize", "in", "--out", "out", "--epsilon", "0", "--seed", "7", "--quiet"]) == 0
+    capsys.readouterr()
+    files = [
+        {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+        for root in (tmp_path / "same" / "out", tmp_path / "reworded" / "out")
+    ]
+    assert files[0] == files[1]
+    assert json.loads(files[0]["report.json"])["draws"]["this_draw"] == 2

@@ -114,7 +114,11 @@ def test_review_file_round_trips_and_the_cli_replays_it(prepared, tmp_path):
     plain = json.loads((tmp_path / "plain" / "report.json").read_text())
     reviewed = json.loads((tmp_path / "reviewed" / "report.json").read_text())
     assert reviewed["counts"]["slots"] == plain["counts"]["slots"]  # one slot removed, the same one added back
-    assert reviewed["review_edits"] == {"add_slot": 1, "remove_slot": 1, "set_type": 1, "merge_alias": 0}
+    assert {kind: n for kind, n in reviewed["review_edits"].items() if n} == {
+        "add_slot": 1,
+        "remove_slot": 1,
+        "set_type": 1,
+    }
     report_md = (tmp_path / "reviewed" / "report.md").read_text()
     assert "## Analyst's review" in report_md and str(occ.start) not in json.dumps(reviewed["review_edits"])
     only_removed = tmp_path / "removed.json"

@@ -8,6 +8,7 @@ config.toml, and ``--config`` replays one.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -31,8 +32,10 @@ from relguard.io import read_documents
 from relguard.llm.estimate import estimate
 from relguard.pipeline import sanitize
 from relguard.release.confidential import MappingRow, confidential_counts
-from relguard.release.config import RunConfig, RunOptions, read_config, recorded_of, resolve_inputs
+from relguard.release.config import SIGNED, RunConfig, RunOptions, read_config, recorded_of, resolve_inputs
+from relguard.release.draws import folder_history
 from relguard.release.entity import summary_words
+from relguard.release.signoff import DECISION_NAMES, REFUSED, checked_sign_off, date_of, decision_of
 from relguard.settings import FLAGS
 from relguard.textable import plural
 from relguard.verify import audit_with_backends, render_table
@@ -107,8 +110,49 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         f"the {SLOTS_FIELD} field of .jsonl records and in {SLOTS_FILE} for text files)",
     )
     run.add_argument("--dry-run", action="store_true", help="estimate the LLM calls and tokens of this run and stop")
+    add_sign_off_flags(run)
     add_settings_flags(run)
     run.set_defaults(handler=run_sanitize, parser_defaults={a.dest: a.default for a in run._actions})
+
+
+def add_sign_off_flags(parser: argparse.ArgumentParser) -> None:
+    """The sign-off recorded in report.json, report.md and config.toml (public: the officer's own words)."""
+    sign = parser.add_argument_group(
+        "sign-off (recorded in the report and config; give --reviewer, --decision and --signed-on together)"
+    )
+    sign.add_argument("--reviewer", default=None, metavar="NAME", help="who reviewed this release")
+    sign.add_argument(
+        "--decision",
+        type=_decision,
+        default=None,
+        metavar="DECISION",
+        help=f"the reviewer's decision: {', '.join(DECISION_NAMES)} (a --seed run can never be approved)",
+    )
+    sign.add_argument("--signed-on", type=_date, default=None, metavar="YYYY-MM-DD", help="the date of the review")
+    sign.add_argument(
+        "--sign-notes", default=None, metavar="TEXT", help="notes; an approval with conditions writes them here"
+    )
+
+
+def _decision(value: str) -> str:
+    decision = decision_of(value)
+    if decision not in DECISION_NAMES.values():
+        raise argparse.ArgumentTypeError(f"must be one of {', '.join(DECISION_NAMES)} (got {value!r})")
+    return decision
+
+
+def _date(value: str) -> str:
+    try:
+        return date_of(value).isoformat()
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def signed_run(run: RunConfig, args: argparse.Namespace) -> RunConfig:
+    """``run`` with the sign-off its flags give, checked before any work (:func:`checked_sign_off`)."""
+    given = {"reviewer": args.reviewer, "date": args.signed_on, "decision": args.decision, "notes": args.sign_notes}
+    sign_off = checked_sign_off(given, private_release=run.settings.privacy.seed is None)
+    return dataclasses.replace(run, sign_off=sign_off)
 
 
 def run_of(args: argparse.Namespace, parser_defaults: dict) -> tuple[RunConfig, dict[str, str]]:
@@ -141,6 +185,7 @@ def _dest(flag: str) -> str:
 
 def run_sanitize(args: argparse.Namespace) -> int:
     run, recorded = run_of(args, args.parser_defaults)
+    run = dataclasses.replace(signed_run(run, args), history=folder_history(args.out))
     settings = run.settings
     if args.ray_address and args.engine != "ray":
         raise ConfigError("--ray-address needs --engine ray")
@@ -240,6 +285,14 @@ def _summary(report: dict, rows: list[MappingRow], args: argparse.Namespace, run
             print(f"note: {key} is {value}, the replayed release recorded {recorded[key]}", file=sys.stderr)
     if privacy.seed is not None:
         print("warning: a fixed --seed was used; this output is NOT a private release", file=sys.stderr)
+    if recorded.get(SIGNED) and not run.sign_off:
+        print(
+            f"note: the replayed release was signed off ({recorded[SIGNED]}); this draw is a new release with no "
+            "sign-off until you give it one (--reviewer, --decision and --signed-on)",
+            file=sys.stderr,
+        )
+    if run.sign_off.get("decision") == REFUSED:
+        print(f"warning: recorded as '{REFUSED}' by {run.sign_off['reviewer']}: do not publish it", file=sys.stderr)
     if args.mapping:
         line = f"CONFIDENTIAL mapping written to {args.mapping}; keep it apart from the release"
         if args.verbose and rows:

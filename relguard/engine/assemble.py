@@ -115,6 +115,8 @@ class Assembly:
             slot_mode=self.tally.slot_mode,
             entity_level=entity_block(table.keys, table.guarantee),
             marks=marks_summary(inline_marks=run.options.mark_slots, sidecar=self._sidecar),
+            sign_off=run.sign_off,
+            draws=run.history,
         )
         report = build_report(summary, output_hashes=dict(sorted(hashes.items())))
         config = config_toml(run, files=files, recorded=recorded_of(report))

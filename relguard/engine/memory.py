@@ -21,6 +21,7 @@ from relguard.engine.rewrite import piece_of, rewrite_document
 from relguard.engine.sink import FolderSink, MemorySink, Sink
 from relguard.engine.tally import Tally
 from relguard.release.config import RunConfig
+from relguard.release.draws import DrawHistory
 from relguard.release.leakscan import Leak
 from relguard.settings import BackendSettings, InputSettings, PrivacySettings, Settings
 from relguard.types import Extraction, Forms, Release
@@ -117,7 +118,8 @@ def run_of(release: Release, *, inputs: list[str] | None = None, review: str | N
     """The config that replays ``release`` from what it says about itself.
 
     The extractor and encoder by name; pools an LLM made are replayed from the release's own report.json (a pool
-    file), so the replay needs no LLM for them. ``inputs`` default to the input names.
+    file), so the replay needs no LLM for them. ``inputs`` default to the input names. The sign-off and the draw
+    history the app added to the release's provenance are this release's own (recorded, not replayed).
     """
     g, p = release.guarantee, release.provenance
     backends = p.get("backends") or {}
@@ -136,7 +138,13 @@ def run_of(release: Release, *, inputs: list[str] | None = None, review: str | N
         backends=BackendSettings(**options, **({"encoder": encoder.split("@sha256:", 1)[0]} if encoder else {})),
         inputs=InputSettings(review=review),
     )
-    return RunConfig(settings, tuple(inputs or input_names(release)))
+    history = p.get("draw_history")
+    return RunConfig(
+        settings,
+        tuple(inputs or input_names(release)),
+        sign_off=dict(p.get("sign_off") or {}),
+        history=history if isinstance(history, DrawHistory) else DrawHistory(),
+    )
 
 
 def release_tally(release: Release) -> Tally:

@@ -8,7 +8,7 @@ so no face ever holds the corpus's extractions to count them, and every face cou
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 
 from relguard.extract.unprotected import unprotected_in
@@ -74,7 +74,7 @@ class Tally:
             documents_changed=int(bool(out.removed_sentences or out.filled_spans or out.withheld_sentences)),
             sentences_removed=len(out.removed_sentences),
             sentences_withheld=len(out.withheld_sentences),
-            max_groups_in_one_document=len({t.pair_key for t in doc.triples}),
+            max_groups_in_one_document=groups_in(doc),
             slots_per_document={doc.document.name: slots} if slots else {},
         )
 
@@ -140,3 +140,13 @@ class Relations:
     def rows(self, keys: Sequence[PairKey], predicates: Sequence[str | None]) -> list[MappingRow]:
         """One row per group of the outcome table: its key, its outcome and its originals sorted by predicate."""
         return [(key, predicates[i], sorted(self._by_group.get(i, {}).items())) for i, key in enumerate(keys)]
+
+
+def groups_in(doc: DocumentExtraction) -> int:
+    """How many relation groups (aligned entity pairs) one document takes part in: public structure."""
+    return len({t.pair_key for t in doc.triples})
+
+
+def most_groups_in_one_document(documents: Iterable[DocumentExtraction]) -> int:
+    """m, the per-document bound's exponent over ε: the most relation groups any one document takes part in."""
+    return max((groups_in(doc) for doc in documents), default=0)

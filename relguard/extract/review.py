@@ -1,9 +1,11 @@
 """An analyst's review of an extraction, made before any outcome is drawn, replayable from a file.
 
 The extractor misses relations and mistypes entities; a privacy officer who reads the documents can fix that:
-add a slot the extractor missed, remove a false one, correct an entity's type, or merge an alias into its
-canonical name. These are *extraction* decisions — like the extractor's own, they decide where the slots are and
-never which outcome a slot gets. Picking an outcome by hand would void the guarantee, so no edit can.
+add a slot the extractor missed, remove a false one, correct an entity's type, merge an alias into its canonical
+name, add an entity the NER missed, or say what a pronoun refers to (:mod:`relguard.extract.reference`). These are
+*extraction* decisions — like the extractor's own, they decide where the slots are and never which outcome a slot
+gets. Picking an outcome by hand would void the guarantee, so no edit can. A review-queue item the analyst judged
+harmless is dismissed with a reason (:class:`Dismiss`): recorded and replayed, it changes nothing in the extraction.
 
 A :class:`Review` is applied to an :class:`~relguard.types.Extraction` with :func:`apply_review` and saved as
 JSON (``review.json``) that the exported config and ``relguard sanitize --review`` replay. Edits name documents,
@@ -20,6 +22,7 @@ from pathlib import Path
 
 from relguard.errors import InputError
 from relguard.extract.corpus import group_relations
+from relguard.extract.reference import add_entity, set_referent
 from relguard.extract.spacy.inflect import normalize_predicate
 from relguard.types import (
     ENTITY_TYPES,
@@ -78,8 +81,54 @@ class MergeAlias:
     kind: str = "merge_alias"
 
 
-Edit = AddSlot | RemoveSlot | SetType | MergeAlias
-_KINDS = {"add_slot": AddSlot, "remove_slot": RemoveSlot, "set_type": SetType, "merge_alias": MergeAlias}
+@dataclass(frozen=True)
+class AddEntity:
+    """A name the NER missed: every place it is spelled in every document, outside the names already found, becomes
+    a mention of the entity ``name`` of ``type``. Found by its spelling alone (public structure), the mentions then
+    take part in slots by position like every other (:func:`relguard.extract.reference.add_entity`)."""
+
+    name: str
+    type: str
+    kind: str = "add_entity"
+
+
+@dataclass(frozen=True)
+class SetReferent:
+    """The pronoun (or "the company") at ``start:end`` of ``document`` refers to ``entity``: the mention moves to
+    it, and the slots the pronoun took part in link ``entity`` instead (:func:`~relguard.extract.reference.
+    set_referent`)."""
+
+    document: str
+    start: int
+    end: int
+    entity: str
+    kind: str = "set_referent"
+
+
+@dataclass(frozen=True)
+class Dismiss:
+    """A review-queue item judged harmless (an e-mail header, a name that is no entity), and why. ``queue`` and
+    ``item`` name it as the queue does (:class:`relguard.studio.review.Flag`); the extraction is unchanged."""
+
+    queue: str
+    document: str
+    item: str
+    reason: str
+    kind: str = "dismiss"
+
+
+Edit = AddSlot | RemoveSlot | SetType | MergeAlias | AddEntity | SetReferent | Dismiss
+_KINDS = {
+    "add_slot": AddSlot,
+    "remove_slot": RemoveSlot,
+    "set_type": SetType,
+    "merge_alias": MergeAlias,
+    "add_entity": AddEntity,
+    "set_referent": SetReferent,
+    "dismiss": Dismiss,
+}
+#: Edits that apply to every document (the others name the one they change; a dismissal changes none).
+_CORPUS_WIDE = (SetType, MergeAlias, AddEntity)
 
 
 @dataclass(frozen=True)
@@ -96,6 +145,10 @@ class Review:
 
     def without(self, index: int) -> Review:
         return Review(self.edits[:index] + self.edits[index + 1 :])
+
+    def dismissed(self) -> set[tuple[str, str, str]]:
+        """The (queue, document, item) of every dismissed review-queue item."""
+        return {(e.queue, e.document, e.item) for e in self.edits if isinstance(e, Dismiss)}
 
     def to_json(self) -> str:
         data = {"format": REVIEW_FORMAT, "version": 1, "edits": [asdict(e) for e in self.edits]}
@@ -118,6 +171,8 @@ class Review:
                 edits.append(kind(**item))
             except TypeError as exc:
                 raise InputError(f"{where}: edit {number} ({item.get('kind')}) has wrong fields: {exc}") from exc
+            if isinstance(edits[-1], Dismiss) and not str(edits[-1].reason).strip():
+                raise InputError(f"{where}: edit {number} (dismiss) needs a reason: say why the item is harmless")
         return cls(tuple(edits))
 
     @classmethod
@@ -134,7 +189,13 @@ def apply_review(extraction: Extraction, review: Review) -> Extraction:
     """The extraction with every edit applied, regrouped; an edit that cannot apply names what is wrong."""
     documents = list(extraction.documents)
     for number, edit in enumerate(review.edits, start=1):
+        before = documents
         documents = _apply(documents, edit, number)
+        if isinstance(edit, AddEntity) and documents == before and not any(_entity(d, edit.name) for d in documents):
+            raise InputError(
+                f"review edit {number}: {edit.name!r} is spelled nowhere in the corpus outside the names already "
+                "found; copy the name exactly as the documents write it"
+            )
     return Extraction(tuple(documents), group_relations(documents), extractor=extraction.extractor)
 
 
@@ -144,14 +205,14 @@ def review_document(doc: DocumentExtraction, review: Review) -> DocumentExtracti
     Type corrections and alias merges apply to every document; added and removed slots to the one they name.
     """
     for number, edit in enumerate(review.edits, start=1):
-        if isinstance(edit, SetType | MergeAlias) or edit.document == doc.document.name:
+        if isinstance(edit, _CORPUS_WIDE) or (not isinstance(edit, Dismiss) and edit.document == doc.document.name):
             doc = _apply([doc], edit, number)[0]
     return doc
 
 
 def slot_documents(review: Review) -> set[str]:
-    """The documents named by added or removed slots: each must be found in the corpus."""
-    return {e.document for e in review.edits if isinstance(e, AddSlot | RemoveSlot)}
+    """The documents named by added or removed slots and set referents: each must be found in the corpus."""
+    return {e.document for e in review.edits if isinstance(e, AddSlot | RemoveSlot | SetReferent)}
 
 
 def _apply(documents: list[DocumentExtraction], edit: Edit, number: int) -> list[DocumentExtraction]:
@@ -161,10 +222,19 @@ def _apply(documents: list[DocumentExtraction], edit: Edit, number: int) -> list
         return [_retype(d, edit.entity, edit.type) for d in documents]
     if isinstance(edit, MergeAlias):
         return [_rename(d, edit.alias, edit.canonical) for d in documents]
+    if isinstance(edit, AddEntity):
+        if edit.type not in ENTITY_TYPES:
+            raise InputError(f"review edit {number}: unknown entity type {edit.type!r}; use one of {ENTITY_TYPES}")
+        return [add_entity(_retype(d, edit.name, edit.type), edit.name, edit.type, number=number) for d in documents]
+    if isinstance(edit, Dismiss):
+        return documents
     names = [d.document.name for d in documents]
     if edit.document not in names:
         raise InputError(f"review edit {number}: no document {edit.document!r} in this corpus")
     index = names.index(edit.document)
+    if isinstance(edit, SetReferent):
+        documents[index] = set_referent(documents[index], edit.start, edit.end, edit.entity, number=number)
+        return documents
     change = _add_slot if isinstance(edit, AddSlot) else _remove_slot
     documents[index] = change(documents[index], edit, number)
     return documents

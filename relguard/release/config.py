@@ -20,6 +20,7 @@ from pathlib import Path
 import tomli_w
 
 from relguard.errors import ConfigError, RelGuardError
+from relguard.release.draws import DrawHistory
 from relguard.settings import FLAGS, BackendSettings, InputSettings, PrivacySettings, Settings, command_line
 
 CONFIG_FILE = "config.toml"
@@ -32,6 +33,8 @@ HEADER = (
     "#   relguard sanitize --config config.toml --out DIR\n"
     "# With a teaching seed the replay writes the same bytes; otherwise it is a new draw with the same settings.\n\n"
 )
+#: Under this name :func:`read_config` returns the sign-off the replayed release recorded (in words).
+SIGNED = "signed_off"
 #: The run options, each also a ``relguard sanitize`` flag.
 RUN_FLAGS = ("parquet", "self_audit", "allow_withheld", "mark_slots")
 _SECTIONS = {"privacy": PrivacySettings, "backends": BackendSettings, "inputs": InputSettings}
@@ -54,13 +57,18 @@ class RunConfig:
     """Everything a replay needs: the settings, the input paths as they were given, and the run options.
 
     ``read_from`` is where those inputs are on this machine when it differs from how they were given (a replay
-    finds them beside its config.toml); the config always records ``inputs``.
+    finds them beside its config.toml); the config always records ``inputs``. ``sign_off`` is this release's
+    sign-off (:mod:`relguard.release.signoff`): recorded in the report and the config, never replayed, since a
+    replay is another draw and needs its own; ``history`` the earlier draws of the corpus its ledger continues
+    (:mod:`relguard.release.draws`).
     """
 
     settings: Settings
     inputs: tuple[str, ...]
     options: RunOptions = field(default_factory=RunOptions)
     read_from: tuple[str, ...] = ()
+    sign_off: Mapping[str, str] = field(default_factory=dict)
+    history: DrawHistory = field(default_factory=DrawHistory)
 
     @property
     def paths(self) -> list[str]:
@@ -89,6 +97,7 @@ def config_toml(run: RunConfig, *, files: Sequence[str], recorded: Mapping[str, 
         **sections,
         "run": {name: getattr(options, name) for name in RUN_FLAGS},
         "release": {key: str(recorded[key]) for key in RECORDED if recorded.get(key) is not None},
+        **({"sign_off": dict(run.sign_off)} if run.sign_off else {}),
     }
     return HEADER + tomli_w.dumps(document)
 
@@ -102,7 +111,7 @@ def read_config(path: str | Path) -> tuple[RunConfig, dict[str, str]]:
         raise ConfigError(f"{path}: cannot be read ({exc.strerror}); pass the config.toml of a release") from exc
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc}); pass the config.toml of a release") from exc
-    known = {"relguard_config", "command", "private_release", "run", "release", *_SECTIONS}
+    known = {"relguard_config", "command", "private_release", "run", "release", "sign_off", *_SECTIONS}
     if unknown := sorted(set(document) - known):
         raise ConfigError(f"{path}: unknown field {unknown[0]!r}; a config holds {', '.join(sorted(known))}")
     version = document.get("relguard_config")
@@ -123,7 +132,10 @@ def read_config(path: str | Path) -> tuple[RunConfig, dict[str, str]]:
         except RelGuardError as exc:
             raise ConfigError(f"{path}: [{name}] {exc}") from exc
     run = RunConfig(Settings(**built), tuple(paths), RunOptions(**values["run"]))
-    return run, {key: str(value) for key, value in values["release"].items()}
+    recorded = {key: str(value) for key, value in values["release"].items()}
+    if signed := _section(path, document, "sign_off"):  # recorded, never replayed: a replay is another draw
+        recorded[SIGNED] = ", ".join(str(signed[key]) for key in ("reviewer", "decision", "date") if key in signed)
+    return run, recorded
 
 
 def _section(path: Path, document: Mapping[str, object], name: str) -> dict[str, object]:
@@ -152,6 +164,8 @@ def _fields(name: str) -> dict[str, type]:
         return dict.fromkeys(RUN_FLAGS, bool)
     if name == "release":
         return dict.fromkeys(RECORDED, str)
+    if name == "sign_off":
+        return dict.fromkeys(("reviewer", "date", "decision", "notes"), str)
     fields: dict[str, type] = {spec.name: spec.type for spec in FLAGS if spec.section == name}
     if name == "privacy":
         fields["seed"] = int

@@ -85,6 +85,51 @@ def sign_off_lines(report: dict) -> list[str]:
     return ["## Sign-off", "", *markdown_table(("field", "entry"), rows), ""]
 
 
+def draws_lines(report: dict) -> list[str]:
+    """The composition ledger in words: which draw of the corpus this is, and what the private draws spend."""
+    draws = report.get("draws")
+    if not draws:
+        return []
+    number, private = draws["this_draw"], draws["private"]
+    per_relation, per_document = draws["worst_case_per_relation_bound"], draws["worst_case_per_document_bound"]
+    said = "the first recorded draw" if number == 1 else f"draw **{number}**"
+    lines = [
+        "## Draws of this corpus (composition ledger)",
+        "",
+        f"This release is {said} of this corpus ({draws['at_these_settings']} at these settings, "
+        f"{plural(private, 'private draw')}). Each draw is another release of the same corpus, and a reader who sees "
+        "several learns from all of them, so the ledger adds up their ε: "
+        + (
+            f"together the private draws spend **ε = {draws['total_epsilon']:g}** per relation (a reader at most "
+            f"{in_words(per_relation)} more confident about one relation than another) and ε·m = "
+            f"{draws['total_per_document_epsilon']:g} per document ({in_words(per_document)} when every relation of "
+            "the most crowded document changes at once)."
+            if private
+            else "no private draw is on it yet (teaching draws carry no guarantee to add: never publish them)."
+        ),
+    ]
+    if number > 1:
+        lines += [
+            "",
+            "Drawing again until a draw reads well and publishing only that one breaks the promise: the choice "
+            "itself depends on the originals. Publish one draw, and count every draw made.",
+        ]
+    rows = [
+        (
+            str(e["draw"]),
+            f"{e['epsilon']:g}" + (" (per entity)" if e.get("entity_epsilon") is not None else ""),
+            f"{e['lambda']:g}",
+            str(e["k"]),
+            "yes" if e["private"] else "no (teaching seed)",
+            str(e["max_groups_in_one_document"]),
+        )
+        for e in draws["ledger"]
+    ]
+    header = ("draw", "ε", "λ", "K", "private", "most groups in one document (m)")
+    lines += ["", *markdown_table(header, rows, align="rrrrlr"), "", formula(draws["counted"]), ""]
+    return lines
+
+
 def attack_lines(report: dict) -> list[str]:
     attack = report.get("attack")
     if not attack:
@@ -123,7 +168,8 @@ def render_markdown(report: dict) -> str:
     lines = ["# RelGuard release report", ""]
     if report["notice"]:
         lines += [f"> **{report['notice']}**", ""]
-    lines += summary_lines(report) + sign_off_lines(report) + attack_lines(report) + review_lines(report)
+    lines += summary_lines(report) + sign_off_lines(report) + draws_lines(report)
+    lines += attack_lines(report) + review_lines(report)
     lines += entity_lines(report, in_words=in_words)
     per_document = guarantee["worst_case_per_document_bound"]
     lines += [

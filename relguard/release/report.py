@@ -21,9 +21,10 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from relguard.release.draws import COUNTED, DrawHistory, draw_entry, draws_block
 from relguard.types import CandidatePool, Guarantee
 
-REPORT_VERSION = 3
+REPORT_VERSION = 4
 LIMITS = (
     "Only relations the extractor found are protected: a relation it missed is left in the text as written.",
     "Entity identities are not hidden: names stay in the text; what is protected is which relation links them.",
@@ -92,6 +93,8 @@ class ReleaseSummary:
     entity_level: Mapping = field(default_factory=dict)
     slot_mode: str = "spans"
     marks: Mapping = field(default_factory=dict)
+    sign_off: Mapping[str, str] = field(default_factory=dict)
+    draws: DrawHistory = field(default_factory=DrawHistory)
 
 
 def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | None = None) -> dict:
@@ -99,6 +102,15 @@ def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | 
     g = summary.guarantee
     p = summary.provenance
     worst_m = summary.max_groups_in_one_document
+    this_draw = draw_entry(
+        epsilon=g.epsilon,
+        lam=g.lam,
+        k=g.k,
+        entity_epsilon=g.entity_epsilon,
+        private=g.private_release,
+        max_groups=worst_m,
+    )
+    documents = [name for name in output_hashes or {} if name.startswith("documents/")]
     return {
         "relguard_report_version": REPORT_VERSION,
         "private_release": g.private_release,
@@ -151,9 +163,10 @@ def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | 
         "files": {"outputs": dict(output_hashes or {}), "naming": NAMING},
         "slot_mode": summary.slot_mode,
         **({"slot_marks": dict(summary.marks)} if summary.marks else {}),
-        "limits": [SLOT_MODES[summary.slot_mode], *LIMITS],
+        "draws": draws_block(summary.draws, this_draw, documents=documents),
+        "limits": [SLOT_MODES[summary.slot_mode], *LIMITS, COUNTED],
         **({"review_edits": p["review_edits"]} if p.get("review_edits") else {}),
         **({"attack": p["attack"]} if p.get("attack") else {}),
-        **({"sign_off": p["sign_off"]} if p.get("sign_off") else {}),
+        **({"sign_off": dict(summary.sign_off)} if summary.sign_off else {}),
         **({"self_audit": p["self_audit"]} if p.get("self_audit") else {}),
     }

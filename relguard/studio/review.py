@@ -29,17 +29,30 @@ _OBJECTS = frozenset({"her", "him", "them", "me", "us"})
 #: Words that begin a compound role ("chief executive"): left before a fill, the relation was cut in two.
 _PLACE_PREPOSITIONS = frozenset({"in", "near", "from", "outside", "around"})
 _LAST_WORD = re.compile(r"(\w+)\s+$")
+_FIRST_WORD = re.compile(r"\s+(\w+)")
+#: Nouns a place name stands before ("our Glasgow office"): the name is the place, not a person.
+_PLACE_HEADS = frozenset({"office", "offices", "branch", "headquarters", "site", "plant", "campus", "airport", "port"})
+#: The review queues' names (the page shows them; a dismissal names one).
+UNSLOTTED = "relations not protected"
+TYPES = "entity types that look wrong"
+LOOK = "sanitized sentences that need a look"
 _ROLE_PREFIXES = frozenset({"chief", "vice", "deputy", "co", "senior", "junior", "late", "former", "executive"})
 
 
 @dataclass(frozen=True)
 class Flag:
-    """One item of a review queue: where it is, what is wrong, and the text to look at."""
+    """One item of a review queue: where it is, what is wrong, and the text to look at; ``queue`` and ``item``
+    name it for a dismissal (:class:`relguard.extract.review.Dismiss`), ``item`` stable across other edits."""
 
     document: str
     sentence: int | None
     problem: str
     text: str
+    queue: str = ""
+    item: str = ""
+
+    def key(self) -> tuple[str, str, str]:
+        return (self.queue, self.document, self.item)
 
 
 def unprotected_queue(extraction: Extraction) -> list[Flag]:
@@ -47,8 +60,11 @@ def unprotected_queue(extraction: Extraction) -> list[Flag]:
     by_name = {d.document.name: d for d in extraction.documents}
     flags = []
     for item in unprotected_sentences(extraction):
-        problem = f"names {', '.join(item.entities)} but has no relation slot"
-        flags.append(Flag(item.document, item.sentence, problem, by_name[item.document].sentence_text(item.sentence)))
+        if item.reason != "no slot":
+            continue  # a name no entity stands for has its own queue (relguard.studio.queue.untyped_names)
+        problem = f"names {', '.join(item.entities)} but has no relation slot: add one if a relation links them"
+        text = by_name[item.document].sentence_text(item.sentence)
+        flags.append(Flag(item.document, item.sentence, problem, text, UNSLOTTED, f"sentence {item.sentence}"))
     return flags
 
 
@@ -61,13 +77,23 @@ def suspicious_types(extraction: Extraction) -> list[Flag]:
             if (entity.name, entity.type) in seen:
                 continue
             seen.add((entity.name, entity.type))
-            reason = _type_problem(entity.name, entity.type) or _place_problem(entity, doc.document.text)
+            reason = (
+                _type_problem(entity.name, entity.type)
+                or _place_problem(entity, doc.document.text)
+                or _one_word_person(entity)
+            )
             if reason:
                 first = entity.mentions[0].sentence if entity.mentions else None
-                flags.append(
-                    Flag(doc.document.name, first, f"{entity.name} typed {entity.type}: {reason}", entity.name)
-                )
+                problem = f"{entity.name} typed {entity.type}: {reason}"
+                flags.append(Flag(doc.document.name, first, problem, entity.name, TYPES, entity.name))
     return flags
+
+
+def _one_word_person(entity) -> str | None:
+    """A PERSON only ever named by one capitalized word: people are named with two, places and firms with one."""
+    if entity.type != "PERSON" or any(" " in m.text for m in entity.mentions if m.text[:1].isupper()):
+        return None
+    return "named by one word only (a place, a company or a product?)"
 
 
 def _place_problem(entity, text: str) -> str | None:
@@ -79,6 +105,9 @@ def _place_problem(entity, text: str) -> str | None:
         before = _LAST_WORD.search(text[max(0, mention.start - 12) : mention.start])
         if before and before.group(1).lower() in _PLACE_PREPOSITIONS:
             return f"named after '{before.group(1)}' like a place (GPE or LOC?)"
+        after = _FIRST_WORD.match(text, mention.end)
+        if entity.type == "PERSON" and after and after.group(1).lower() in _PLACE_HEADS:
+            return f"named before '{after.group(1)}' like a place (GPE or LOC?)"
     return None
 
 
@@ -87,6 +116,8 @@ def _type_problem(name: str, kind: str) -> str | None:
     last = words[-1].lower().strip(".,") if words else ""
     if kind == "PERSON" and (last in lex.ORG_HEADS or last in lex.ORG_SUFFIXES):
         return f"'{words[-1]}' names an organization"
+    if kind not in ("ORG", "PERSON") and last in lex.ORG_SUFFIXES:
+        return f"'{words[-1]}' names an organization (ORG?)"
     if kind != "NORP" and len(words) == 1 and _NATIONALITY.match(name) and kind in ("ORG", "PERSON", "GPE"):
         return "reads like a nationality or group (NORP)"
     if last in ("of", "in", "at", "for", "and", "the"):
@@ -112,20 +143,15 @@ def needs_a_look(prepared: Prepared, release: Release, *, nlp=None) -> list[Flag
         removed = set(out.removed_sentences) | set(out.withheld_sentences)
         for number in range(1, len(doc.sentences)):
             if number not in removed and number - 1 in removed and LEANING.match(doc.sentence_text(number)):
-                flags.append(
-                    Flag(
-                        doc.document.name,
-                        number,
-                        "opens by pointing back to a deleted sentence",
-                        doc.sentence_text(number),
-                    )
-                )
+                problem = "opens by pointing back to a deleted sentence"
+                text = doc.sentence_text(number)
+                flags.append(Flag(doc.document.name, number, problem, text, LOOK, f"sentence {number}"))
         if nlp is None:
             continue
         for number, (text, fills) in fills_by_sentence(doc, table, forms=prepared.generator.forms).items():
             problem = _clause_problem(nlp(text), text, fills)
             if problem:
-                flags.append(Flag(doc.document.name, number, problem, text))
+                flags.append(Flag(doc.document.name, number, problem, text, LOOK, f"sentence {number}"))
     return flags
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from relguard import llm
 from relguard.candidates.cache import PoolCache
+from relguard.engine.tally import most_groups_in_one_document
 from relguard.extract.review import Edit, Review
 from relguard.io import read_documents
 from relguard.io.formats import UploadResult
@@ -29,7 +30,7 @@ from relguard.privacy.closeness import default_threshold
 from relguard.privacy.expected import OutcomeModel
 from relguard.protocols import Encoder, Extractor, PoolGenerator
 from relguard.settings import BackendSettings
-from relguard.studio.draws import Draw, DrawCount, count_of
+from relguard.studio.draws import Draw, DrawCount, count_of, history_of
 from relguard.studio.signoff import Gate, sign_off_gate, sign_off_of
 from relguard.types import Document, DocumentExtraction, Release
 
@@ -279,13 +280,16 @@ class Studio:
         self.state["release"], self.state["release_seed"] = release, seed
         self.state["release_key"] = self._release_key()
         self.state["draws"] += 1
-        self.state["draw_log"].append(self._draw_entry(seed is not None))
+        self.state["draw_log"].append(self._draw_entry(seed is not None, release))
         self.state["sign_decision"] = None
         return release
 
-    def _draw_entry(self, teaching: bool) -> Draw:
-        s, corpus = self.state, content_key(self.documents)
-        return Draw(s["draws"], corpus, s["epsilon"], s["lam"], s["k"], s["entity_budget"], teaching)
+    def _draw_entry(self, teaching: bool, release: Release) -> Draw:
+        """The log's entry for a draw: its corpus by document names (public), never by content (a digest of the
+        texts would tell whether a relation was reworded between two draws)."""
+        s, corpus = self.state, tuple(d.name for d in self.documents)
+        m = most_groups_in_one_document(release.extraction.documents)
+        return Draw(s["draws"], corpus, s["epsilon"], s["lam"], s["k"], s["entity_budget"], teaching, m)
 
     def draw_count(self) -> DrawCount | None:
         """The drawn release's count among this session's draws of its corpus, or None before any draw."""
@@ -351,16 +355,19 @@ class Studio:
     # -- what an export publishes
 
     def public_release(self) -> Release:
-        """The drawn release with what the analyst adds to its public report: the sign-off and the attack.
+        """The drawn release with what the analyst adds to its public report: the sign-off, the earlier draws of
+        its corpus in this session (the ledger) and the attack.
 
-        Only public-safe parts go in: the sign-off is the analyst's own words, and the attack's connection-level
-        scores compare entity pairs (public structure) with what the released text shows.
+        Only public-safe parts go in: the sign-off is the analyst's own words, the ledger public settings counted
+        by document names, and the attack's connection-level scores compare entity pairs (public structure) with
+        what the released text shows.
         """
         release = self.state["release"]
         provenance = dict(release.provenance)
         signed = sign_off_of(self.state)
         if signed:
             provenance["sign_off"] = signed
+        provenance["draw_history"] = history_of(self.state["draw_log"], self.state["draws"])
         attack = self.state["risk"]
         confidential = dict(release.confidential)
         if attack is not None and attack.release is release:

@@ -33,7 +33,7 @@ from relguard.types import (
 )
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc, Span
+    from spacy.tokens import Doc, Span, Token
 
 _ENTITY_TYPES = frozenset(ENTITY_TYPES)
 #: Longest run of proper nouns taken as a name the NER missed; longer runs are titles or lists.
@@ -313,6 +313,8 @@ def _continues(before: Span, sent: Span) -> bool:
     (an abbreviation: "gen.", "asst.", "dir.") and ``sent`` starts in lower case."""
     words = [t for t in before if not t.is_space]
     first = next((t for t in sent if not t.is_space), None)
+    if first is not None and words and opens_what_follows(words, first):
+        return True
     if first is None or not first.text[:1].islower() or not words:
         return False
     last = words[-1]
@@ -341,6 +343,16 @@ def name_shape(words: Span) -> str | None:
     return None
 
 
+def opens_what_follows(words: list[Token], first: Token) -> bool:
+    """Whether ``words`` end in an abbreviation that opens what follows (``Ref.``, ``Dr.``; ``No.`` before a number),
+    so the full stop after it ends no sentence (:data:`~relguard.extract.spacy.lexicon.OPENING_ABBREVIATIONS`)."""
+    last = words[-1].text
+    if last == "." and len(words) > 1:
+        last = words[-2].text + "."
+    stem = last[:-1].lower() if last.endswith(".") else ""
+    return stem in lex.OPENING_ABBREVIATIONS or (stem in lex.NUMBER_ABBREVIATIONS and first.text[:1].isdigit())
+
+
 def _punctuated(doc: Doc) -> list[Span]:
     """Sentences cut at their punctuation alone (the strict mode: the parser's cuts move with the words): after a
     full stop, "!" or "?" that a capital, a quote or a digit follows, and at a blank line."""
@@ -348,6 +360,8 @@ def _punctuated(doc: Doc) -> list[Span]:
     for tok in doc[:-1]:
         following = doc[tok.i + 1]
         ends = tok.text in (".", "!", "?") or (tok.text.endswith(".") and len(tok.text) > 3 and tok.text[:-1].isalpha())
+        if ends and opens_what_follows(list(doc[max(0, tok.i - 1) : tok.i + 1]), following):
+            ends = False
         opens = following.text[:1].isupper() or following.text[:1] in ('"', "“", "'") or following.like_num
         if (ends and (opens or following.is_space)) or (tok.is_space and tok.text.count("\n") >= 2):
             if tok.i + 1 > start:
