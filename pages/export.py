@@ -70,6 +70,7 @@ else:
         inputs=["assets/sample_corpus"] if set(inputs) == SAMPLE_NAMES else inputs,
         review="review.json" if session.review else None,
         mark_slots=marks,
+        policy=ss.exclusion_policy,
     )
     with st.expander("report.md (the public report, as it is in the zip)"):
         st.markdown(exported.report_md)

@@ -3,7 +3,8 @@
 import plotly.express as px
 import streamlit as st
 
-from pages._shared import need_corpus
+from pages._shared import need_corpus, studio
+from relguard.candidates.exclusion import POLICY_FILE, offered
 from relguard.studio.tables import pool_heatmap
 
 st.title("Candidate pools")
@@ -47,3 +48,35 @@ if corpus is not None and corpus.triples:
             "the rows are the corpus's original relations)."
         )
         st.plotly_chart(figure, width="stretch")
+
+    st.subheader("Exclusion policy: predicates never published")
+    st.caption(
+        "Take predicates your organisation will never publish out of the pools, for every type pair or one. Each pool "
+        "then holds the next K allowed predicates; the report names the policy with its digest, and the zip carries "
+        f"it as `{POLICY_FILE}` (the file `relguard sanitize --exclude-predicates` reads)."
+    )
+    session, policy = studio(), studio().policy()
+    choices = {found: offered(corpus.generator, found, corpus.k) for found in pairs}
+    anywhere = sorted({p for predicates in choices.values() for p in predicates})
+    everywhere = st.multiselect(
+        "Never in any pool", anywhere, default=sorted(policy.everywhere) if policy else [], key="policy_everywhere"
+    )
+    per_pair = {
+        (a, b): st.multiselect(
+            f"Never from {a} to {b}",
+            choices[(a, b)],
+            default=sorted(policy.excluded((a, b)) - policy.everywhere) if policy else [],
+            key=f"policy_{a}_{b}",
+        )
+        for a, b in pairs
+    }
+    if st.button("Save the policy and rebuild the pools", key="policy_save"):
+        session.set_policy(everywhere, per_pair)
+        st.rerun()
+if text := st.session_state.get("exclusion_policy"):
+    st.code(text, language="text")
+    left, right = st.columns(2)
+    left.download_button(f"Download {POLICY_FILE} (public)", text, file_name=POLICY_FILE, key="policy_download")
+    if right.button("Clear the policy", key="policy_clear"):
+        studio().set_policy([], {})
+        st.rerun()

@@ -311,3 +311,30 @@ def test_the_review_page_queues_a_missed_name_and_a_pronoun_and_settles_both():
     assert not any(p.startswith("Glasgow typed") for p in table(at, 0)["problem"])
     kinds = [e["kind"] for e in json.loads(at.session_state.review.to_json())["edits"]]
     assert kinds == ["add_entity", "set_referent", "dismiss"]
+
+
+def test_the_exclusion_policy_editor_takes_predicates_out_of_the_pools_and_the_zip_carries_the_policy():
+    """Issue 27: an organisation picks the predicates it never publishes in the app; the pools are rebuilt
+    without them, a drawn release goes stale, and the export names the policy and carries its file (the format
+    `relguard sanitize --exclude-predicates` reads)."""
+    from relguard.candidates.exclusion import POLICY_FILE, parse_policy
+
+    at = draw(with_sample())
+    goto(at, "pools")
+    pools = at.session_state.prepared.pools
+    pair = next(p for p in pools if len(pools[p].predicates) == at.session_state.k)
+    dropped = pools[pair].predicates[0]
+    at.multiselect(key=f"policy_{pair[0]}_{pair[1]}").set_value([dropped]).run()
+    next(b for b in at.button if b.key == "policy_save").click().run()
+    assert not at.exception
+    assert dropped not in at.session_state.prepared.pools[pair].predicates
+    assert len(at.session_state.prepared.pools[pair].predicates) == at.session_state.k  # still exactly K
+    text = at.session_state.exclusion_policy
+    assert parse_policy(text, name=POLICY_FILE).excluded(pair) == {dropped}
+    goto(at, "export")
+    assert any("the exclusion policy changed" in e.value for e in at.error)  # the earlier draw is stale
+    at = sign(draw(at))
+    report = next(e for e in at.expander if "report.md" in e.label).markdown[0].value
+    assert f"exclusion policy {POLICY_FILE}" in report.replace("`", "")
+    config = next(e for e in at.expander if "config.toml" in e.label).code[0].value
+    assert f'exclude_predicates = "{POLICY_FILE}"' in config

@@ -150,3 +150,40 @@ def test_teaching_comparison_respects_definition_3(sample):
         assert result.p_r.sum() == pytest.approx(1.0) and result.p_r2.sum() == pytest.approx(1.0)
     pairs = pool_pairs(pool, encoder.distances(list(pool), list(pool), pair), count=3)
     assert pairs[0][2] <= pairs[1][2] <= pairs[2][2]
+
+
+def test_the_apps_exclusion_policy_travels_in_the_zip_and_its_config_replays_the_same_pools(tmp_path, monkeypatch):
+    """The policy an analyst writes in the app is a public file of the release: the zip carries it under the name
+    the report and config.toml give, and `relguard sanitize --config` run beside it builds the same pools and
+    writes the same files."""
+    from relguard.candidates.exclusion import POLICY_FILE, policy_text, with_exclusions
+    from relguard.io import read_documents
+    from relguard.pipeline import Backends, prepare
+
+    text = policy_text(["killed"], {("PERSON", "ORG"): ["founded"]})
+    base = Backends.from_settings(Settings().backends)
+    backends = Backends(base.extractor, with_exclusions(base.candidates, _policy(text)), base.encoder)
+    documents, hashes = read_documents([SAMPLE])
+    release = prepare(documents, k=10, backends=backends, input_hashes=hashes).draw(epsilon=2.0, lam=1.0, seed=5)
+    exported = export_release(release, inputs=[str(SAMPLE)], policy=text)
+    archive = zipfile.ZipFile(io.BytesIO(exported.zip))
+    assert archive.read(POLICY_FILE).decode() == text
+    report = json.loads(archive.read("report.json"))
+    assert report["candidates"]["exclusion_policy"]["file"] == POLICY_FILE
+    pools = report["candidates"]["pools"]
+    assert "founded" not in pools["PERSON|ORG"] and len(pools["PERSON|ORG"]) == 10
+    assert not [pair for pair, pool in pools.items() if "killed" in pool]
+    assert tomllib.loads(exported.config)["backends"]["exclude_predicates"] == POLICY_FILE
+    archive.extractall(tmp_path / "zip")
+    monkeypatch.chdir(tmp_path / "zip")
+    assert main(["sanitize", "--config", "config.toml", "--out", str(tmp_path / "cli"), "--quiet"]) == 0
+    replayed = files_of(tmp_path / "cli")
+    assert {name: data for name, data in files_of(tmp_path / "zip").items() if name != POLICY_FILE} == replayed
+    with pytest.raises(Exception, match="not the one the release was drawn under"):
+        export_release(release, inputs=[str(SAMPLE)], policy="killed\n")
+
+
+def _policy(text: str):
+    from relguard.candidates.exclusion import POLICY_FILE, parse_policy
+
+    return parse_policy(text, name=POLICY_FILE)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +34,8 @@ from relguard.types import ENTITY_TYPES, CandidatePool, TypePair
 
 _PREDICATE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 EVERY_PAIR = "*"
+#: What an editor (the app's Candidate pools page) calls the policy file it writes; the zip carries it by this name.
+POLICY_FILE = "exclusion-policy.txt"
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,30 @@ def parse_policy(text: str, *, name: str) -> ExclusionPolicy:
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     frozen = {pair: frozenset(found) for pair, found in per_pair.items()}
     return ExclusionPolicy(name, digest, frozenset(everywhere), frozen)
+
+
+def policy_text(everywhere: Iterable[str] = (), per_pair: Mapping[TypePair, Iterable[str]] | None = None) -> str:
+    """A policy file's text, in the format :func:`parse_policy` and ``--exclude-predicates`` read, for the
+    predicates an editor picked ("" when it picked none): sorted, so one choice is one file and one digest."""
+    lines = sorted(set(everywhere))
+    if lines:
+        lines.insert(0, "# never published, whatever the entity types")
+    for (subject, obj), found in sorted((per_pair or {}).items()):
+        if chosen := sorted(set(found)):
+            lines += [f"# only from {subject} to {obj}", *(f"{subject}->{obj} {predicate}" for predicate in chosen)]
+    if not lines:
+        return ""
+    header = "# RelGuard exclusion policy: predicates never published (relguard sanitize --exclude-predicates FILE)"
+    return "\n".join([header, *lines]) + "\n"
+
+
+def offered(generator: PoolGenerator, type_pair: TypePair, k: int) -> tuple[str, ...]:
+    """The predicates a policy may take out of ``type_pair``'s pool: all the inventory holds for it, or the pool
+    another generator makes (it sees only the type pair and K, so the list is public)."""
+    inner = unwrapped(generator)
+    if isinstance(inner, InventoryCandidates):
+        return tuple(inner.pairs()[pair_key(type_pair)])
+    return inner.generate(type_pair, k).predicates
 
 
 def _type_pair(token: str, *, where: str) -> TypePair:

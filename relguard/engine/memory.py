@@ -131,6 +131,8 @@ def run_of(release: Release, *, inputs: list[str] | None = None, review: str | N
         options |= {"candidates": "pool-file", "pool_file": "report.json"}
     else:
         options["candidates"] = str(p.get("candidates") or "inventory")
+    if policy := p.get("exclusion_policy"):  # the policy file, beside config.toml in the app's zip
+        options["exclude_predicates"] = str(policy["file"])
     encoder = str(p.get("encoder") or "")
     encoder = encoder.split(":", 1)[1] if encoder.startswith("sentence-transformers:") else encoder
     settings = Settings(

@@ -8,11 +8,13 @@ files, and the confidential mapping comes back apart, for its own labelled downl
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from relguard.engine import MemorySink, export, release_zip
 from relguard.engine.memory import run_of
+from relguard.errors import ConfigError
 from relguard.release.confidential import confidential_counts
 from relguard.types import Release
 
@@ -37,17 +39,29 @@ class Exported:
 
 
 def export_release(
-    release: Release, *, inputs: Sequence[str], review: str | None = None, mark_slots: bool = False
+    release: Release,
+    *,
+    inputs: Sequence[str],
+    review: str | None = None,
+    mark_slots: bool = False,
+    policy: str = "",
 ) -> Exported:
     """The export of ``release``; ``inputs`` are the paths its config names, ``review`` the review file it replays.
 
     Every filled slot's range is always in the release (:mod:`relguard.engine.marks`); ``mark_slots`` also writes
-    the marks into the text itself, as ``relguard sanitize --mark-slots`` does.
+    the marks into the text itself, as ``relguard sanitize --mark-slots`` does. ``policy`` is the text of the
+    exclusion policy the pools were built under: public, it travels in the zip under the name the report and the
+    config give it, so ``relguard sanitize --config`` replays the same pools.
     """
     sink = MemorySink()
     run = run_of(release, inputs=list(inputs), review=review)
     run = dataclasses.replace(run, options=dataclasses.replace(run.options, mark_slots=mark_slots))
     finished = export(release, sink, run=run, mapping=True)
     assert sink.confidential is not None
+    named = release.provenance.get("exclusion_policy")
+    if named:
+        if hashlib.sha256(policy.encode("utf-8")).hexdigest() != named["sha256"]:
+            raise ConfigError("the exclusion policy given is not the one the release was drawn under; draw it again")
+        sink.files[named["file"]] = policy.encode("utf-8")
     counts = confidential_counts(finished.mapping_rows)
     return Exported(sink.files, finished.report, release_zip(sink.files), sink.confidential, counts)

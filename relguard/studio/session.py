@@ -19,6 +19,7 @@ from pathlib import Path
 
 from relguard import llm
 from relguard.candidates.cache import PoolCache
+from relguard.candidates.exclusion import POLICY_FILE, ExclusionPolicy, parse_policy, policy_text, with_exclusions
 from relguard.engine.tally import most_groups_in_one_document
 from relguard.extract.review import Edit, Review
 from relguard.io import read_documents
@@ -73,6 +74,7 @@ DEFAULTS: dict[str, object] = {
     "sign_decision": None,  # cleared by every new draw: a decision approves one draw
     "sign_notes": "",
     "draw_log": [],  # every Draw of this session (relguard.studio.draws): draws compose
+    "exclusion_policy": "",  # the policy file's text the pools are built under (public; "" for none)
 }
 
 
@@ -244,10 +246,16 @@ class Studio:
         """Everything the prepared corpus depends on: documents, K, backends, and the review edits."""
         names = self.backend_choice()
         endpoint = (self.state["llm_base_url"], self.state["llm_model"]) if "llm" in names else None
-        return (content_key(self.documents), self.state["k"], names, endpoint, self.state["review"].to_json())
+        review, policy = self.state["review"].to_json(), self.state["exclusion_policy"]
+        return (content_key(self.documents), self.state["k"], names, endpoint, review, policy)
 
     def _backends(self, resources: Resources, names: tuple[str, str]) -> Backends:
-        """The offline backends from the process-wide resources, LLM ones fresh per run (so usage is this run's)."""
+        """The offline backends from the process-wide resources, LLM ones fresh per run (so usage is this run's);
+        the pools under the session's exclusion policy."""
+        built = self._named_backends(resources, names)
+        return Backends(built.extractor, with_exclusions(built.candidates, self.policy()), built.encoder)
+
+    def _named_backends(self, resources: Resources, names: tuple[str, str]) -> Backends:
         if "llm" not in names:
             return Backends(resources.extractor, resources.candidates, resources.encoder)
         settings = BackendSettings(
@@ -335,9 +343,22 @@ class Studio:
             "the backends changed",
             "the LLM endpoint changed",
             "the review edits changed",
+            "the exclusion policy changed",
         )
         changes += [label for label, a, b in zip(labels, old, new, strict=True) if a != b]
         return "; ".join(changes) or None
+
+    # -- the exclusion policy
+
+    def policy(self) -> ExclusionPolicy | None:
+        """The exclusion policy the session's pools are built under (:mod:`relguard.candidates.exclusion`)."""
+        text = self.state["exclusion_policy"]
+        return parse_policy(text, name=POLICY_FILE) if text else None
+
+    def set_policy(self, everywhere: Sequence[str], per_pair: Mapping[tuple[str, str], Sequence[str]]) -> None:
+        """Exclude ``everywhere`` from every pool and ``per_pair`` from one type pair's; the pools are built again
+        and a drawn release becomes stale."""
+        self.state["exclusion_policy"] = policy_text(everywhere, per_pair)
 
     # -- the review
 
