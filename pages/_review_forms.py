@@ -6,6 +6,9 @@ only find the offsets and names the edit needs, from what the analyst picks.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
 import streamlit as st
 
 from relguard.extract.review import (
@@ -28,6 +31,7 @@ from relguard.studio.session import Studio
 from relguard.studio.wording import count_words, edit_words, sentence_label
 from relguard.types import ENTITY_TYPES
 
+T = TypeVar("T")
 TABS = (
     "Add a missed slot",
     "Remove a slot",
@@ -42,6 +46,20 @@ TABS = (
 def _record(session: Studio, edit) -> None:
     session.edit(edit)
     st.rerun()
+
+
+def _pick(label: str, items: Sequence[T], words: Callable[[T], str], *, key: str) -> T | None:
+    """A select box over ``items``, each shown by ``words(item)``. The options are those words themselves, not
+    positions: when an edit changes the list under the box (the item shown was just removed, or dismissed), the
+    box shows what it returns instead of a stale label over another item."""
+    labels: dict[str, T] = {}
+    for item in items:
+        text, number = words(item), 2
+        while text in labels:
+            text, number = f"{words(item)} ({number})", number + 1
+        labels[text] = item
+    chosen = st.selectbox(label, list(labels), key=key)
+    return labels.get(chosen) if chosen is not None else None
 
 
 def _document(corpus: Prepared, key: str):
@@ -72,15 +90,9 @@ def add_slot(corpus: Prepared, session: Studio) -> None:
 
 def remove_slot(corpus: Prepared, session: Studio) -> None:
     doc = _document(corpus, "remove_document")
-    spans = slots_of(doc)
-    choice = st.selectbox(
-        "Slot",
-        range(len(spans)),
-        format_func=lambda i: f"sentence {spans[i][0] + 1}: {spans[i][3]!r}",
-        key="remove_slot_choice",
-    )
-    if st.button("Remove slot", key="remove_slot", disabled=not spans):
-        _record(session, RemoveSlot(doc.document.name, spans[choice][1], spans[choice][2]))
+    span = _pick("Slot", slots_of(doc), lambda s: f"sentence {s[0] + 1}: {s[3]!r}", key="remove_slot_choice")
+    if st.button("Remove slot", key="remove_slot", disabled=span is None):
+        _record(session, RemoveSlot(doc.document.name, span[1], span[2]))
 
 
 def add_entity(queues: dict[str, list[Flag]], session: Studio) -> None:
@@ -101,15 +113,10 @@ def add_entity(queues: dict[str, list[Flag]], session: Studio) -> None:
 def set_referent(corpus: Prepared, queues: dict[str, list[Flag]], session: Studio) -> None:
     doc = _document(corpus, "referent_document")
     links = [f for f in queues.get(PRONOUNS, []) if f.document == doc.document.name]
-    choice = st.selectbox(
-        "The word",
-        range(len(links)),
-        format_func=lambda i: f"sentence {links[i].sentence + 1}: {links[i].problem}",
-        key="referent_word",
-    )
+    link = _pick("The word", links, lambda f: f"sentence {f.sentence + 1}: {f.problem}", key="referent_word")
     entity = st.selectbox("It refers to", sorted(e.name for e in doc.entities), key="referent_entity")
-    if st.button("Set referent", key="set_referent", disabled=not links or entity is None):
-        start, end = (int(part) for part in links[choice].item.split("-"))
+    if st.button("Set referent", key="set_referent", disabled=link is None or entity is None):
+        start, end = (int(part) for part in link.item.split("-"))
         _record(session, SetReferent(doc.document.name, start, end, entity))
 
 
@@ -129,15 +136,9 @@ def merge(corpus: Prepared, session: Studio) -> None:
 
 
 def dismiss(flags: list[Flag], session: Studio) -> None:
-    choice = st.selectbox(
-        "Queue item",
-        range(len(flags)),
-        format_func=lambda i: f"{flags[i].queue} · {flags[i].document}: {flags[i].problem[:90]}",
-        key="dismiss_item",
-    )
+    flag = _pick("Queue item", flags, lambda f: f"{f.queue} · {f.document}: {f.problem[:90]}", key="dismiss_item")
     reason = st.text_input("Why it is harmless (recorded in review.json)", key="dismiss_reason")
-    if st.button("Dismiss", key="dismiss", disabled=not flags or not reason.strip()):
-        flag = flags[choice]
+    if st.button("Dismiss", key="dismiss", disabled=flag is None or not reason.strip()):
         _record(session, Dismiss(flag.queue, flag.document, flag.item, reason.strip()))
 
 

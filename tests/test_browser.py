@@ -1,9 +1,11 @@
 """One real-browser run of RelGuard Studio: Debian's chromium driven by Playwright.
 
 Starts ``streamlit run app.py`` headless on a free local port, loads the sample
-corpus plus a hostile document, walks the analyst's review (a slot removed and a
-missed one added by hand), moves ε, draws a release, sees it go stale and draws
-again, signs it and downloads the zip and checks its contents; no script from a
+corpus plus a hostile document and an HR memo, walks the analyst's review (a slot
+removed and a missed one added by hand; a name the NER missed added as an entity and
+a pronoun linked to it), moves ε, draws a release, sees it go stale and draws again,
+passes the sign-off gate (refused empty, refused for a teaching seed, accepted when
+complete), downloads the zip with slot marks and checks its contents; no script from a
 document may run, and a second browser session must see none of the first one's
 documents, edits or release. Screenshots of each page go to a temporary folder,
 or to ``$RELGUARD_SCREENSHOTS`` (``docs/screenshots`` refreshes the README's).
@@ -39,6 +41,8 @@ EVIL = (
     "<img src=x onerror=alert(1)> founded Quantix in Berlin. "
     "<script>alert(1)</script> works for Quantix. Maria Lopez works for Quantix in Madrid."
 )
+#: The officer's memo (issue 27): "Priyanka Das" is a name the NER misses, and "She" is tied to the wrong person.
+MEMO = "Anna Berg joined Acme Corp in 2003. Priyanka Das wrote the memo. She joined Acme Corp in 2004.\n"
 WAIT = 180_000  # ms; the first extraction loads spaCy and the encoder
 START = 1_000  # ms a rerun may take to begin after the click that asks for it
 
@@ -140,6 +144,23 @@ def pick_first_option(page, box) -> None:
     option.click()
 
 
+def pick(page, box, name: str) -> None:
+    """Choose the option ``name`` in the select box ``box`` (its input), retrying a click that a rerun swallowed."""
+    for _ in range(3):
+        box.click()
+        option = page.get_by_role("option", name=name, exact=True).first
+        try:
+            option.wait_for(state="visible", timeout=5_000)
+            option.click()
+            settle(page)
+            expect(box).to_have_value(name, timeout=5_000)
+            return
+        except (PlaywrightTimeoutError, AssertionError):
+            page.keyboard.press("Escape")
+            settle(page)
+    raise AssertionError(f"could not choose {name!r}")
+
+
 def review_flow(page) -> None:
     """Take one slot out as if the extractor had missed it, then add it back by hand from the review form.
 
@@ -169,7 +190,37 @@ def review_flow(page) -> None:
     add.get_by_role("button", name="Add slot").click()
     settle(page)
     expect(page.get_by_text("2 edits, applied before the draw")).to_be_visible(timeout=WAIT)
+    missed_name_and_pronoun(page)
     shot(page, "3b-review")
+
+
+def missed_name_and_pronoun(page) -> None:
+    """The memo's "Priyanka Das" is queued as a name no entity stands for and "She" as a pronoun read as Anna Berg;
+    the analyst adds the entity, then links the pronoun to her, and the queue says so."""
+    queue = page.get_by_test_id("stDataFrame").first
+    expect(queue).to_be_visible(timeout=WAIT)
+    page.get_by_role("tab", name="Add an entity").click()
+    panel = page.get_by_role("tabpanel", name="Add an entity")
+    pick(page, panel.get_by_test_id("stSelectbox").first.locator("input"), "Priyanka Das")
+    pick(page, panel.get_by_test_id("stSelectbox").nth(1).locator("input"), "PERSON")
+    panel.get_by_role("button", name="Add entity").click()
+    settle(page)
+    expect(page.get_by_text("3 edits, applied before the draw")).to_be_visible(timeout=WAIT)
+    expect(page.get_by_text("Add entity: name Priyanka Das, type PERSON")).to_be_visible()
+    page.get_by_role("tab", name="Set a pronoun's referent").click()
+    panel = page.get_by_role("tabpanel", name="Set a pronoun's referent")
+    pick(page, panel.get_by_test_id("stSelectbox").first.locator("input"), "memo.txt")
+    expect(panel.get_by_test_id("stSelectbox").nth(1).locator("input")).to_have_value(
+        re.compile("'She' is read as Anna Berg"), timeout=WAIT
+    )
+    pick(page, panel.get_by_test_id("stSelectbox").nth(2).locator("input"), "Priyanka Das")
+    panel.get_by_role("button", name="Set referent").click()
+    settle(page)
+    expect(page.get_by_text("4 edits, applied before the draw")).to_be_visible(timeout=WAIT)
+    page.get_by_role("tab", name="Set a pronoun's referent").click()
+    expect(panel.get_by_test_id("stSelectbox").nth(1).locator("input")).to_have_value(
+        re.compile("'She' is read as Priyanka Das"), timeout=WAIT
+    )
 
 
 def draw_on_tune(page, *, teaching: bool) -> None:
@@ -190,6 +241,7 @@ def sign_off_gate_flow(page) -> None:
     goto(page, "Export")
     expect(zip_button).to_be_disabled(timeout=WAIT)
     expect(page.get_by_text("Export is locked until the sign-off is complete").first).to_be_visible()
+    expect(page.get_by_text("the reviewer's name is missing", exact=False).first).to_be_visible()
     page.get_by_label("Reviewer").fill("R. Officer")
     page.get_by_label("Reviewer").press("Enter")
     settle(page)
@@ -237,9 +289,12 @@ def test_browser_end_to_end(server, tmp_path):
         page.get_by_role("button", name="Load the sample corpus").click()
         expect(page.get_by_text("6 documents ·", exact=False).first).to_be_visible(timeout=WAIT)
         page.locator("input[type=file]").set_input_files(
-            files=[{"name": "evil.txt", "mimeType": "text/plain", "buffer": EVIL.encode()}]
+            files=[
+                {"name": "evil.txt", "mimeType": "text/plain", "buffer": EVIL.encode()},
+                {"name": "memo.txt", "mimeType": "text/plain", "buffer": MEMO.encode()},
+            ]
         )
-        expect(page.get_by_text("7 documents ·", exact=False).first).to_be_visible(timeout=WAIT)
+        expect(page.get_by_text("8 documents ·", exact=False).first).to_be_visible(timeout=WAIT)
         settle(page)
         shot(page, "1-documents")
 
@@ -323,13 +378,18 @@ def test_browser_end_to_end(server, tmp_path):
 
     names = set(zipfile.ZipFile(path).namelist())
     expected = {f"documents/{p.name}" for p in (ROOT / "assets" / "sample_corpus").glob("*.txt")}
-    assert names == expected | {"documents/evil.txt", "report.json", "report.md", "config.toml", "slots.jsonl"}
+    public = {"report.json", "report.md", "config.toml", "slots.jsonl"}
+    assert names == expected | {"documents/evil.txt", "documents/memo.txt"} | public
     bundle = zipfile.ZipFile(io.BytesIO(path.read_bytes()))
     report = bundle.read("report.json").decode()
     assert '"epsilon": 10.0' in report
     markdown = bundle.read("report.md").decode()
     assert "R. Officer" in markdown and "approved for release" in markdown
-    assert "## Analyst's review" in markdown and "1 add slot, 1 remove slot" in markdown
+    assert "## Analyst's review" in markdown and "1 add slot, 1 remove slot, 1 add entity, 1 set referent" in markdown
+    draws = json.loads(report)["draws"]
+    assert draws["this_draw"] == 3 and draws["private"] == 2  # the teaching draw is counted, spends no private ε
+    memo = bundle.read("documents/memo.txt").decode()
+    assert "She joined" not in memo and ("She ⟦" in memo or "She" not in memo)  # her relation: a marked slot
     assert "--review review.json" in bundle.read("config.toml").decode()
     assert "mark_slots = true" in bundle.read("config.toml").decode()
     slots = [json.loads(line) for line in bundle.read("slots.jsonl").decode().splitlines()]
