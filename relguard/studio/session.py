@@ -10,15 +10,11 @@ drawn at, and the ledger of exports that compose.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import os
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from relguard import llm
-from relguard.candidates.cache import PoolCache
 from relguard.candidates.exclusion import POLICY_FILE, ExclusionPolicy, parse_policy, policy_text, with_exclusions
 from relguard.engine.tally import most_groups_in_one_document
 from relguard.extract.review import Edit, Review
@@ -29,16 +25,15 @@ from relguard.pipeline import Backends, Prepared, prepare
 from relguard.privacy.bounds import composed_epsilon
 from relguard.privacy.closeness import default_threshold
 from relguard.privacy.expected import OutcomeModel
-from relguard.protocols import Encoder, Extractor, PoolGenerator
 from relguard.settings import BackendSettings
 from relguard.studio.draws import Draw, DrawCount, count_of, history_of
+from relguard.studio.resources import ExtractionCache, Resources, content_key, document_key
 from relguard.studio.signoff import Gate, sign_off_gate, sign_off_of
-from relguard.types import Document, DocumentExtraction, Release
+from relguard.types import Document, Release
 
+__all__ = ["CANDIDATES", "DEFAULTS", "EXTRACTORS", "ExtractionCache", "Resources", "Studio", "content_key"]
 EXTRACTORS = ("spacy", "llm")
 CANDIDATES = ("inventory", "llm")
-#: Extractions kept per process, keyed by content: a page rerun or another session with the same text reuses them.
-EXTRACTION_CACHE_SIZE = 4096
 
 DEFAULTS: dict[str, object] = {
     "documents": {},  # name -> Document, in load order
@@ -76,43 +71,6 @@ DEFAULTS: dict[str, object] = {
     "draw_log": [],  # every Draw of this session (relguard.studio.draws): draws compose
     "exclusion_policy": "",  # the policy file's text the pools are built under (public; "" for none)
 }
-
-
-def content_key(documents: Sequence[Document]) -> str:
-    """A digest of documents' names and texts: the cache key of everything computed from them."""
-    digest = hashlib.sha256()
-    for d in documents:
-        digest.update(d.name.encode() + b"\0" + d.text.encode() + b"\0")
-    return digest.hexdigest()
-
-
-def document_key(document: Document) -> str:
-    return content_key([document])
-
-
-class ExtractionCache(OrderedDict):
-    """A bounded, content-keyed store of extractions shared by every session of one app process."""
-
-    def __init__(self, size: int = EXTRACTION_CACHE_SIZE) -> None:
-        super().__init__()
-        self.size = size
-
-    def __setitem__(self, key: str, value: DocumentExtraction) -> None:
-        super().__setitem__(key, value)
-        self.move_to_end(key)
-        while len(self) > self.size:
-            self.popitem(last=False)
-
-
-@dataclass(frozen=True)
-class Resources:
-    """The process-wide, expensive parts the app loads once: the offline backends and the extraction cache."""
-
-    extractor: Extractor
-    candidates: PoolGenerator
-    encoder: Encoder
-    cache: ExtractionCache
-    pools: PoolCache | None = None
 
 
 class Studio:
