@@ -28,7 +28,10 @@ PRONOUNS = "pronoun links"
 QUEUES = (UNSLOTTED, OUTSIDE, UNTYPED, PRONOUNS, TYPES, LOOK)
 #: Word classes that belong to a relation's expression when they touch its slot ("the managing [partner of]",
 #: "Alice also [founded]", "was not [hired by]"); a determiner, a name, a number or punctuation ends the search.
-_RELATION_WORDS = frozenset({"VERB", "AUX", "ADV", "ADJ", "PART", "NOUN"})
+#: Nouns do not count: the head noun of a description stays outside its slot by design ("a container shipping
+#: line [based in]"), and so does a possessive "'s".
+_RELATION_WORDS = frozenset({"VERB", "AUX", "ADV", "ADJ", "PART"})
+_POSSESSIVE = frozenset({"'s", "’s", "'", "’"})
 #: Without a parse: the words that most often cling to a relation's slot.
 _CLINGING = frozenset({*lex.ROLE_MODIFIERS, "not", "never", "also", "formerly", "jointly", "secretly"})
 #: Pronouns a relation can stand on; an unresolved one leaves its relation without a slot.
@@ -76,7 +79,11 @@ def _words(doc: DocumentExtraction, sentence: int, nlp: Callable | None) -> list
             (bounds.start + m.start(), bounds.start + m.end(), "?" if m.group(0).lower() in _CLINGING else "-")
             for m in re.finditer(r"[\w'-]+|[^\w\s]", text)
         ]
-    return [(bounds.start + t.idx, bounds.start + t.idx + len(t), t.pos_) for t in nlp(text) if not t.is_space]
+    return [
+        (bounds.start + t.idx, bounds.start + t.idx + len(t), "-" if t.text in _POSSESSIVE else t.pos_)
+        for t in nlp(text)
+        if not t.is_space
+    ]
 
 
 def _touching(
