@@ -234,6 +234,8 @@ def test_a_second_object_that_leans_on_the_slots_preposition_keeps_it_or_the_sen
     assert out.text == "The end." and out.unfillable_sentences == (0,)
     _, _, _, out = release(extractor, text, "member_of")
     assert out.unfillable_sentences == () and "of Volvo until 1990 and of Saab" in out.text, out.text
+    _, masked, _, out = release(extractor, "Anders Berg was chairman of Volvo and in 1999 he retired.", "educated_at")
+    assert "and in 1999" in masked.text and out.unfillable_sentences == (), out.text  # a date opens a new phrase
 
 
 def test_a_slot_that_opens_a_parenthesis_before_a_date_is_unfillable(extractor):

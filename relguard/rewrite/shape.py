@@ -102,7 +102,8 @@ def gapped(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
         end = masked.sentences[slot.sentence][1]
         following = next((s.start for s in masked.slots[number + 1 :] if s.sentence == slot.sentence), end)
         for match in _GAPPED.finditer(masked.text, slot.end, following):
-            leaning = match.end() in starts or (
+            dated = _DATE_AFTER.match(masked.text, match.end()) is not None
+            leaning = (match.end() in starts and not dated) or (
                 match.group(1) == "as" and not _AS_PHRASE.match(masked.text, match.end())
             )
             if leaning and words.split()[-1].lower() != match.group(1).lower():
