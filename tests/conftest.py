@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from relguard import registry
 from relguard.errors import ModelError
 from relguard.evaluation.datasets import default_data_dir
 from relguard.extract.spacy import SpacyExtractor
 from relguard.io import read_documents
 from relguard.pipeline import prepare
+from relguard.studio.session import ExtractionCache, Resources
 
 SAMPLE_CORPUS = Path(__file__).resolve().parents[1] / "assets" / "sample_corpus"
 NO_SHARED_DATA = (
@@ -61,3 +63,14 @@ def extractor() -> SpacyExtractor:
         return SpacyExtractor()
     except ModelError as exc:  # pragma: no cover - depends on the environment
         pytest.skip(str(exc))
+
+
+@pytest.fixture(scope="session")
+def resources() -> Resources:
+    """The app's offline backends, loaded once for the Studio tests (pages/_shared.py builds the same)."""
+    return Resources(
+        registry.create("extractor", "spacy"),
+        registry.create("candidates", "inventory"),
+        registry.create("encoder", "sentence-transformers", model="all-MiniLM-L6-v2"),
+        ExtractionCache(),
+    )

@@ -13,10 +13,10 @@ import math
 
 import pytest
 
-from relguard import cli, registry
+from relguard import cli
 from relguard.engine import public_files
 from relguard.release.draws import COUNTED
-from relguard.studio.session import ExtractionCache, Resources, Studio
+from relguard.studio.session import Studio
 from relguard.types import Document
 
 MEMO = "Alice Smith founded Acme Corp in 2001. Bob Jones lives in Paris.\n"
@@ -85,16 +85,6 @@ def test_a_release_folder_whose_draws_cannot_be_read_is_one_line_and_nothing_is_
     err = capsys.readouterr().err.strip()
     assert "out/report.json: the release already in --out cannot be read" in err and len(err.splitlines()) == 1
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["report.json"]
-
-
-@pytest.fixture(scope="module")
-def resources():
-    return Resources(
-        registry.create("extractor", "spacy"),
-        registry.create("candidates", "inventory"),
-        registry.create("encoder", "sentence-transformers", model="all-MiniLM-L6-v2"),
-        ExtractionCache(),
-    )
 
 
 def _session_report(resources, texts: list[str]) -> dict:

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from relguard import cli, registry
+from relguard import cli
 from relguard.engine import public_files
 from relguard.errors import InputError
 from relguard.extract.review import (
@@ -27,7 +27,7 @@ from relguard.io import read_documents
 from relguard.pipeline import prepare
 from relguard.release.markdown import in_words
 from relguard.studio.review import needs_a_look, suspicious_types, unprotected_queue
-from relguard.studio.session import ExtractionCache, Resources, Studio
+from relguard.studio.session import Studio
 from relguard.types import Document
 
 TEXT = (
@@ -125,17 +125,6 @@ def test_review_file_round_trips_and_the_cli_replays_it(prepared, tmp_path):
     only_removed.write_text(missed.to_json())
     assert cli.main([*argv, "--out", str(tmp_path / "missed"), "--review", str(only_removed)]) == 0
     assert occ.text in (tmp_path / "missed" / "documents" / "a.txt").read_text()  # a missed slot stays as written
-
-
-@pytest.fixture(scope="module")
-def resources():
-    """The app's offline backends, loaded once for the Studio tests (pages/_shared.py builds the same)."""
-    return Resources(
-        registry.create("extractor", "spacy"),
-        registry.create("candidates", "inventory"),
-        registry.create("encoder", "sentence-transformers", model="all-MiniLM-L6-v2"),
-        ExtractionCache(),
-    )
 
 
 def _studio() -> tuple[Studio, dict]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from relguard.rewrite import guard
 from relguard.rewrite.frames import Frame, read_frames
 from relguard.rewrite.mask import MaskedDocument
-from relguard.rewrite.shape import CLOSE, after_fixed_phrase, crowded, gapped, reads_between, stacked
+from relguard.rewrite.shape import CLOSE, RELATIVE, after_fixed_phrase, crowded, gapped, reads_between, stacked
 from relguard.rewrite.tagging import tagger
 from relguard.rewrite.verbalize import Ask, Place, Verbalizer, split_preposition
 from relguard.types import SanitizedDocument, TypePair
@@ -35,7 +35,6 @@ _POSSESSIVE_END = re.compile(r"['’]s\s*$")
 #: A fill that starts with a verb, and an "of" right after the slot that only a noun could take.
 _VERB_START = re.compile(r"(?:that |who |which )?(?:is|was|are|were|has|had|\w+ed|\w+s)\b")
 _STRAY_OF = re.compile(r" of(?= )")
-_RELATIVE_START = re.compile(r",? ?(?:that|who|which) ")
 
 
 @dataclass(frozen=True)
@@ -187,7 +186,7 @@ def slot_words(
             unfillable.add(slot.sentence)
             continue
         forms[number] = words
-        if _RELATIVE_START.match(words):
+        if RELATIVE.match(words):
             relative_in.add(slot.sentence)
         if words.startswith(", ") and frame.name == "role" and not place.closed:
             words += CLOSE  # the clause closes after the next name: "Velvet Revolver, which employs X, joined"

@@ -11,7 +11,8 @@ from collections.abc import Mapping
 
 from relguard.rewrite.mask import MaskedDocument, Slot
 
-_RELATIVE = re.compile(r",? ?(?:that|who|which) ")
+#: A fill that opens a relative clause (", which …", "that …").
+RELATIVE = re.compile(r",? ?(?:that|who|which) ")
 #: Marks a fill whose relative clause needs a comma after the next name (taken off when the text is built).
 CLOSE = "\x00"
 #: The most fills with words one released sentence may hold (:func:`crowded`).
@@ -121,7 +122,7 @@ def stacked(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
         first, second = slots[number - 1], slots[number]
         if first.sentence != second.sentence:
             continue
-        if not (_RELATIVE.match(texts.get(number - 1, "")) and _RELATIVE.match(texts.get(number, ""))):
+        if not (RELATIVE.match(texts.get(number - 1, "")) and RELATIVE.match(texts.get(number, ""))):
             continue
         between = [m for m in masked.mentions if first.end <= m[0] and m[1] <= second.start]
         if len(between) == 1 and not masked.text[between[0][1] : second.start].strip():
