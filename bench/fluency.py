@@ -88,24 +88,32 @@ def run(name, documents, *, extractor, epsilons, gold, sample, rng, lines) -> No
     for epsilon in epsilons:
         release = prepared.draw(epsilon=epsilon, lam=1.0, seed=int(epsilon * 1000) + 7)
         records = rewritten_sentences(release, prepared.generator.forms)
-        changed = [r for r in records if r.changed]
+        filled = [r for r in records if not r.restated]
+        restated = [r for r in records if r.restated]
+        changed = [r for r in filled if r.changed]
         verdicts = judge(changed, extractor.nlp)
         counts = tally(verdicts)
-        words, gold_share = content_kept(records, extractor.nlp, gold)
+        words, gold_share = content_kept(filled, extractor.nlp, gold)
+        words_all, gold_all = content_kept(records, extractor.nlp, gold)
         removed = sum(len(d.removed_sentences) + len(d.withheld_sentences) for d in release.documents)
         unfillable = sum(len(d.unfillable_sentences) for d in release.documents)
         patterns = "  ".join(f"{p}={counts[p]}" for p in DETECTORS)
         gold_text = f"{100 * gold_share:.1f} %" if gold_share is not None else "–"
+        gold_all_text = f"{100 * gold_all:.1f} %" if gold_all is not None else "–"
         print(
             f"{name:8} ε={epsilon:<3} sentences {sentences}, rewritten {len(changed)}, removed {removed}, "
-            f"unfillable {unfillable}; "
+            f"unfillable (deleted) {unfillable}, restated {len(restated)}; "
             f"broken {counts['broken']}/{len(changed)} = {100 * counts['broken'] / max(1, len(changed)):.1f} %; "
-            f"content words kept {100 * words:.1f} %, gold mentions kept {gold_text}\n    {patterns}"
+            f"content words kept {100 * words:.1f} %, gold mentions kept {gold_text} (filled sentences); "
+            f"with the restated ones {100 * words_all:.1f} % / {gold_all_text}\n    {patterns}"
         )
         for verdict in rng.sample(verdicts, min(sample, len(verdicts))):
             s = verdict.sentence
             marks = ", ".join(verdict.patterns) or "—"
             lines.append(f"**{name} ε={epsilon}** `{s.document}` #{s.sentence} — {marks}\n\n")
+            lines.append(f"- was: {s.original}\n- now: {s.released}\n\n")
+        for s in rng.sample(restated, min(sample // 4, len(restated))):
+            lines.append(f"**{name} ε={epsilon}** `{s.document}` #{s.sentence} — restated\n\n")
             lines.append(f"- was: {s.original}\n- now: {s.released}\n\n")
 
 

@@ -307,7 +307,8 @@ class SanitizedDocument:
     safety net, the leak scan, because they still held an original relation (:mod:`relguard.release.leakscan`);
     ``unfillable_sentences`` were deleted because no form of a sampled predicate fits a slot's frame there, or the
     filled sentence read back has a fill where no phrase of its shape is English (:mod:`relguard.rewrite.guard`):
-    a function of the masked text and the outcomes, so public.
+    a function of the masked text and the outcomes, so public. ``restated_sentences`` were unfillable too and
+    replaced by a plain statement of their drawn relations (:mod:`relguard.rewrite.restate`), public alike.
     ``slots`` are the ``[start, end)`` character ranges of ``text`` where a fill wrote the words of a drawn
     predicate (:mod:`relguard.engine.marks`): where they are follows from the masked text and the outcomes alone.
     """
@@ -319,6 +320,7 @@ class SanitizedDocument:
     withheld_sentences: tuple[int, ...] = ()
     unfillable_sentences: tuple[int, ...] = ()
     slots: tuple[tuple[int, int], ...] = ()
+    restated_sentences: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -280,6 +280,8 @@ def _summary(report: dict, rows: list[MappingRow], args: argparse.Namespace, run
         )
     if counts["sentences_unfillable"]:
         print(f"deleted: {counts['sentences_unfillable']} sentences where no wording of the drawn relation fits")
+    if counts.get("sentences_restated"):
+        print(f"restated: {counts['sentences_restated']} sentences as a plain statement of their drawn relations")
     for key, value in recorded_of(report).items():
         if key in recorded and recorded[key] != value:
             print(f"note: {key} is {value}, the replayed release recorded {recorded[key]}", file=sys.stderr)

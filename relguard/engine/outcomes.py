@@ -57,9 +57,10 @@ class OutcomeTable:
 
     @cached_property
     def sampled(self) -> dict[int, Sampled]:
-        """What the fill may know of each group: its public type pair and the sampled predicate."""
+        """What the fill may know of each group: its public type pair, the sampled predicate and its key's names."""
         return {
-            i: Sampled((key[1], key[3]), p) for i, (key, p) in enumerate(zip(self.keys, self.predicates, strict=True))
+            i: Sampled((key[1], key[3]), p, key[0], key[2])
+            for i, (key, p) in enumerate(zip(self.keys, self.predicates, strict=True))
         }
 
     @cached_property

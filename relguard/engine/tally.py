@@ -51,6 +51,7 @@ class Tally:
     sentences_removed: int = 0
     sentences_withheld: int = 0
     sentences_unfillable: int = 0
+    sentences_restated: int = 0
     untyped: int = 0
     strict_documents: int = 0
     max_groups_in_one_document: int = 0
@@ -69,6 +70,7 @@ class Tally:
             untyped=len(missed) - unprotected,
             strict_documents=int(doc.stretches),
             sentences_unfillable=len(out.unfillable_sentences),
+            sentences_restated=len(out.restated_sentences),
             documents_unprotected=int(bool(missed)),
             documents_without_slots=int(not doc.triples),
             documents_changed=int(bool(out.removed_sentences or out.filled_spans or out.withheld_sentences)),
@@ -96,6 +98,7 @@ class Tally:
             "sentences_removed": self.sentences_removed,
             "sentences_withheld": self.sentences_withheld,
             "sentences_unfillable": self.sentences_unfillable,
+            "sentences_restated": self.sentences_restated,
             "slots": sum(self.slots_per_document.values()),
             "groups": groups,
             "groups_deleted": groups_deleted,

@@ -66,6 +66,14 @@ def summary_lines(report: dict) -> list[str]:
             f"**{plural(unfillable, 'sentence')}** {'was' if unfillable == 1 else 'were'} deleted because no wording "
             "of the drawn relation fits where the relation stood (failing closed instead of printing broken English).",
         ]
+    restated = counts.get("sentences_restated", 0)
+    if restated:
+        lines += [
+            "",
+            f"**{plural(restated, 'sentence')}** {'was' if restated == 1 else 'were'} replaced by a plain statement "
+            'of the drawn relations between their names ("Alice Smith founded Acme Corp."): no wording fits where '
+            "the relation stood, so what else the sentence said is not in the release.",
+        ]
     withheld = counts.get("sentences_withheld", 0)
     if withheld:
         lines += [

@@ -21,7 +21,9 @@ from dataclasses import dataclass, replace
 
 from relguard.rewrite import guard
 from relguard.rewrite.frames import Frame, read_frames
+from relguard.rewrite.layout import complement, removed_ranges
 from relguard.rewrite.mask import MaskedDocument
+from relguard.rewrite.restate import Statement, restatements
 from relguard.rewrite.shape import CLOSE, RELATIVE, after_fixed_phrase, crowded, gapped, reads_between, stacked
 from relguard.rewrite.tagging import tagger
 from relguard.rewrite.verbalize import Ask, Place, Verbalizer, split_preposition
@@ -39,10 +41,13 @@ _STRAY_OF = re.compile(r" of(?= )")
 
 @dataclass(frozen=True)
 class Sampled:
-    """What ``fill`` may know of a relation group: its public type pair and the sampled predicate (None = null)."""
+    """What ``fill`` may know of a relation group: its public type pair, the sampled predicate (None = null) and
+    its key's names (public, DESIGN invariant 6), which a restatement says the relation between."""
 
     type_pair: TypePair
     predicate: str | None
+    subject: str = ""
+    object: str = ""
 
 
 def fill(
@@ -53,7 +58,8 @@ def fill(
     frames: Sequence[Frame] | None = None,
     withheld: Iterable[int] = (),
 ) -> SanitizedDocument:
-    """Delete every sentence holding a null outcome, an unfillable slot or a ``withheld`` mark; fill the rest.
+    """Delete every sentence holding a null outcome or a ``withheld`` mark, restate an unfillable one
+    (:mod:`relguard.rewrite.restate`; deleted when it has nothing new to state), fill the rest.
 
     ``verbalize(predicate, type_pair, place)`` (:class:`~relguard.rewrite.verbalize.FormVerbalizer`) sees only
     the sampled predicate, the public type pair and the slot's :class:`~relguard.rewrite.verbalize.Place`.
@@ -61,14 +67,16 @@ def fill(
     are where every non-empty fill landed in its text, whatever the outcome.
     """
     deleted, texts, unfillable = fill_slots(masked, outcomes, verbalize, frames)
+    restated = restatements(masked, unfillable - set(withheld), outcomes, verbalize)
+    unfillable -= set(restated)
     held = sorted(set(withheld) - deleted - unfillable)
     gone = deleted | unfillable | set(held)
-    kept = _complement(removed_ranges(masked.text, masked.sentences, gone), len(masked.text))
+    kept = complement(removed_ranges(masked.text, masked.sentences, gone), len(masked.text))
     pieces: list[str] = []
     slots: list[tuple[int, int]] = []
     filled = length = 0
     for start, end in kept:
-        piece, ranges = assemble(masked, start, end, texts)
+        piece, ranges = _written(masked, start, end, texts, restated)
         pieces.append(piece)
         filled += len(ranges)
         slots += [(length + a, length + b) for a, b in (_trimmed(piece, *r) for r in ranges) if b > a]
@@ -81,7 +89,26 @@ def fill(
         tuple(held),
         tuple(sorted(unfillable)),
         tuple(slots),
+        tuple(sorted(restated)),
     )
+
+
+def _written(masked: MaskedDocument, start: int, end: int, texts, restated: Mapping[int, Statement]):
+    """The kept text ``start:end`` with its slots filled and each restated sentence in it replaced whole."""
+    out, ranges, cursor = "", [], start
+    for number in sorted(restated):
+        s_start, s_end = masked.sentences[number]
+        if s_start < start or s_end > end:
+            continue
+        piece, found = assemble(masked, cursor, s_start, texts)
+        ranges += [(len(out) + a, len(out) + b) for a, b in found]
+        out += piece
+        ranges += [(len(out) + a, len(out) + b) for a, b in restated[number].fills]
+        out += restated[number].text
+        cursor = s_end
+    piece, found = assemble(masked, cursor, end, texts)
+    ranges += [(len(out) + a, len(out) + b) for a, b in found]
+    return out + piece, ranges
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
@@ -307,42 +334,6 @@ def _closed_after(masked: MaskedDocument, slot) -> bool:
     return True
 
 
-def removed_ranges(text: str, bounds: Sequence[tuple[int, int]], deleted: set[int]) -> list[tuple[int, int]]:
-    """The character ranges that go with each deleted sentence, keeping the document's line structure.
-
-    A deleted sentence takes the spaces after it when the next sentence follows on the same line ("A. B. C."
-    without B is "A. C."); otherwise it takes the spaces before it, back to the previous kept sentence on its
-    line, so a line or paragraph break after it survives ("A. B.\n\nC." without B is "A.\n\nC."). A sentence
-    alone on its line goes with the break after it, so the neighbouring paragraphs keep one separator.
-    """
-    ranges = []
-    for number in sorted(deleted):
-        start, end = bounds[number]
-        after = bounds[number + 1][0] if number + 1 < len(bounds) else None
-        previous = [bounds[n][1] for n in range(number) if n not in deleted]
-        before = previous[-1] if previous else None
-        if after is not None and "\n" not in text[end:after]:
-            ranges.append((start, after))
-        elif before is not None and "\n" not in text[before:start]:
-            ranges.append((before, end))
-        elif after is not None:
-            ranges.append((start, after))
-        else:
-            ranges.append((before if before is not None else start, end))
-    return ranges
-
-
-def _complement(ranges: list[tuple[int, int]], length: int) -> list[tuple[int, int]]:
-    kept = []
-    cursor = 0
-    for start, end in sorted(ranges):
-        if start > cursor:
-            kept.append((cursor, start))
-        cursor = max(cursor, end)
-    kept.append((cursor, length))
-    return kept
-
-
 def filled_sentences(
     masked: MaskedDocument,
     outcomes: Mapping[int, Sampled],
@@ -352,13 +343,21 @@ def filled_sentences(
     """Each kept sentence that holds a slot, as it reads in the output, with where its fills are.
 
     The same fill as :func:`fill`, sentence by sentence, so a reviewer can read a filled sentence on its own;
-    the ranges are character offsets of the fills inside the returned sentence text.
+    the ranges are character offsets of the fills inside the returned sentence text. A restated sentence is its
+    statement (:func:`written_sentences` says which).
     """
+    return written_sentences(masked, outcomes, verbalize, frames)[0]
+
+
+def written_sentences(masked, outcomes, verbalize, frames=None) -> tuple[dict[int, tuple[str, tuple]], set[int]]:
+    """:func:`filled_sentences`, and which of them are restated."""
     deleted, texts, unfillable = fill_slots(masked, outcomes, verbalize, frames)
+    restated = restatements(masked, unfillable, outcomes, verbalize)
     out: dict[int, tuple[str, tuple[tuple[int, int], ...]]] = {}
     for number, (start, end) in enumerate(masked.sentences):
-        if number in deleted or number in unfillable or not any(s.sentence == number for s in masked.slots):
-            continue
-        text, ranges = assemble(masked, start, end, texts)
-        out[number] = (text, tuple(ranges))
-    return out
+        if number in restated:
+            out[number] = (restated[number].text, restated[number].fills)
+        elif number not in deleted | unfillable and any(s.sentence == number for s in masked.slots):
+            text, ranges = assemble(masked, start, end, texts)
+            out[number] = (text, tuple(ranges))
+    return out, set(restated)

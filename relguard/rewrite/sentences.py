@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from relguard.rewrite.fill import Sampled, filled_sentences
+from relguard.rewrite.fill import Sampled, written_sentences
 from relguard.rewrite.mask import mask
 from relguard.rewrite.verbalize import Forms, FormVerbalizer, default_forms
 from relguard.types import Release
@@ -19,7 +19,9 @@ Span = tuple[int, int]
 @dataclass(frozen=True)
 class Rewritten:
     """One kept sentence that held a slot: ``slots`` index ``original`` and ``fills`` index ``released``,
-    one fill per slot in order (a removed part of an expression is an empty fill)."""
+    one fill per slot in order (a removed part of an expression is an empty fill). A ``restated`` sentence is a
+    plain statement of its drawn relations (:mod:`relguard.rewrite.restate`): its fills are the predicates'
+    words, not one per slot."""
 
     document: str
     sentence: int
@@ -27,6 +29,7 @@ class Rewritten:
     released: str
     slots: tuple[Span, ...]
     fills: tuple[Span, ...]
+    restated: bool = False
 
     @property
     def changed(self) -> bool:
@@ -38,16 +41,20 @@ def rewritten_sentences(release: Release, forms: Forms = default_forms) -> list[
     the pool backend's wordings (the generator's ``forms``)."""
     verbalize = FormVerbalizer(forms)
     index = {o.group.key: i for i, o in enumerate(release.outcomes)}
-    sampled = {i: Sampled(o.group.type_pair, o.predicate) for i, o in enumerate(release.outcomes)}
+    sampled = {
+        i: Sampled(o.group.type_pair, o.predicate, o.group.subject, o.group.object)
+        for i, o in enumerate(release.outcomes)
+    }
     withheld = {d.name: set(d.withheld_sentences) for d in release.documents}
     out: list[Rewritten] = []
     for doc in release.extraction.documents:
         name = doc.document.name
         masked = mask(doc, index)
-        for number, (text, fills) in filled_sentences(masked, sampled, verbalize).items():
+        written, restated = written_sentences(masked, sampled, verbalize)
+        for number, (text, fills) in written.items():
             if number in withheld.get(name, ()):
                 continue
             start = doc.sentences[number].start
             slots = tuple((a - start, b - start) for a, b in (s.source for s in masked.slots if s.sentence == number))
-            out.append(Rewritten(name, number, doc.sentence_text(number), text, slots, fills))
+            out.append(Rewritten(name, number, doc.sentence_text(number), text, slots, fills, number in restated))
     return out

@@ -1,0 +1,97 @@
+"""Where no fill reads well, say the drawn relation plainly: "Alice Smith founded Acme Corp." (issue 25).
+
+A sentence no wording of its drawn relation fits (unfillable: :mod:`relguard.rewrite.shape`,
+:mod:`relguard.rewrite.guard`, a frame with no form) used to be deleted, and its names went with it: a reader
+lost the facts and a retriever the passage. Instead the sentence is replaced by one plain statement per
+relation group its fills would print, "<subject> <finite form of the sampled predicate> <object>.", in the
+order their slots come. What it is built from is public: the group's key names (DESIGN invariant 6; spelled as
+a mention of the sentence spells them where one matches, else the canonical name), the sampled predicate and
+its public type pair. The choice to restate is the fill's own (a function of the masked sentence and the
+outcomes), so a neighbour document gets the same statement for the same outcomes (invariant 7). A group already
+stated earlier in the document is not stated twice; a sentence with nothing left to state is deleted, as
+before, and counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+
+from relguard.extract.slots import name_key
+from relguard.rewrite.frames import FINITE
+from relguard.rewrite.mask import MaskedDocument
+from relguard.rewrite.verbalize import Place, Verbalizer
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A restated sentence: its text and where the drawn predicates' words are in it."""
+
+    text: str
+    fills: tuple[tuple[int, int], ...]
+
+
+def restatements(
+    masked: MaskedDocument,
+    sentences: Collection[int],
+    outcomes: Mapping,
+    verbalize: Verbalizer,
+) -> dict[int, Statement]:
+    """A :class:`Statement` for each of ``sentences`` (numbers) that has a group not stated before it."""
+    stated: set[int] = set()
+    out: dict[int, Statement] = {}
+    for number in sorted(sentences):
+        groups = _groups_of(masked, number)
+        pieces: list[str] = []
+        fills: list[tuple[int, int]] = []
+        length = 0
+        for group in groups:
+            if group in stated:
+                continue
+            clause = _clause(masked, number, outcomes[group], verbalize)
+            if clause is None:
+                continue
+            subject, words, obj = clause
+            stated.add(group)
+            if pieces:
+                length += 1
+            start = length + len(subject) + 1
+            fills.append((start, start + len(words)))
+            sentence = f"{subject} {words} {obj}" + ("" if obj.endswith(".") else ".")
+            pieces.append(sentence)
+            length += len(sentence)
+        if pieces:
+            text = " ".join(pieces)
+            out[number] = Statement(text[0].upper() + text[1:], tuple(fills))
+    return out
+
+
+def _groups_of(masked: MaskedDocument, number: int) -> list[int]:
+    """The groups the sentence's fills would print, in the order their slots come: each slot's first group, the
+    pair named nearest it (a slot also stands for every other pair near it, which no fill prints either)."""
+    seen: list[int] = []
+    for slot in masked.slots:
+        if slot.sentence == number and not slot.role and slot.groups[0] not in seen:
+            seen.append(slot.groups[0])
+    return seen
+
+
+def _clause(masked: MaskedDocument, number: int, sampled, verbalize: Verbalizer) -> tuple[str, str, str] | None:
+    """(subject, predicate words, object) for one group, or None when it has no names or no finite form."""
+    subject, obj = getattr(sampled, "subject", ""), getattr(sampled, "object", "")
+    if sampled.predicate is None or not subject or not obj or name_key(subject) == name_key(obj):
+        return None
+    words = verbalize(sampled.predicate, sampled.type_pair, Place(FINITE))
+    if not words or not words[0].isalpha():
+        return None
+    return _spelled(masked, number, subject), words, _spelled(masked, number, obj)
+
+
+def _spelled(masked: MaskedDocument, number: int, name: str) -> str:
+    """The name as a mention of the sentence spells it ("The Beatles"), else its canonical spelling."""
+    start, end = masked.sentences[number]
+    key = name_key(name)
+    for a, b, _ in masked.mentions:
+        if a >= start and b <= end and name_key(masked.text[a:b]) == key:
+            return masked.text[a:b].strip(" ,;:")
+    return name
