@@ -53,20 +53,19 @@ CASES = [
     # ", and educator" goes on a list of nouns after "is": the slot modifies the last one, the verb is taken
     ("Bill Myers is a musician, bandleader, and educator from North Carolina.", MODIFIER, "located_in",
      "Bill Myers is a musician, bandleader, and educator located in North Carolina."),
-    # a name with its article, then the slot and an article: a verb with its object, not "an Acme Corp [employee]"
-    ("In 1900, a Tibetan Christian translated the Bible into Ladakh.", FINITE, "located_in",
-     "In 1900, a Tibetan Christian is located in the Bible located in Ladakh."),
+    # a name with its article, then the slot and an article: a verb with its object, not "an Acme Corp [employee]";
+    # its second fill makes two in one clause ("is located in the Bible located in Ladakh"): unfillable
+    ("In 1900, a Tibetan Christian translated the Bible into Ladakh.", FINITE, "located_in", ""),
     # a role noun before a noun phrase that is no name keeps its preposition (Re-DocRED "Cranks and Shadows")
     ("Mario Balzic is the protagonist, an atypical detective for the genre, a Serbo - Italian American cop.", NOUN,
      "employs", "Mario Balzic is the protagonist, an atypical employer of the genre, a Serbo - Italian American cop."),
     # a plural noun before a finite slot: the verb agrees
     ("The county includes the Northwestern Hawaiian Islands (islands beyond Niihau) and Oahu.", FINITE, "located_in",
      "The county includes the Northwestern Hawaiian Islands (islands are located in Niihau) and Oahu."),
-    # a noun a preposition governs opens the sentence: the slot after it is no main verb, the later one is
+    # a noun a preposition governs opens the sentence: the slot after it is no main verb, the later one is (two
+    # fills, the same words: unfillable)
     ("At the time of the Swedish 1994 referendum on membership in the European Union, Björn von der Esch "
-     "clashed with the Moderate Party as he campaigned.", MODIFIER, "member_of",
-     "At the time of the Swedish 1994 referendum on membership that is a member of the European Union, "
-     "Björn von der Esch is a member of the Moderate Party as he campaigned."),
+     "clashed with the Moderate Party as he campaigned.", MODIFIER, "member_of", ""),
     # an ordinal before the slot wants its noun, an aside between or not
     ("Carl Philipp Emanuel Bach was a German musician, the fifth child and second (surviving) son of Johann "
      "Sebastian Bach.", NOUN, "member_of",
@@ -130,21 +129,20 @@ def test_a_slot_after_and_keeps_its_siblings_clause_form(extractor):
         "Daytona USA is a racing video game that founded Amusement Vision and is owned by Sega."
     )
     outcomes = {n: Sampled((k[1], k[3]), "owned_by") for n, k in enumerate(keys)}
-    assert fill(masked, outcomes, VERBALIZE).text == (
-        "Daytona USA is a racing video game owned by Amusement Vision and owned by Sega."
-    )
+    out = fill(masked, outcomes, VERBALIZE)  # "owned by X and owned by Y": the same words twice (shape.repeated)
+    assert out.text == "" and out.unfillable_sentences == (0,)
 
 
-def test_a_sentence_that_would_hold_more_than_two_worded_fills_is_unfillable(extractor):
-    """An address chain: four slots. Drawn "borders" everywhere, each comma becomes a clause ("Honolulu County,
+def test_a_sentence_that_would_hold_more_than_one_worded_fill_is_unfillable(extractor):
+    """An address chain: three slots. Drawn "borders" everywhere, each comma becomes a clause ("Honolulu County,
     which borders Hawaii, which borders …") and the sentence is deleted and counted; drawn "located_in", the
     commas stay bare commas, which are no fills with words, and the sentence is kept."""
-    text = "Kapolei is a master-planned community in Honolulu County, Hawaii, United States, on the island of Oahu."
+    text = "Kapolei is a master-planned community in Honolulu County, Hawaii, United States."
     _, masked, _, out = release(extractor, text + " The end.", "borders")
-    assert len(masked.slots) == 4, masked.text
+    assert len(masked.slots) == 3, masked.text
     assert out.text == "The end." and out.unfillable_sentences == (0,)
     _, _, _, out = release(extractor, text + " The end.", "located_in")
-    assert out.text.startswith("Kapolei is a master-planned community located in Honolulu County, Hawaii,")
+    assert out.text.startswith("Kapolei is a master-planned community located in Honolulu County, Hawaii, United")
     assert out.unfillable_sentences == ()
 
 
@@ -253,10 +251,11 @@ def test_a_slot_that_opens_a_parenthesis_before_a_date_is_unfillable(extractor):
 def test_a_relative_clause_right_after_the_name_that_closes_another_is_unfillable(extractor):
     """ "Studio 92 [in] Canada [by] Norm Barker": drawn "capital_of" both fills are relative clauses, the second
     reads as the first one's ("Canada that is the place of death of …"), so the sentence goes; participles
-    ("owned by") read in order and are kept."""
+    ("owned by") would read the same words twice ("Studio 92 owned by Canada owned by Norm Barker"): unfillable
+    too (shape.repeated)."""
     text = "The other six tracks were recorded at Studio 92 in Canada by Norm Barker and Richard Uglow. The end."
     _, masked, _, out = release(extractor, text, "capital_of")
     assert masked.text.count("[REL_") == 2, masked.text
     assert out.text == "The end." and out.unfillable_sentences == (0,)
     _, _, _, out = release(extractor, text, "owned_by")
-    assert out.unfillable_sentences == () and "Studio 92 owned by Canada owned by Norm Barker" in out.text, out.text
+    assert out.unfillable_sentences == (0,) and "Norm Barker" not in out.text, out.text

@@ -31,6 +31,20 @@ def _misread(text: str, fill: str) -> str | None:
         ("It follows rival stage magicians that is a citizen of London.", "that is a citizen of", "relative_disagrees"),
         ("Song of Freedom that is a member of the film Robeson was making.", "that is a member of", "no_main_verb"),
         ("Later, Esch that is a member of the Moderate Party as he campaigned.", "that is a member of", "no_main_verb"),
+        (
+            "Bristow Group, a large operator with worldwide operations, the invader of Lider.",
+            "the invader of",
+            "no_main_verb",
+        ),
+        ("In 1990 he wrote owned by the press.", "owned by", "participle_after_verb"),
+        ("He said founded by Acme that it was over.", "founded by", "participle_after_verb"),
+        ("Heathrow and Gatwick is located in London serve the city.", "is located in", "second_verb"),
+        ("Alice Smith founded Acme Corp employs him.", "founded", "second_verb"),
+        (
+            "Charlie Rowland (July 23, 1899, Warrenton, which is the largest city of North Carolina) was a catcher.",
+            ", which is the largest city of",
+            "clause_in_aside",
+        ),
     ],
 )
 def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
@@ -50,6 +64,10 @@ def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
         ("He was a cartoonist whose work appeared in Punch, a magazine that is owned by Acme.", "that is owned by"),
         ("In 2011, the Monitors, who advised the Smithsonian Festival, played in Paris.", "who advised"),
         ("Dell Magazines was a company that is a child of George Delacorte.", "that is a child of"),
+        ("Dell Magazines became known as Acme.", "known as"),
+        ("Alice Smith founded Acme Corp in 1990.", "founded"),
+        ("Acme Corp is owned by Globex Inc. It grew.", "is owned by"),
+        ("Charlie Rowland (born in Warrenton) was a catcher, who played for Acme.", ", who played for"),
     ],
 )
 def test_a_fill_that_reads_in_its_place_is_kept(text, fill):

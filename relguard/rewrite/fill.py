@@ -24,7 +24,17 @@ from relguard.rewrite.frames import Frame, read_frames
 from relguard.rewrite.layout import complement, removed_ranges
 from relguard.rewrite.mask import MaskedDocument
 from relguard.rewrite.restate import Statement, restatements
-from relguard.rewrite.shape import CLOSE, RELATIVE, after_fixed_phrase, crowded, gapped, reads_between, stacked
+from relguard.rewrite.shape import (
+    CLOSE,
+    RELATIVE,
+    after_fixed_phrase,
+    crowded,
+    gapped,
+    ranged,
+    reads_between,
+    repeated,
+    stacked,
+)
 from relguard.rewrite.tagging import tagger
 from relguard.rewrite.verbalize import Ask, Place, Verbalizer, split_preposition
 from relguard.types import SanitizedDocument, TypePair
@@ -67,7 +77,8 @@ def fill(
     are where every non-empty fill landed in its text, whatever the outcome.
     """
     deleted, texts, unfillable = fill_slots(masked, outcomes, verbalize, frames)
-    restated = restatements(masked, unfillable - set(withheld), outcomes, verbalize)
+    printed = _printed(masked, texts, deleted | unfillable | set(withheld))
+    restated = restatements(masked, unfillable - set(withheld), outcomes, verbalize, printed=printed)
     unfillable -= set(restated)
     held = sorted(set(withheld) - deleted - unfillable)
     gone = deleted | unfillable | set(held)
@@ -91,6 +102,15 @@ def fill(
         tuple(slots),
         tuple(sorted(restated)),
     )
+
+
+def _printed(masked: MaskedDocument, texts: Mapping[int, str], gone: Collection[int]) -> set[int]:
+    """The groups whose outcome a kept sentence's fill prints in words."""
+    return {
+        s.groups[0]
+        for n, s in enumerate(masked.slots)
+        if s.sentence not in gone and not s.role and any(c.isalpha() for c in texts.get(n, ""))
+    }
 
 
 def _written(masked: MaskedDocument, start: int, end: int, texts, restated: Mapping[int, Statement]):
@@ -135,8 +155,8 @@ def fill_slots(
     texts, unfillable = slot_words(masked, outcomes, verbalize, frames, only=kept)
     if hasattr(verbalize, "rewrite_sentence"):
         unfillable -= _worded_by_model(masked, outcomes, verbalize, frames, kept, texts)
-    unfillable |= crowded(masked, texts) | gapped(masked, texts) | stacked(masked, texts)
-    unfillable |= after_fixed_phrase(masked) - deleted
+    unfillable |= crowded(masked, texts) | gapped(masked, texts) | stacked(masked, texts) | repeated(masked, texts)
+    unfillable |= (after_fixed_phrase(masked) | ranged(masked)) - deleted
     unfillable |= _misread(masked, texts, skip=deleted | unfillable)
     return deleted, texts, unfillable - deleted
 
@@ -209,7 +229,7 @@ def slot_words(
             frame = replace(frame, name="finite")  # "that sanctioned X and [is owned by] Y", not "and owned by"
         place = _place(masked, number, frame, forms, tailed)
         words = verbalize(sampled.predicate, sampled.type_pair, place)
-        if words is None:
+        if words is None or not _same_preposition(masked, slot, sampled, verbalize, place):
             unfillable.add(slot.sentence)
             continue
         forms[number] = words
@@ -229,6 +249,16 @@ def slot_words(
             else:
                 texts[slot.head], texts[number] = body + ",", ","
     return texts, unfillable
+
+
+def _same_preposition(masked: MaskedDocument, slot, sampled: Sampled, verbalize: Verbalizer, place: Place) -> bool:
+    """Where the text after a slot keeps a preposition ("is [associated] with"), the fill gives up its own, so
+    the form must close with that one: "is owned by" there reads "is owned with", "employs" "employs with"."""
+    if not place.preposition_after or place.has_tail or place.frame in ("tail", "removed"):
+        return True
+    full = verbalize(sampled.predicate, sampled.type_pair, replace(place, preposition_after=False))
+    following = masked.text[slot.end : slot.end + 16].split()
+    return bool(full and following) and split_preposition(full)[1] == following[0].lower()
 
 
 def _place(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[int, str], tailed: set[int]) -> Place:
@@ -352,7 +382,8 @@ def filled_sentences(
 def written_sentences(masked, outcomes, verbalize, frames=None) -> tuple[dict[int, tuple[str, tuple]], set[int]]:
     """:func:`filled_sentences`, and which of them are restated."""
     deleted, texts, unfillable = fill_slots(masked, outcomes, verbalize, frames)
-    restated = restatements(masked, unfillable, outcomes, verbalize)
+    printed = _printed(masked, texts, deleted | unfillable)
+    restated = restatements(masked, unfillable, outcomes, verbalize, printed=printed)
     out: dict[int, tuple[str, tuple[tuple[int, int], ...]]] = {}
     for number, (start, end) in enumerate(masked.sentences):
         if number in restated:

@@ -33,6 +33,35 @@ _SUBORDINATORS = frozenset(
 _POSSESSIVES = frozenset({"his", "her", "its", "their", "my", "our", "your"})
 #: Where a relative clause cannot open: after a pronoun, an article, an adjective, a preposition or a dash.
 _NO_RELATIVE_AFTER = frozenset({"PRP", "DT", "PDT", "JJ", "JJR", "JJS", "FW", "IN", "HYPH", ":", "PRP$", "POS", "WDT"})
+#: Verbs a participle may follow: passive, perfect and linking verbs.
+_TAKES_PARTICIPLE = frozenset(
+    {
+        "is",
+        "was",
+        "are",
+        "were",
+        "has",
+        "had",
+        "have",
+        "became",
+        "becomes",
+        "become",
+        "remained",
+        "remains",
+        "seemed",
+        "seems",
+        "got",
+        "gets",
+        "stayed",
+        "stays",
+        "appeared",
+        "appears",
+        "looked",
+        "looks",
+        "felt",
+        "feels",
+    }
+)
 #: Where a verb cannot stand: after an article, an adjective or a number (a noun is wanted).
 _NOUN_WANTED_AFTER = frozenset({"DT", "JJ", "JJR", "JJS", "CD"})
 
@@ -75,11 +104,14 @@ def relative_disagrees(tokens: Sequence[Token], fill: Span) -> bool:
 
 
 def no_main_verb(tokens: Sequence[Token], fill: Span) -> bool:
-    """A relative clause that took the main verb's place: every finite verb left is in a relative or subordinate
-    clause ("Song of Freedom that is a member of the opportunity Robeson was looking for", "Esch that is a member
-    of the Party as he campaigned"). Words in parentheses or quotes do not count."""
+    """A relative clause, or an apposition after a comma, that took the main verb's place: every finite verb left
+    is in a relative or subordinate clause ("Song of Freedom that is a member of the opportunity Robeson was
+    looking for", "Esch that is a member of the Party as he campaigned", "Bristow Group, a large operator, the
+    investor in Lider."). Words in parentheses or quotes do not count."""
     words = _inside(tokens, fill)
-    if not words or words[0][2].lower() not in _RELATIVES:
+    before = _before(tokens, fill)
+    appended = before is not None and before[2] == "," and words and (words[0][2] == "the" or words[0][3] == "VBN")
+    if not words or (words[0][2].lower() not in _RELATIVES and not appended):
         return False
     depth, quoted, opened, aside = 0, False, False, False
     for token in tokens:
@@ -122,6 +154,43 @@ def verb_after_verb(tokens: Sequence[Token], fill: Span) -> bool:
     return _finite(before) or (before[4] == "ADP" and before[2].lower() != "that")
 
 
+def participle_after_verb(tokens: Sequence[Token], fill: Span) -> bool:
+    """A participle right after a verb that takes no participle: "Scorsese notes honored by Kubrick's films"
+    (after "is", "has", "became", "remained" a participle reads)."""
+    words = _inside(tokens, fill)
+    before = _before(tokens, fill)
+    if not words or before is None or words[0][3] != "VBN":
+        return False
+    return before[3] in ("VBZ", "VBD", "VBP") and before[2].lower() not in _TAKES_PARTICIPLE
+
+
+def second_verb(tokens: Sequence[Token], fill: Span) -> bool:
+    """A finite fill whose name is followed by a finite verb: the clause had its verb already, and the slot was
+    inside its subject ("Heathrow, Gatwick and Stansted was imprisoned at Manchester Airport rank amongst")."""
+    words = _inside(tokens, fill)
+    if not words or not _finite(words[0]) or words[0][2].lower() in _RELATIVES:
+        return False
+    after = [t for t in tokens if t[0] >= fill[1]]
+    names = 0
+    while names < len(after) and (after[names][3] in ("NNP", "NNPS") or after[names][2] == "the"):
+        names += 1
+    return 0 < names < len(after) and after[names][3] in ("VBZ", "VBP", "VBD")
+
+
+def clause_in_aside(tokens: Sequence[Token], fill: Span) -> bool:
+    """A relative clause inside parentheses: "(July 23, 1899, Warrenton, which is the largest city of North
+    Carolina—January 21, 1992 …)": an aside holds dates and places, not clauses."""
+    words = [t for t in _inside(tokens, fill) if t[2] != ","]
+    if not words or words[0][2].lower() not in _RELATIVES:
+        return False
+    depth = 0
+    for token in tokens:
+        if token[0] >= fill[0]:
+            break
+        depth = max(0, depth + (token[2] == "(") - (token[2] == ")"))
+    return depth > 0
+
+
 def not_a_noun_after_possessive(tokens: Sequence[Token], fill: Span) -> bool:
     """After "'s" or "his" the fill must open a noun phrase: not "Acme's that founded"."""
     words = _inside(tokens, fill)
@@ -146,6 +215,9 @@ CHECKS = {
     "no_main_verb": no_main_verb,
     "verb_for_noun": verb_for_noun,
     "verb_after_verb": verb_after_verb,
+    "participle_after_verb": participle_after_verb,
+    "second_verb": second_verb,
+    "clause_in_aside": clause_in_aside,
     "not_a_noun_after_possessive": not_a_noun_after_possessive,
 }
 

@@ -7,9 +7,9 @@ relation group its fills would print, "<subject> <finite form of the sampled pre
 order their slots come. What it is built from is public: the group's key names (DESIGN invariant 6; spelled as
 a mention of the sentence spells them where one matches, else the canonical name), the sampled predicate and
 its public type pair. The choice to restate is the fill's own (a function of the masked sentence and the
-outcomes), so a neighbour document gets the same statement for the same outcomes (invariant 7). A group already
-stated earlier in the document is not stated twice; a sentence with nothing left to state is deleted, as
-before, and counted.
+outcomes), so a neighbour document gets the same statement for the same outcomes (invariant 7). A group
+already stated in the document (restated earlier, or printed by a kept fill) is not stated twice; a sentence
+with nothing left to state is deleted, as before, and counted.
 """
 
 from __future__ import annotations
@@ -36,9 +36,12 @@ def restatements(
     sentences: Collection[int],
     outcomes: Mapping,
     verbalize: Verbalizer,
+    *,
+    printed: Collection[int] = (),
 ) -> dict[int, Statement]:
-    """A :class:`Statement` for each of ``sentences`` (numbers) that has a group not stated before it."""
-    stated: set[int] = set()
+    """A :class:`Statement` for each of ``sentences`` (numbers) that has a group not stated before it, nor
+    ``printed`` by a fill the document keeps."""
+    stated: set[int] = set(printed)
     out: dict[int, Statement] = {}
     for number in sorted(sentences):
         groups = _groups_of(masked, number)

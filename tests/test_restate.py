@@ -1,0 +1,83 @@
+"""An unfillable sentence is restated: "<subject> <drawn predicate> <object>." from public parts only.
+
+Real spaCy extraction and the inventory's wordings; the outcomes carry their group key's names, as
+:attr:`relguard.engine.outcomes.OutcomeTable.sampled` gives them to every face.
+"""
+
+from __future__ import annotations
+
+from relguard.candidates.inventory import InventoryCandidates
+from relguard.rewrite import Sampled, fill, mask
+from relguard.rewrite.fill import written_sentences
+from relguard.rewrite.frames import read_frames
+from relguard.rewrite.verbalize import FormVerbalizer
+from relguard.types import Document
+
+VERBALIZE = FormVerbalizer(InventoryCandidates().forms)
+#: The frame is a fixed preposition's noun ("in active pursuit [of]"): no wording fits (tests/test_frames.py).
+UNFILLABLE = "William P. Carey has been in active pursuit of a business school for Johns Hopkins University."
+
+
+def _release(extractor, text: str, predicate: str | None, *, names: bool = True):
+    extraction = extractor.extract(Document("d.txt", text))
+    keys = sorted({t.pair_key for t in extraction.triples})
+    masked = mask(extraction, {key: n for n, key in enumerate(keys)})
+    outcomes = {
+        n: Sampled((key[1], key[3]), predicate, *((key[0], key[2]) if names else ())) for n, key in enumerate(keys)
+    }
+    return keys, masked, outcomes, fill(masked, outcomes, VERBALIZE)
+
+
+def test_an_unfillable_sentence_is_restated_with_its_names_and_the_drawn_predicate(extractor):
+    keys, _, _, out = _release(extractor, UNFILLABLE + " The end.", "member_of")
+    assert [k[0] for k in keys] == ["William P. Carey"] and [k[2] for k in keys] == ["Johns Hopkins University"]
+    assert out.text == "William P. Carey is a member of Johns Hopkins University. The end.", out.text
+    assert out.restated_sentences == (0,) and out.unfillable_sentences == () and out.removed_sentences == ()
+    assert [out.text[a:b] for a, b in out.slots] == ["is a member of"]
+
+
+def test_without_names_the_sentence_is_deleted_and_counted_as_before(extractor):
+    _, _, _, out = _release(extractor, UNFILLABLE + " The end.", "member_of", names=False)
+    assert out.text == "The end." and out.unfillable_sentences == (0,) and out.restated_sentences == ()
+
+
+def test_a_null_outcome_still_deletes_the_sentence(extractor):
+    _, _, _, out = _release(extractor, UNFILLABLE + " The end.", None)
+    assert out.text == "The end." and out.removed_sentences == (0,) and out.restated_sentences == ()
+
+
+def test_a_relation_is_stated_once_a_second_unfillable_sentence_with_it_is_deleted(extractor):
+    text = f"{UNFILLABLE}\n\n{UNFILLABLE} The end."
+    _, _, _, out = _release(extractor, text, "member_of")
+    assert out.text == "William P. Carey is a member of Johns Hopkins University.\n\nThe end.", repr(out.text)
+    assert out.restated_sentences == (0,) and out.unfillable_sentences == (1,)
+
+
+def test_the_statement_depends_on_the_outcome_not_on_the_words_the_slot_replaced(extractor):
+    """Two wordings of one relation with the same masked document: the same statement for the same outcome
+    (DESIGN invariant 7); another outcome, another statement."""
+    other = UNFILLABLE.replace("school for", "school at")
+    _, masked_a, _, a = _release(extractor, UNFILLABLE, "founded")
+    _, masked_b, _, b = _release(extractor, other, "founded")
+    assert masked_a.text == masked_b.text, (masked_a.text, masked_b.text)
+    assert a.text == b.text == "William P. Carey founded Johns Hopkins University."
+    assert _release(extractor, UNFILLABLE, "studied_at")[3].text != a.text
+
+
+def test_review_and_fluency_see_the_statement_and_know_it_is_one(extractor):
+    _, masked, outcomes, _ = _release(extractor, UNFILLABLE + " Acme Corp acquired Globex Inc.", "acquired")
+    written, restated = written_sentences(masked, outcomes, VERBALIZE, read_frames(masked))
+    assert restated == {0} and written[0][0] == "William P. Carey acquired Johns Hopkins University."
+    text, fills = written[0]
+    assert [text[a:b] for a, b in fills] == ["acquired"]
+    assert 1 in written and 1 not in restated
+
+
+def test_a_relation_a_kept_fill_already_prints_is_not_restated(extractor):
+    """The document says "William P. Carey joined Johns Hopkins University" in a filled sentence: the unfillable
+    one after it has nothing new to state and is deleted, and counted."""
+    text = f"William P. Carey joined Johns Hopkins University. {UNFILLABLE}"
+    _, masked, _, out = _release(extractor, text, "founded")
+    assert masked.text.count("[REL_0]") == 2, masked.text
+    assert out.text == "William P. Carey founded Johns Hopkins University.", out.text
+    assert out.restated_sentences == () and out.unfillable_sentences == (1,)
