@@ -45,8 +45,15 @@ def _misread(text: str, fill: str) -> str | None:
             ", which is the largest city of",
             "clause_in_aside",
         ),
+        ("In single-player mode, Daytona maintained a consistent rate, even with multiple opponents on screen, was "
+         "reverse-engineered by the motion smoothness.", "was reverse-engineered by", "comma_splice"),
+        ("IFFM is an important fixture in the local arts calendar: founded Bollywood's best.", "founded",
+         "comma_splice"),
+        ("Its density is 259 people per square kilometre (671 people per sq mi), that colonized England having more.",
+         "that colonized", "relative_after"),
+        ("He is a singer, currently which dominated and guitarist for the band.", "which dominated", "relative_after"),
     ],
-)
+)  # fmt: skip
 def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
     assert _misread(text, fill) == check
 
@@ -68,6 +75,9 @@ def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
         ("Alice Smith founded Acme Corp in 1990.", "founded"),
         ("Acme Corp is owned by Globex Inc. It grew.", "is owned by"),
         ("Charlie Rowland (born in Warrenton) was a catcher, who played for Acme.", ", who played for"),
+        ("Acme Corp, which Alice Smith founded, owns Globex Inc.", "owns"),
+        ("Bob, who was born in Paris, founded Acme.", "founded"),
+        ("In 1990, Acme Corp acquired Globex.", "acquired"),
     ],
 )
 def test_a_fill_that_reads_in_its_place_is_kept(text, fill):

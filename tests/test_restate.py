@@ -81,3 +81,33 @@ def test_a_relation_a_kept_fill_already_prints_is_not_restated(extractor):
     assert masked.text.count("[REL_0]") == 2, masked.text
     assert out.text == "William P. Carey founded Johns Hopkins University.", out.text
     assert out.restated_sentences == () and out.unfillable_sentences == (1,)
+
+
+def test_a_group_is_stated_only_with_two_proper_names_the_sentence_names():
+    """From the HotpotQA reading: "km² died in Manitoba", "American followed the leadership of Stanley P. Morse",
+    "Brackenhill organized 2011 Census" (a pronoun's guessed antecedent). None of these is stated; the group
+    whose two names stand in the sentence is."""
+    from relguard.rewrite.mask import MaskedDocument, Slot
+    from relguard.rewrite.restate import restatements
+
+    text = "Key Publications was an American company [REL_0] Stanley P. Morse and it [REL_1] km² in Manitoba."
+    mentions = [(text.index(n), text.index(n) + len(n), t) for n, t in
+                [("Key Publications", "ORG"), ("American", "NORP"), ("Stanley P. Morse", "PERSON"),
+                 ("km²", "GPE"), ("Manitoba", "GPE")]]  # fmt: skip
+    slots = tuple(Slot((g,), 0, text.index(f"[REL_{g}]"), text.index(f"[REL_{g}]") + 7) for g in (0, 1))
+    masked = MaskedDocument("d", text, ((0, len(text)),), slots, tuple(sorted(mentions)))
+
+    def statements(first, second):
+        outcomes = {0: Sampled(first[2], "founded", *first[:2]), 1: Sampled(second[2], "founded", *second[:2])}
+        found = restatements(masked, {0}, outcomes, VERBALIZE)
+        return found[0].text if found else None
+
+    org_person = ("ORG", "PERSON")
+    assert statements(("American", "Stanley P. Morse", ("NORP", "PERSON")), ("km²", "Manitoba", ("GPE",) * 2)) is None
+    assert (
+        statements(("Brackenhill", "Stanley P. Morse", org_person), ("Key Publications", "Manitoba", ("ORG", "GPE")))
+        == "Key Publications founded Manitoba."
+    )
+    assert statements(("Key Publications", "Stanley P. Morse", org_person), ("km²", "Manitoba", ("GPE",) * 2)) == (
+        "Key Publications founded Stanley P. Morse."
+    )

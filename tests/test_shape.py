@@ -62,3 +62,37 @@ def test_a_clause_set_off_by_commas_may_stand_beside_the_main_verb(extractor):
     assert masked.text.count("[REL_") >= 2, masked.text
     assert out.text == "Acme Corp, which sued Globex Inc, sued Initech Corp. The end.", (masked.text, out.text)
     assert out.unfillable_sentences == ()
+
+
+def _masked(text: str, *, tail: bool = False):
+    """A masked sentence by hand: two slots, the second optionally the closing part of the first's expression."""
+    from relguard.rewrite.mask import MaskedDocument, Slot
+
+    first, second = text.index("[REL_0]"), text.index("[REL_1]")
+    slots = (
+        Slot((0,), 0, first, first + 7),
+        Slot((0,) if tail else (1,), 0, second, second + 7, role="tail" if tail else "", head=0 if tail else -1),
+    )
+    return MaskedDocument("d", text, ((0, len(text)),), slots)
+
+
+def test_a_form_without_preposition_is_set_off_by_commas_only_around_a_date():
+    from relguard.rewrite.shape import dated_between
+
+    assert dated_between(
+        _masked("Acme [REL_0] in 1777 [REL_1] William Bass.", tail=True),
+        _masked("Acme [REL_0] in 1777 [REL_1] William Bass.", tail=True).slots[1],
+    )
+    numbered = _masked("It had 6,493, [REL_0] to 7,049 [REL_1] the 2011 Census.", tail=True)
+    assert not dated_between(numbered, numbered.slots[1])
+
+
+def test_a_relative_clause_after_and_needs_a_relative_clause_before_it():
+    """ "a game owned by Acme Corp and that is a sequel to Sega Inc": the halves no longer match; with the first
+    half a relative clause too ("that is owned by … and that is …") they do."""
+    from relguard.rewrite.shape import mismatched
+
+    masked = _masked("Daytona is a game [REL_0] Acme Corp and [REL_1] Sega Inc.")
+    assert mismatched(masked, {0: "owned by", 1: "that is a sequel to"}) == {0}
+    assert mismatched(masked, {0: "that is owned by", 1: "that is a sequel to"}) == set()
+    assert mismatched(masked, {0: "owned by", 1: "owned by"}) == set()

@@ -22,14 +22,16 @@ from dataclasses import dataclass, replace
 from relguard.rewrite import guard
 from relguard.rewrite.frames import Frame, read_frames
 from relguard.rewrite.layout import complement, removed_ranges
-from relguard.rewrite.mask import MaskedDocument
+from relguard.rewrite.mask import MaskedDocument, prints_own
 from relguard.rewrite.restate import Statement, restatements
 from relguard.rewrite.shape import (
     CLOSE,
     RELATIVE,
     after_fixed_phrase,
     crowded,
+    dated_between,
     gapped,
+    mismatched,
     ranged,
     reads_between,
     repeated,
@@ -109,7 +111,7 @@ def _printed(masked: MaskedDocument, texts: Mapping[int, str], gone: Collection[
     return {
         s.groups[0]
         for n, s in enumerate(masked.slots)
-        if s.sentence not in gone and not s.role and any(c.isalpha() for c in texts.get(n, ""))
+        if s.sentence not in gone and prints_own(masked, s) and any(c.isalpha() for c in texts.get(n, ""))
     }
 
 
@@ -155,7 +157,8 @@ def fill_slots(
     texts, unfillable = slot_words(masked, outcomes, verbalize, frames, only=kept)
     if hasattr(verbalize, "rewrite_sentence"):
         unfillable -= _worded_by_model(masked, outcomes, verbalize, frames, kept, texts)
-    unfillable |= crowded(masked, texts) | gapped(masked, texts) | stacked(masked, texts) | repeated(masked, texts)
+    unfillable |= crowded(masked, texts) | gapped(masked, texts) | stacked(masked, texts)
+    unfillable |= repeated(masked, texts) | mismatched(masked, texts)
     unfillable |= (after_fixed_phrase(masked) | ranged(masked)) - deleted
     unfillable |= _misread(masked, texts, skip=deleted | unfillable)
     return deleted, texts, unfillable - deleted
@@ -246,8 +249,10 @@ def slot_words(
             body, preposition = split_preposition(texts[slot.head])
             if preposition:
                 texts[slot.head], texts[number] = body, preposition
-            else:
+            elif dated_between(masked, slot):
                 texts[slot.head], texts[number] = body + ",", ","
+            else:
+                unfillable.add(slot.sentence)  # "6,493, which organized, to 7,049, the 2011 Census"
     return texts, unfillable
 
 

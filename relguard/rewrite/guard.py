@@ -32,7 +32,9 @@ _SUBORDINATORS = frozenset(
 )
 _POSSESSIVES = frozenset({"his", "her", "its", "their", "my", "our", "your"})
 #: Where a relative clause cannot open: after a pronoun, an article, an adjective, a preposition or a dash.
-_NO_RELATIVE_AFTER = frozenset({"PRP", "DT", "PDT", "JJ", "JJR", "JJS", "FW", "IN", "HYPH", ":", "PRP$", "POS", "WDT"})
+_NO_RELATIVE_AFTER = frozenset(
+    {"PRP", "DT", "PDT", "JJ", "JJR", "JJS", "FW", "IN", "HYPH", ":", "PRP$", "POS", "WDT", "RB"}
+)
 #: Verbs a participle may follow: passive, perfect and linking verbs.
 _TAKES_PARTICIPLE = frozenset(
     {
@@ -90,6 +92,8 @@ def relative_after(tokens: Sequence[Token], fill: Span) -> bool:
         return False
     if before[3] in _NO_RELATIVE_AFTER or before[2] in ("-", "—", "–"):
         return True
+    if before[2] == "," and words[0][2].lower() == "that":
+        return True  # "(671 people per sq mi), that colonized England": after a comma only "which"/"who" open one
     earlier = _before(tokens, (before[0], before[0]))
     return before[3].startswith("NN") and earlier is not None and earlier[2].lower() == "whose"
 
@@ -177,6 +181,32 @@ def second_verb(tokens: Sequence[Token], fill: Span) -> bool:
     return 0 < names < len(after) and after[names][3] in ("VBZ", "VBP", "VBD")
 
 
+def comma_splice(tokens: Sequence[Token], fill: Span) -> bool:
+    """A finite fill right after a comma or colon when the sentence has had its finite verb and no conjunction
+    or relative opened a new clause since: "Daytona maintained a rate, even with opponents on screen, was
+    reverse-engineered by …", "IFFM is a fixture in the calendar: founded Bollywood's best"."""
+    words = _inside(tokens, fill)
+    before = _before(tokens, fill)
+    if not words or before is None or before[2] not in (",", ":") or not _finite(words[0]):
+        return False
+    if words[0][2].lower() in _RELATIVES:
+        return False
+    verb = inner = False
+    for token in tokens:
+        if token[0] >= fill[0]:
+            break
+        lower = token[2].lower()
+        if lower in ("and", "but", "or", "nor", ";"):
+            verb = inner = False
+        elif lower in _RELATIVES | _SUBORDINATORS or token[3] in ("WDT", "WP", "WRB"):
+            inner = True  # the verbs of "which Alice Smith founded," or "When Acme grew," are not the main one
+        elif lower == ",":
+            inner = False
+        elif _finite(token) and not inner:
+            verb = True
+    return verb
+
+
 def clause_in_aside(tokens: Sequence[Token], fill: Span) -> bool:
     """A relative clause inside parentheses: "(July 23, 1899, Warrenton, which is the largest city of North
     Carolina—January 21, 1992 …)": an aside holds dates and places, not clauses."""
@@ -217,6 +247,7 @@ CHECKS = {
     "verb_after_verb": verb_after_verb,
     "participle_after_verb": participle_after_verb,
     "second_verb": second_verb,
+    "comma_splice": comma_splice,
     "clause_in_aside": clause_in_aside,
     "not_a_noun_after_possessive": not_a_noun_after_possessive,
 }

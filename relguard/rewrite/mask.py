@@ -53,6 +53,12 @@ class MaskedDocument:
     mentions: tuple[tuple[int, int, str], ...] = ()
 
 
+def prints_own(masked: MaskedDocument, slot: Slot) -> bool:
+    """Whether a slot's fill prints an outcome of its own: a slot on its own, or a later part whose nearest pair
+    is not its head's (its words are then worded for that pair, not the head's closing preposition)."""
+    return not slot.role or slot.groups[0] != masked.slots[slot.head].groups[0]
+
+
 def placeholder(index: int) -> str:
     return f"[REL_{index}]"
 

@@ -4,12 +4,14 @@ A sentence no wording of its drawn relation fits (unfillable: :mod:`relguard.rew
 :mod:`relguard.rewrite.guard`, a frame with no form) used to be deleted, and its names went with it: a reader
 lost the facts and a retriever the passage. Instead the sentence is replaced by one plain statement per
 relation group its fills would print, "<subject> <finite form of the sampled predicate> <object>.", in the
-order their slots come. What it is built from is public: the group's key names (DESIGN invariant 6; spelled as
-a mention of the sentence spells them where one matches, else the canonical name), the sampled predicate and
-its public type pair. The choice to restate is the fill's own (a function of the masked sentence and the
-outcomes), so a neighbour document gets the same statement for the same outcomes (invariant 7). A group
-already stated in the document (restated earlier, or printed by a kept fill) is not stated twice; a sentence
-with nothing left to state is deleted, as before, and counted.
+order their slots come.
+
+What it is built from is public: the group's key names (DESIGN invariant 6), spelled as a mention of the
+sentence spells them, the sampled predicate and its public type pair. A group whose names the sentence does not
+both name, or which are no proper names, is not stated. The choice to restate is the fill's own (a function of
+the masked sentence and the outcomes), so a neighbour document gets the same statement for the same outcomes
+(invariant 7). A group already stated in the document (restated earlier, or printed by a kept fill) is not
+stated twice; a sentence with nothing left to state is deleted, as before, and counted.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 
 from relguard.extract.slots import name_key
 from relguard.rewrite.frames import FINITE
-from relguard.rewrite.mask import MaskedDocument
+from relguard.rewrite.mask import MaskedDocument, prints_own
 from relguard.rewrite.verbalize import Place, Verbalizer
 
 
@@ -74,27 +76,42 @@ def _groups_of(masked: MaskedDocument, number: int) -> list[int]:
     pair named nearest it (a slot also stands for every other pair near it, which no fill prints either)."""
     seen: list[int] = []
     for slot in masked.slots:
-        if slot.sentence == number and not slot.role and slot.groups[0] not in seen:
+        if slot.sentence == number and prints_own(masked, slot) and slot.groups[0] not in seen:
             seen.append(slot.groups[0])
     return seen
 
 
 def _clause(masked: MaskedDocument, number: int, sampled, verbalize: Verbalizer) -> tuple[str, str, str] | None:
-    """(subject, predicate words, object) for one group, or None when it has no names or no finite form."""
+    """(subject, predicate words, object) for one group, or None where a plain statement would not read: a name
+    missing or not named in the sentence (a pronoun's antecedent is a guess), a name that is no proper name
+    ("km²", "D", "non-Congress"), a nationality or group (NORP: "American followed …"), no finite form."""
     subject, obj = getattr(sampled, "subject", ""), getattr(sampled, "object", "")
     if sampled.predicate is None or not subject or not obj or name_key(subject) == name_key(obj):
         return None
-    words = verbalize(sampled.predicate, sampled.type_pair, Place(FINITE))
-    if not words or not words[0].isalpha():
+    if "NORP" in sampled.type_pair or not (_proper(subject) and _proper(obj)):
         return None
-    return _spelled(masked, number, subject), words, _spelled(masked, number, obj)
+    spelled = _spelled(masked, number, subject), _spelled(masked, number, obj)
+    words = verbalize(sampled.predicate, sampled.type_pair, Place(FINITE))
+    if not words or not words[0].isalpha() or None in spelled:
+        return None
+    return spelled[0], words, spelled[1]
 
 
-def _spelled(masked: MaskedDocument, number: int, name: str) -> str:
-    """The name as a mention of the sentence spells it ("The Beatles"), else its canonical spelling."""
+def _proper(name: str) -> bool:
+    """A name that reads as one at the start of a sentence: a capital or a digit first, two letters or more."""
+    return (name[0].isupper() or name[0].isdigit()) and sum(c.isalpha() for c in name) >= 2 and " " not in name[:1]
+
+
+def _spelled(masked: MaskedDocument, number: int, name: str) -> str | None:
+    """The name as a mention of the sentence spells it ("The Beatles"); its canonical spelling where the
+    sentence names it in part ("Sanford" for "James Terry Sanford"); None where it does not name it."""
     start, end = masked.sentences[number]
     key = name_key(name)
+    partial = False
     for a, b, _ in masked.mentions:
-        if a >= start and b <= end and name_key(masked.text[a:b]) == key:
-            return masked.text[a:b].strip(" ,;:")
-    return name
+        if a >= start and b <= end:
+            found = name_key(masked.text[a:b])
+            if found == key:
+                return masked.text[a:b].strip(" ,;:")
+            partial |= bool(found) and set(found) <= set(key)
+    return name if partial else None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from relguard.rewrite.mask import MaskedDocument, Slot
+from relguard.rewrite.mask import MaskedDocument, Slot, prints_own
 
 #: A fill that opens a relative clause (", which …", "that …").
 RELATIVE = re.compile(r",? ?(?:that|who|which) ")
@@ -29,6 +29,7 @@ _TIME_WORD = rf"(?:{_WHEN}|the|early|late|mid|middle|season|years?|of|AD|BC|BCE|
 _ADVERBIAL = re.compile(
     rf"\s*,?\s*(?:(?:in|on|at|during|since|from|until|till|by|after|before|between|and|to)\s+)?(?:{_TIME_WORD}[\s,]*)+"
 )
+_DATED = re.compile(rf"\b(?:1\d\d\d|20\d\d|{_MONTH[: _MONTH.index('|Jan')]}|century)\b")
 _HAS_WHEN = re.compile(rf"\b(?:{_WHEN})")
 #: A noun that makes a fixed preposition with the word after it ("in front [of]", "in active pursuit [of]"):
 #: whatever was in the slot after it belonged to that preposition, and no fill takes its place.
@@ -65,7 +66,7 @@ def crowded(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
     asides: dict[int, int] = {}
     for number, slot in enumerate(masked.slots):
         text = texts.get(number, "")
-        if any(ch.isalpha() for ch in text) and not slot.role:
+        if any(ch.isalpha() for ch in text) and prints_own(masked, slot):
             words[slot.sentence] = words.get(slot.sentence, 0) + 1
             aside = text.startswith((", ", "-")) or _COORDINATED.search(masked.text, 0, slot.start) is not None
             asides[slot.sentence] = asides.get(slot.sentence, 0) + aside
@@ -81,6 +82,13 @@ def reads_between(masked: MaskedDocument, tail: Slot) -> bool:
     if not between.strip(" ,"):
         return True
     return _ADVERBIAL.fullmatch(between) is not None and _HAS_WHEN.search(between) is not None
+
+
+def dated_between(masked: MaskedDocument, tail: Slot) -> bool:
+    """Whether the words between an expression's parts name a year or a month, which commas may set off around
+    a form with no preposition ("employed, in 1777, William Bass"); a bare number may not ("which organized,
+    to 7,049, the 2011 Census")."""
+    return _DATED.search(masked.text, masked.slots[tail.head].end, tail.start) is not None
 
 
 def after_fixed_phrase(masked: MaskedDocument) -> set[int]:
@@ -178,5 +186,19 @@ def ranged(masked: MaskedDocument) -> set[int]:
         if name is None or masked.text[name[1] : slot.start].strip():
             continue
         if _RANGE_OPENER.search(masked.text[max(0, name[0] - 12) : name[0]]):
+            found.add(slot.sentence)
+    return found
+
+
+def mismatched(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
+    """Sentences where a fill after "and" opens a relative clause that its sibling did not ("the installment
+    published by X, and that is a prequel to Y"): the two halves of the coordination no longer match."""
+    found: set[int] = set()
+    for number, slot in enumerate(masked.slots):
+        words = texts.get(number, "").replace(CLOSE, "")
+        if not RELATIVE.match(words) or _COORDINATED.search(masked.text, 0, slot.start) is None:
+            continue
+        earlier = [texts.get(n, "") for n, s in enumerate(masked.slots[:number]) if s.sentence == slot.sentence]
+        if any(any(c.isalpha() for c in e) and not RELATIVE.match(e) for e in earlier):
             found.add(slot.sentence)
     return found
