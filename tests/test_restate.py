@@ -111,3 +111,12 @@ def test_a_group_is_stated_only_with_two_proper_names_the_sentence_names():
     assert statements(("Key Publications", "Stanley P. Morse", org_person), ("km²", "Manitoba", ("GPE",) * 2)) == (
         "Key Publications founded Stanley P. Morse."
     )
+
+
+def test_a_statement_keeps_the_article_the_sentence_gives_a_name_and_skips_a_cut_name(extractor):
+    text = "Its title refers to the fact that Nazi Germany, together with the Soviet Union invaded Poland."
+    _, _, _, out = _release(extractor, text, "invaded")
+    assert "Nazi Germany invaded the Soviet Union." in out.text, out.text
+    from relguard.rewrite.restate import _proper
+
+    assert not _proper("Violin Sonata No") and _proper("Violin Sonata") and not _proper("km²")

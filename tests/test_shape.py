@@ -32,6 +32,9 @@ def _out(extractor, text: str, predicate: str):
          "competes_with", "from National Language Authority [REL_"),
         # "between X and [the city of] Y" read "between the village of Dexter and governs Watertown"
         ("The route runs between the village of Dexter and the city of Watertown.", "governs", "and [REL_"),
+        # a word that makes a fixed preposition: "Nazi Germany, together the invader of the Soviet Union invaded"
+        ("Its title refers to the fact that Nazi Germany, together with the Soviet Union invaded the Second Polish "
+         "Republic.", "invaded", "together [REL_"),
         # the text keeps "with": "is owned by" there read "Lilu is owned with other demons"
         ("In Akkadian mythology, Lilu is associated with other demons like Gallu.", "owned_by", "[REL_0] with"),
         # two fills in one clause: "a distributor that emigrated from New York City governed in 1988 …"

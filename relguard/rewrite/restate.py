@@ -16,6 +16,7 @@ stated twice; a sentence with nothing left to state is deleted, as before, and c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
@@ -23,6 +24,11 @@ from relguard.extract.slots import name_key
 from relguard.rewrite.frames import FINITE
 from relguard.rewrite.mask import MaskedDocument, prints_own
 from relguard.rewrite.verbalize import Place, Verbalizer
+
+#: The last word of a name cut before its number ("Sonata No", "Op").
+_CUT_OFF = frozenset({"No", "Nos", "Op", "Vol", "Pt", "BWV", "K"})
+#: "the" right before a mention (only a quote between): the name reads with it ("the Soviet Union").
+_ARTICLE = re.compile(r"\b([Tt]he)\s+[\"“‘']?$")
 
 
 @dataclass(frozen=True)
@@ -99,7 +105,9 @@ def _clause(masked: MaskedDocument, number: int, sampled, verbalize: Verbalizer)
 
 def _proper(name: str) -> bool:
     """A name that reads as one at the start of a sentence: a capital or a digit first, two letters or more."""
-    return (name[0].isupper() or name[0].isdigit()) and sum(c.isalpha() for c in name) >= 2 and " " not in name[:1]
+    if name.rsplit(" ", 1)[-1].rstrip(".") in _CUT_OFF:
+        return False  # "Violin Sonata No": a name the tokenizer cut at its number
+    return (name[0].isupper() or name[0].isdigit()) and sum(c.isalpha() for c in name) >= 2
 
 
 def _spelled(masked: MaskedDocument, number: int, name: str) -> str | None:
@@ -112,6 +120,7 @@ def _spelled(masked: MaskedDocument, number: int, name: str) -> str | None:
         if a >= start and b <= end:
             found = name_key(masked.text[a:b])
             if found == key:
-                return masked.text[a:b].strip(" ,;:")
+                article = _ARTICLE.search(masked.text, max(start, a - 6), a)
+                return (article.group(1) + " " if article else "") + masked.text[a:b].strip(" ,;:")
             partial |= bool(found) and set(found) <= set(key)
     return name if partial else None

@@ -41,6 +41,12 @@ _FIXED_PHRASE = re.compile(
     r"time|behest|request|invitation|instigation|expense|hands|wake|absence|presence)\s*$",
     re.IGNORECASE,
 )
+#: A word that makes a fixed preposition with the next one ("together [with]", "according [to]", "instead [of]").
+_FIXED_ADVERB = re.compile(
+    r"\b(?:together|along|according|due|instead|owing|prior|next|close|apart|aside|regardless|thanks|because|"
+    r"rather|such|as\s+well)\s*$",
+    re.IGNORECASE,
+)
 _OPENS_ASIDE = re.compile(r"\(\s*(?:;\s*)?$")
 _DATE_AFTER = re.compile(rf"\s*(?:(?:on|in|c\.)\s+)?(?:\d|{_MONTH})")
 #: A second object that shares the first one's verb and preposition ("served as X and as Y", "leader of X until
@@ -92,8 +98,9 @@ def dated_between(masked: MaskedDocument, tail: Slot) -> bool:
 
 
 def after_fixed_phrase(masked: MaskedDocument) -> set[int]:
-    """Sentences with a slot right after a noun of a fixed preposition ("in front [of] the Parliament"): a clause
-    or a verb there reads "in front that is a member of". Also a slot that opens a parenthesis right before a
+    """Sentences with a slot right after a noun of a fixed preposition ("in front [of] the Parliament") or a word
+    that makes one ("together [with] the Soviet Union"): a clause or a verb there reads "in front that is a
+    member of", "together the invader of". Also a slot that opens a parenthesis right before a
     date ("Shabana Azmi ([born] 18 September 1950) is an Indian actress"): the date is no name a fill relates,
     and every fill there reads "(the leader 18 September 1950)"."""
     dated = {
@@ -106,6 +113,7 @@ def after_fixed_phrase(masked: MaskedDocument) -> set[int]:
         slot.sentence
         for slot in masked.slots
         if _FIXED_PHRASE.search(masked.text[max(0, slot.start - 40) : slot.start])
+        or _FIXED_ADVERB.search(masked.text[max(0, slot.start - 16) : slot.start])
     }
 
 
