@@ -40,6 +40,7 @@ def _misread(text: str, fill: str) -> str | None:
         ("He said founded by Acme that it was over.", "founded by", "participle_after_verb"),
         ("Heathrow and Gatwick is located in London serve the city.", "is located in", "second_verb"),
         ("Alice Smith founded Acme Corp employs him.", "founded", "second_verb"),
+        ("It says that the Soviet Union, the invader of Nazi Germany invaded Poland.", "the invader of", "second_verb"),
         (
             "Charlie Rowland (July 23, 1899, Warrenton, which is the largest city of North Carolina) was a catcher.",
             ", which is the largest city of",

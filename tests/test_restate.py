@@ -114,9 +114,15 @@ def test_a_group_is_stated_only_with_two_proper_names_the_sentence_names():
 
 
 def test_a_statement_keeps_the_article_the_sentence_gives_a_name_and_skips_a_cut_name(extractor):
+    from relguard.rewrite.mask import MaskedDocument, Slot
+    from relguard.rewrite.restate import _proper, restatements
+
     text = "Its title refers to the fact that Nazi Germany, together with the Soviet Union invaded Poland."
     _, _, _, out = _release(extractor, text, "invaded")
     assert "Nazi Germany invaded the Soviet Union." in out.text, out.text
-    from relguard.rewrite.restate import _proper
-
+    text = "In 1990 the Juilliard School [REL_0] New York."
+    masked = MaskedDocument("d", text, ((0, len(text)),), (Slot((0,), 0, 29, 36),), ((12, 28, "ORG"), (37, 45, "GPE")))
+    assert [text[a:b] for a, b, _ in masked.mentions] == ["Juilliard School", "New York"]
+    sampled = {0: Sampled(("ORG", "GPE"), "founded", "Juilliard School", "New York")}
+    assert restatements(masked, {0}, sampled, VERBALIZE)[0].text == "The Juilliard School founded New York."
     assert not _proper("Violin Sonata No") and _proper("Violin Sonata") and not _proper("km²")

@@ -170,9 +170,12 @@ def participle_after_verb(tokens: Sequence[Token], fill: Span) -> bool:
 
 def second_verb(tokens: Sequence[Token], fill: Span) -> bool:
     """A finite fill whose name is followed by a finite verb: the clause had its verb already, and the slot was
-    inside its subject ("Heathrow, Gatwick and Stansted was imprisoned at Manchester Airport rank amongst")."""
+    inside its subject ("Heathrow, Gatwick and Stansted was imprisoned at Manchester Airport rank amongst"); so
+    does an apposition that no comma closes ("the Soviet Union, the invader of Nazi Germany invaded Poland")."""
     words = _inside(tokens, fill)
-    if not words or not _finite(words[0]) or words[0][2].lower() in _RELATIVES:
+    before = _before(tokens, fill)
+    apposed = bool(words) and before is not None and before[2] == "," and words[0][2] == "the"
+    if not words or not (_finite(words[0]) or apposed) or words[0][2].lower() in _RELATIVES:
         return False
     after = [t for t in tokens if t[0] >= fill[1]]
     names = 0

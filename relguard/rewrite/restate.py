@@ -68,12 +68,12 @@ def restatements(
                 length += 1
             start = length + len(subject) + 1
             fills.append((start, start + len(words)))
-            sentence = f"{subject} {words} {obj}" + ("" if obj.endswith(".") else ".")
+            sentence = f"{subject[0].upper()}{subject[1:]} {words} {obj}" + ("" if obj.endswith(".") else ".")
             pieces.append(sentence)
             length += len(sentence)
         if pieces:
             text = " ".join(pieces)
-            out[number] = Statement(text[0].upper() + text[1:], tuple(fills))
+            out[number] = Statement(text, tuple(fills))
     return out
 
 
