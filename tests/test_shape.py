@@ -59,11 +59,17 @@ def test_the_same_words_twice_in_one_sentence_are_unfillable_different_ones_are_
 
 
 def test_a_clause_set_off_by_commas_may_stand_beside_the_main_verb(extractor):
-    """One aside next to one more fill reads: ", which is owned by Globex Inc," and the main verb."""
+    """One aside next to one more fill reads: ", which is owned by Globex Inc," and the main verb; the same
+    predicate drawn for both would say it twice ("Acme Corp, which sued Globex Inc, sued Initech Corp")."""
     text = "Acme Corp, which is owned by Globex Inc, sued Initech Corp. The end."
     masked, out = _out(extractor, text, "sued")
     assert masked.text.count("[REL_") >= 2, masked.text
-    assert out.text == "Acme Corp, which sued Globex Inc, sued Initech Corp. The end.", (masked.text, out.text)
+    assert out.text == "The end." and out.unfillable_sentences == (0,), (masked.text, out.text)
+    extraction = extractor.extract(Document("d.txt", text))
+    keys = sorted({t.pair_key for t in extraction.triples})
+    outcomes = {n: Sampled((k[1], k[3]), "acquired" if k[2] == "Globex Inc" else "sued") for n, k in enumerate(keys)}
+    out = fill(mask(extraction, {key: n for n, key in enumerate(keys)}), outcomes, VERBALIZE)
+    assert out.text == "Acme Corp, which acquired Globex Inc, sued Initech Corp. The end.", out.text
     assert out.unfillable_sentences == ()
 
 

@@ -158,14 +158,15 @@ def stacked(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
 
 
 def repeated(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
-    """Sentences where two fills bring the same words of more than one word ("an airport that invests in four
-    miles that invests in the district"): one relation stated twice reads as a stutter, never as the original's
-    two phrases."""
+    """Sentences where two fills bring the same words ("an airport that invests in four miles that invests in the
+    district", "later founded Hol-founded Vestvågøy", "Acme Corp, which sued Globex, sued Initech"): one relation
+    stated twice reads as a stutter, never as the original's two phrases. A relative pronoun, a hyphen and the
+    commas around a fill do not make it another."""
     seen: dict[int, set[str]] = {}
     found: set[int] = set()
     for number, slot in enumerate(masked.slots):
-        words = texts.get(number, "").replace(CLOSE, "").strip(" ,").lower()
-        if len(words.split()) < 2:
+        words = _LEAD.sub("", texts.get(number, "").replace(CLOSE, "").strip(" ,-").lower())
+        if not any(c.isalpha() for c in words) or not prints_own(masked, slot):
             continue
         if words in seen.setdefault(slot.sentence, set()):
             found.add(slot.sentence)
@@ -173,6 +174,7 @@ def repeated(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
     return found
 
 
+_LEAD = re.compile(r"^(?:that|who|which) ")
 _COORDINATED = re.compile(r"\band\s+$")
 _BETWEEN = re.compile(r"\bbetween\b", re.IGNORECASE)
 _RANGE_OPENER = re.compile(r"\b(?:from|between)\s+$", re.IGNORECASE)
