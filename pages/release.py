@@ -45,6 +45,6 @@ elif release is not None:
     extraction, sanitized = release.extraction.documents[position], release.documents[position]
     left, right = st.columns(2)
     left.markdown("**Original** (struck: sentence removed)")
-    left.html(original_diff_html(extraction, release.outcomes, sanitized.removed_sentences))
+    left.html(original_diff_html(extraction, release.outcomes, sanitized.gone_sentences))
     right.markdown("**Sanitized** (marked: new words)")
     right.html(sanitized_diff_html(extraction.document.text, sanitized))

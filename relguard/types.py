@@ -322,6 +322,12 @@ class SanitizedDocument:
     slots: tuple[tuple[int, int], ...] = ()
     restated_sentences: tuple[int, ...] = ()
 
+    @property
+    def gone_sentences(self) -> tuple[int, ...]:
+        """Every sentence the text no longer holds: removed, unfillable with nothing to restate, or withheld (a
+        restated sentence is replaced, not gone)."""
+        return tuple(sorted({*self.removed_sentences, *self.unfillable_sentences, *self.withheld_sentences}))
+
 
 @dataclass(frozen=True)
 class Guarantee:

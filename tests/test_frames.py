@@ -54,8 +54,10 @@ CASES = [
     ("Bill Myers is a musician, bandleader, and educator from North Carolina.", MODIFIER, "located_in",
      "Bill Myers is a musician, bandleader, and educator located in North Carolina."),
     # a name with its article, then the slot and an article: a verb with its object, not "an Acme Corp [employee]";
-    # its second fill makes two in one clause ("is located in the Bible located in Ladakh"): unfillable
-    ("In 1900, a Tibetan Christian translated the Bible into Ladakh.", FINITE, "located_in", ""),
+    # its second fill makes two in one clause ("is located in the Bible located in Ladakh"): unfillable, cut to
+    # the first clause
+    ("In 1900, a Tibetan Christian translated the Bible into Ladakh.", FINITE, "located_in",
+     "In 1900, a Tibetan Christian is located in the Bible."),
     # a role noun before a noun phrase that is no name keeps its preposition (Re-DocRED "Cranks and Shadows")
     ("Mario Balzic is the protagonist, an atypical detective for the genre, a Serbo - Italian American cop.", NOUN,
      "employs", "Mario Balzic is the protagonist, an atypical employer of the genre, a Serbo - Italian American cop."),
@@ -130,7 +132,9 @@ def test_a_slot_after_and_keeps_its_siblings_clause_form(extractor):
     )
     outcomes = {n: Sampled((k[1], k[3]), "owned_by") for n, k in enumerate(keys)}
     out = fill(masked, outcomes, VERBALIZE)  # "owned by X and owned by Y": the same words twice (shape.repeated)
-    assert out.text == "" and out.unfillable_sentences == (0,)
+    assert out.text == "Daytona USA is a racing video game owned by Amusement Vision." and out.restated_sentences == (
+        0,
+    )
 
 
 def test_a_sentence_that_would_hold_more_than_one_worded_fill_is_unfillable(extractor):
@@ -140,7 +144,8 @@ def test_a_sentence_that_would_hold_more_than_one_worded_fill_is_unfillable(extr
     text = "Kapolei is a master-planned community in Honolulu County, Hawaii, United States."
     _, masked, _, out = release(extractor, text + " The end.", "borders")
     assert len(masked.slots) == 3, masked.text
-    assert out.text == "The end." and out.unfillable_sentences == (0,)
+    assert out.text == "Kapolei is a master-planned community that borders Honolulu County. The end."
+    assert out.restated_sentences == (0,)  # cut to its first clause (relguard.rewrite.clause)
     _, _, _, out = release(extractor, text + " The end.", "located_in")
     assert out.text.startswith("Kapolei is a master-planned community located in Honolulu County, Hawaii, United")
     assert out.unfillable_sentences == ()
@@ -252,10 +257,12 @@ def test_a_relative_clause_right_after_the_name_that_closes_another_is_unfillabl
     """ "Studio 92 [in] Canada [by] Norm Barker": drawn "capital_of" both fills are relative clauses, the second
     reads as the first one's ("Canada that is the place of death of …"), so the sentence goes; participles
     ("owned by") would read the same words twice ("Studio 92 owned by Canada owned by Norm Barker"): unfillable
-    too (shape.repeated)."""
+    too (shape.repeated). Either way the first clause reads alone and is kept (relguard.rewrite.clause)."""
     text = "The other six tracks were recorded at Studio 92 in Canada by Norm Barker and Richard Uglow. The end."
     _, masked, _, out = release(extractor, text, "capital_of")
     assert masked.text.count("[REL_") == 2, masked.text
-    assert out.text == "The end." and out.unfillable_sentences == (0,)
+    assert out.text == "The other six tracks were recorded at Studio 92 that is the capital of Canada. The end."
+    assert out.restated_sentences == (0,)  # the first clause reads alone
     _, _, _, out = release(extractor, text, "owned_by")
-    assert out.unfillable_sentences == (0,) and "Norm Barker" not in out.text, out.text
+    assert out.text == "The other six tracks were recorded at Studio 92 owned by Canada. The end.", out.text
+    assert out.restated_sentences == (0,)

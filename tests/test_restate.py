@@ -126,3 +126,34 @@ def test_a_statement_keeps_the_article_the_sentence_gives_a_name_and_skips_a_cut
     sampled = {0: Sampled(("ORG", "GPE"), "founded", "Juilliard School", "New York")}
     assert restatements(masked, {0}, sampled, VERBALIZE)[0].text == "The Juilliard School founded New York."
     assert not _proper("Violin Sonata No") and _proper("Violin Sonata") and not _proper("km²")
+
+
+def test_the_first_clause_that_reads_alone_is_kept_with_its_date_and_the_rest_is_restated(extractor):
+    """ "a woman's magazine founded in Texas in 1923 and published by Florence M. Sterling": two fills do not
+    read, but the piece up to "Texas in 1923" does; the second relation is stated after it."""
+    text = (
+        "The Woman's Viewpoint was a woman's magazine founded in Texas in 1923 and published by Florence M. Sterling."
+    )
+    _, _, _, out = _release(extractor, text, "founded")
+    assert out.text == (
+        "The Woman's Viewpoint was a woman's magazine that founded Texas in 1923. Texas founded Florence M. Sterling."
+    ), out.text
+    assert out.restated_sentences == (0,)
+    assert [out.text[a:b] for a, b in out.slots] == ["that founded", "founded"]
+
+
+def test_no_cut_inside_a_possessive_or_an_apposition():
+    from relguard.rewrite.clause import first_clause
+    from relguard.rewrite.mask import MaskedDocument, Slot
+
+    def masked(text: str, names: list[str]) -> MaskedDocument:
+        at = text.index("[REL_0]")
+        mentions = tuple(sorted((text.index(n), text.index(n) + len(n), "ORG") for n in names))
+        return MaskedDocument("d", text, ((0, len(text)),), (Slot((0,), 0, at, at + 7),), mentions)
+
+    possessive = masked("Acme Corp [REL_0] Globex's new plant.", ["Acme Corp", "Globex"])
+    assert first_clause(possessive, 0, {0: "acquired"}) is None
+    apposed = masked("It says that Acme Corp, [REL_0] Globex Inc rose.", ["Acme Corp", "Globex Inc"])
+    assert first_clause(apposed, 0, {0: "the owner of"}) is None
+    plain = masked("In 1990 Acme Corp [REL_0] Globex Inc in Paris.", ["Acme Corp", "Globex Inc"])
+    assert first_clause(plain, 0, {0: "acquired"})[0] == "In 1990 Acme Corp acquired Globex Inc."

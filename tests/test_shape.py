@@ -43,9 +43,11 @@ def _out(extractor, text: str, predicate: str):
     ],
 )  # fmt: skip
 def test_a_shape_no_fill_reads_in_is_unfillable(extractor, text, predicate, masked_holds):
+    """The sentence is not printed filled: deleted, or cut to a first clause that reads (relguard.rewrite.clause)."""
     masked, out = _out(extractor, text + " The end.", predicate)
     assert masked_holds in masked.text, masked.text
-    assert out.text == "The end." and out.unfillable_sentences == (0,), (masked.text, out.text)
+    assert 0 in out.unfillable_sentences + out.restated_sentences, (masked.text, out.text)
+    assert out.text.endswith(". The end.") or out.text == "The end."
 
 
 def test_the_same_words_twice_in_one_sentence_are_unfillable_different_ones_are_not(extractor):
@@ -53,14 +55,16 @@ def test_the_same_words_twice_in_one_sentence_are_unfillable_different_ones_are_
     predicate); the coordination itself is kept when the two fills differ."""
     text = "Daytona USA is a racing video game developed by Amusement Vision and published by Sega. The end."
     _, out = _out(extractor, text, "owned_by")
-    assert out.text == "The end." and out.unfillable_sentences == (0,)
+    assert out.text == "Daytona USA is a racing video game owned by Amusement Vision. The end.", out.text
+    assert out.restated_sentences == (0,)  # the first clause reads on its own and is kept
     _, out = _out(extractor, "Acme Corp is owned by Globex Inc. The end.", "owned_by")
     assert out.text == "Acme Corp is owned by Globex Inc. The end." and out.unfillable_sentences == ()
 
 
 def test_a_clause_set_off_by_commas_may_stand_beside_the_main_verb(extractor):
     """One aside next to one more fill reads: ", which is owned by Globex Inc," and the main verb; the same
-    predicate drawn for both would say it twice ("Acme Corp, which sued Globex Inc, sued Initech Corp")."""
+    predicate drawn for both would say it twice ("Acme Corp, which sued Globex Inc, sued Initech Corp"), and the
+    piece up to "Globex Inc" has no main verb, so nothing is kept."""
     text = "Acme Corp, which is owned by Globex Inc, sued Initech Corp. The end."
     masked, out = _out(extractor, text, "sued")
     assert masked.text.count("[REL_") >= 2, masked.text

@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 from relguard.engine.rewrite import mask_document
 from relguard.extract.corpus import group_relations
 from relguard.rewrite import FormVerbalizer, Sampled
-from relguard.rewrite.fill import CLOSE, mend, slot_words
+from relguard.rewrite.fill import CLOSE, slot_words
 from relguard.rewrite.frames import read_frames
+from relguard.rewrite.seams import mend
 from relguard.types import Document, DocumentExtraction
 
 #: Why a neighbour differs, tested in this order: an entity pair of the original has no slot any more, a new pair

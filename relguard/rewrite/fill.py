@@ -5,12 +5,13 @@ the frame of each slot read from the masked sentence (:mod:`relguard.rewrite.fra
 the public type pair and the sampled predicate. Documents that differ only in relation expressions have the same
 masked document, hence the same frames and the same output for the same outcomes.
 
-A sentence is deleted when one of its slots stands for a null outcome, and also when no form of the sampled
-predicate fits a slot's frame, when it would hold more than two fills, or when the filled sentence, read back, has a
-fill where no phrase of its shape is English (:mod:`relguard.rewrite.guard`) (``unfillable``: deleted and counted,
-never printed broken). Around a fill the text outside slots is copied byte for byte except for what English needs
-at the seam: a space between a fill and a word or number, "a"/"an" before it, a capital letter when it opens the
-sentence, one space where a removed part of an expression leaves two.
+A sentence is deleted when one of its slots stands for a null outcome. It is unfillable when no form of the
+sampled predicate fits a slot's frame, when a shape rule says no fill reads there (:mod:`relguard.rewrite.shape`:
+two fills in one clause, the same words twice, a range, a fixed preposition ...), or when the filled sentence, read
+back, has a fill where no phrase of its shape is English (:mod:`relguard.rewrite.guard`): never printed broken,
+it keeps its first clause where that reads alone (:mod:`relguard.rewrite.clause`) and states the rest plainly
+(:mod:`relguard.rewrite.restate`), or is deleted where nothing is left to state, and counted either way. The
+seams around a fill are mended by :mod:`relguard.rewrite.seams`.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from relguard.rewrite.frames import Frame, read_frames
 from relguard.rewrite.layout import complement, removed_ranges
 from relguard.rewrite.mask import MaskedDocument, prints_own
 from relguard.rewrite.restate import Statement, restatements
+from relguard.rewrite.seams import CLOSING, assemble
 from relguard.rewrite.shape import (
     CLOSE,
     RELATIVE,
@@ -41,14 +43,7 @@ from relguard.rewrite.tagging import tagger
 from relguard.rewrite.verbalize import Ask, Place, Verbalizer, split_preposition
 from relguard.types import SanitizedDocument, TypePair
 
-_CLOSING = frozenset(",.;:)!?\"'”’]—–")
-_ARTICLE = re.compile(r"(?:^|(?<=[\s(\"“]))([Aa]n?)(\s+)$")
-_OPENERS = " \t\n\"'“‘([{*-–—•"
 _PRONOUN_BEFORE = re.compile(r"\b(?:his|her|its|their|my|our|your|whose)\s+$", re.IGNORECASE)
-_POSSESSIVE_END = re.compile(r"['’]s\s*$")
-#: A fill that starts with a verb, and an "of" right after the slot that only a noun could take.
-_VERB_START = re.compile(r"(?:that |who |which )?(?:is|was|are|were|has|had|\w+ed|\w+s)\b")
-_STRAY_OF = re.compile(r" of(?= )")
 
 
 @dataclass(frozen=True)
@@ -80,7 +75,7 @@ def fill(
     """
     deleted, texts, unfillable = fill_slots(masked, outcomes, verbalize, frames)
     printed = _printed(masked, texts, deleted | unfillable | set(withheld))
-    restated = restatements(masked, unfillable - set(withheld), outcomes, verbalize, printed=printed)
+    restated = restatements(masked, unfillable - set(withheld), outcomes, verbalize, printed=printed, texts=texts)
     unfillable -= set(restated)
     held = sorted(set(withheld) - deleted - unfillable)
     gone = deleted | unfillable | set(held)
@@ -284,70 +279,6 @@ def _place(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[int
     )
 
 
-def assemble(masked: MaskedDocument, start: int, end: int, texts: Mapping[int, str]) -> tuple[str, list[tuple]]:
-    """The masked text ``start:end`` with every slot inside it replaced by its words, seams mended; and where
-    each fill landed (offsets into the returned string)."""
-    out = ""
-    ranges: list[tuple[int, int]] = []
-    cursor = start
-    bounds = {s: e for s, e in masked.sentences}
-    sentence_starts = sorted(bounds)
-    for number, slot in enumerate(masked.slots):
-        if slot.start < start or slot.end > end or number not in texts:
-            continue
-        out += masked.text[cursor : slot.start]
-        words = texts[number]
-        closing = words.endswith(CLOSE)
-        words = words.removesuffix(CLOSE)
-        after = masked.text[slot.end : min(end, slot.end + 2)]
-        opening = _opens_sentence(masked.text, sentence_starts, slot.start)
-        out, words = mend(out, words, after, opening)
-        if words and _VERB_START.match(words.lstrip(", ")) and _STRAY_OF.match(masked.text, slot.end):
-            cursor_skip = _STRAY_OF.match(masked.text, slot.end).end() - slot.end  # "fired [of] Ibsen's works"
-        else:
-            cursor_skip = 0
-        ranges.append((len(out), len(out) + len(words)))
-        out += words
-        cursor = slot.end + cursor_skip
-        if not words and out.endswith(" ") and masked.text[cursor : cursor + 1] in (" ", ",", ".", ";", ":"):
-            out = out[:-1]
-        if closing:
-            name = next((b for a, b, _ in masked.mentions if a >= cursor), None)
-            if name is not None and name <= end and masked.text[name : name + 1] not in _CLOSING | {"["}:
-                out += masked.text[cursor:name] + ","
-                cursor = name
-    out += masked.text[cursor:end]
-    return out, ranges
-
-
-def mend(before: str, words: str, after: str, opening: bool) -> tuple[str, str]:
-    """The seam between the text before a slot, its words and the text after (module docstring)."""
-    if not words:
-        return before, words
-    if words.startswith("-"):
-        before = _POSSESSIVE_END.sub("", before).rstrip(" ")  # "Acme's [-owned] Beats" → "Acme-owned Beats"
-        return before, words[1:] if before.endswith(("-", "–")) else words
-    if words.startswith(","):
-        before = before.rstrip(" ")
-    elif before and before[-1].isalnum() and words[0].isalnum():
-        words = " " + words
-    if after and words[-1].isalnum() and (after[0].isalnum() or after[0] in '(["“'):
-        words += " "
-    if opening and words[0].isalpha():
-        words = words[0].upper() + words[1:]
-    found = _ARTICLE.search(before)
-    if found and words.strip()[:1].isalpha():
-        vowel = words.strip()[0].lower() in "aeio" or words.strip().lower().startswith(("un", "hon"))
-        article = ("an" if vowel else "a") if found.group(1).islower() else ("An" if vowel else "A")
-        before = before[: found.start(1)] + article + found.group(2)
-    return before, words
-
-
-def _opens_sentence(text: str, sentence_starts: Sequence[int], position: int) -> bool:
-    start = max((s for s in sentence_starts if s <= position), default=0)
-    return not text[start:position].strip(_OPENERS)
-
-
 def _person_before(masked: MaskedDocument, position: int) -> bool:
     """Whether the name right before ``position`` (only blanks or a comma between) is a person."""
     for _, end, kind in reversed(masked.mentions):
@@ -365,7 +296,7 @@ def _closed_after(masked: MaskedDocument, slot) -> bool:
             if start >= sentence_end:
                 return True
             rest = masked.text[end:sentence_end].lstrip(" ")
-            return not rest or rest[0] in _CLOSING
+            return not rest or rest[0] in CLOSING
     return True
 
 
@@ -388,7 +319,7 @@ def written_sentences(masked, outcomes, verbalize, frames=None) -> tuple[dict[in
     """:func:`filled_sentences`, and which of them are restated."""
     deleted, texts, unfillable = fill_slots(masked, outcomes, verbalize, frames)
     printed = _printed(masked, texts, deleted | unfillable)
-    restated = restatements(masked, unfillable, outcomes, verbalize, printed=printed)
+    restated = restatements(masked, unfillable, outcomes, verbalize, printed=printed, texts=texts)
     out: dict[int, tuple[str, tuple[tuple[int, int], ...]]] = {}
     for number, (start, end) in enumerate(masked.sentences):
         if number in restated:

@@ -117,6 +117,11 @@ def no_main_verb(tokens: Sequence[Token], fill: Span) -> bool:
     appended = before is not None and before[2] == "," and words and (words[0][2] == "the" or words[0][3] == "VBN")
     if not words or (words[0][2].lower() not in _RELATIVES and not appended):
         return False
+    return not has_main_verb(tokens)
+
+
+def has_main_verb(tokens: Sequence[Token]) -> bool:
+    """Whether a finite verb stands outside every relative or subordinate clause, parenthesis and quote."""
     depth, quoted, opened, aside = 0, False, False, False
     for token in tokens:
         word = token[2]
@@ -131,10 +136,10 @@ def no_main_verb(tokens: Sequence[Token], fill: Span) -> bool:
         elif word.lower() in _RELATIVES | _SUBORDINATORS or token[3] in ("WDT", "WP"):
             opened = True
         elif (_finite(token) or (aside and token[3] == "VBN")) and not opened:
-            return False
+            return True
         else:
             aside = False
-    return True
+    return False
 
 
 def verb_for_noun(tokens: Sequence[Token], fill: Span) -> bool:

@@ -21,6 +21,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from relguard.extract.slots import name_key
+from relguard.rewrite.clause import first_clause
 from relguard.rewrite.frames import FINITE
 from relguard.rewrite.mask import MaskedDocument, prints_own
 from relguard.rewrite.verbalize import Place, Verbalizer
@@ -46,17 +47,25 @@ def restatements(
     verbalize: Verbalizer,
     *,
     printed: Collection[int] = (),
+    texts: Mapping[int, str] | None = None,
 ) -> dict[int, Statement]:
     """A :class:`Statement` for each of ``sentences`` (numbers) that has a group not stated before it, nor
-    ``printed`` by a fill the document keeps."""
+    ``printed`` by a fill the document keeps. With the slots' ``texts`` (the fill's words), a sentence whose
+    first clause reads on its own keeps it (:func:`relguard.rewrite.clause.first_clause`) and only the rest is
+    restated."""
     stated: set[int] = set(printed)
     out: dict[int, Statement] = {}
     for number in sorted(sentences):
-        groups = _groups_of(masked, number)
+        opening = first_clause(masked, number, texts) if texts is not None else None
         pieces: list[str] = []
         fills: list[tuple[int, int]] = []
         length = 0
-        for group in groups:
+        if opening is not None:
+            pieces.append(opening[0])
+            fills += opening[1]
+            length = len(opening[0])
+            stated.add(_groups_of(masked, number)[0])
+        for group in _groups_of(masked, number):
             if group in stated:
                 continue
             clause = _clause(masked, number, outcomes[group], verbalize)
@@ -72,8 +81,7 @@ def restatements(
             pieces.append(sentence)
             length += len(sentence)
         if pieces:
-            text = " ".join(pieces)
-            out[number] = Statement(text, tuple(fills))
+            out[number] = Statement(" ".join(pieces), tuple(fills))
     return out
 
 

@@ -140,7 +140,7 @@ def needs_a_look(prepared: Prepared, release: Release, *, nlp=None) -> list[Flag
     table = OutcomeTable.of_release(release)
     flags: list[Flag] = []
     for doc, out in zip(release.extraction.documents, release.documents, strict=True):
-        removed = set(out.removed_sentences) | set(out.withheld_sentences)
+        removed = set(out.gone_sentences)
         for number in range(1, len(doc.sentences)):
             if number not in removed and number - 1 in removed and LEANING.match(doc.sentence_text(number)):
                 problem = "opens by pointing back to a deleted sentence"

@@ -1,0 +1,83 @@
+"""The first clause of an unfillable sentence, kept where it reads on its own: "It sold the first metro system."
+
+A sentence is unfillable mostly because of its second fill (two fills in one clause almost never read) or a rule
+about a later slot. Its opening — from the sentence start to the end of the name after its first fill — often
+reads as a sentence by itself, and it holds what a reader and a retriever need: the dates, descriptions and
+numbers before that name. :func:`first_clause` cuts the sentence there and checks the cut piece as it would
+check any filled sentence: the shape rules on the slots it holds, the read-back guard, and a main verb. The rest
+of the sentence is restated (:mod:`relguard.rewrite.restate`). Everything read is the masked text and the fills,
+so the piece is public like any fill (DESIGN invariant 7).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import replace
+
+from relguard.rewrite import guard, shape
+from relguard.rewrite.mask import MaskedDocument, prints_own
+from relguard.rewrite.seams import assemble
+from relguard.rewrite.tagging import tagger
+
+#: What may follow the name a cut ends at: punctuation, the sentence's end, or a word that opens a new phrase.
+_CUT_BEFORE = re.compile(
+    r"\s*(?:$|[,.;:)!?—–[]|(?:in|on|at|for|from|and|with|by|as|during|since|until|after|before|to|of|which|who|"
+    r"that|where|when|while|but|or|between|near|under|over|through|throughout|via|alongside)\b)",
+    re.IGNORECASE,
+)
+
+
+#: A date right after the name, which the cut keeps ("in 1923", "on 5 May 1990", "since 2001").
+_DATE_AFTER = re.compile(
+    r",?\s+(?:in|on|since|from|until|by|during)\s+(?:(?:early|late|mid|the|[A-Z][a-z]+\.?|\d{1,2})\s+){0,3}"
+    r"\d{3,4}s?\b"
+)
+
+
+def first_clause(masked: MaskedDocument, number: int, texts: Mapping[int, str]) -> tuple[str, tuple] | None:
+    """(the opening of sentence ``number`` up to the name after its first fill, with a full stop; where its fills
+    are), or None where that piece would not read as a sentence."""
+    start, end = masked.sentences[number]
+    numbers = [n for n, s in enumerate(masked.slots) if s.sentence == number]
+    first = next((n for n in numbers if prints_own(masked, masked.slots[n])), None)
+    if first is None or not any(c.isalpha() for c in texts.get(first, "")):
+        return None
+    slot = masked.slots[first]
+    if masked.text[: slot.start].rstrip().endswith(",") and texts[first].startswith("the "):
+        return None  # an apposition: "the fact that Nazi Germany, the invader of the Soviet Union." has no verb
+    name = next((m for m in masked.mentions if m[0] >= slot.end and m[1] <= end), None)
+    if (
+        name is None
+        or not _CUT_BEFORE.match(masked.text, name[1])
+        or masked.text[name[1] : name[1] + 2] in ("'s", "’s")
+    ):
+        return None
+    cut = name[1]
+    dated = _DATE_AFTER.match(masked.text, cut)
+    if dated and dated.end() <= end and _CUT_BEFORE.match(masked.text, dated.end()):
+        cut = dated.end()  # "a magazine that founded Texas in 1923": the date stays with its clause
+    inside = [n for n in numbers if masked.slots[n].end <= cut]
+    if any(n != first and prints_own(masked, masked.slots[n]) for n in inside) or any(n not in texts for n in inside):
+        return None
+    if _flagged(masked, number, cut, inside, texts):
+        return None
+    text, ranges = assemble(masked, start, cut, texts)
+    text = text.rstrip(" ,;:")
+    if not text.endswith("."):
+        text += "."
+    tokens = guard.tag_released([text], tagger())[0]
+    if guard.misread(text, ranges, tokens) is not None or not guard.has_main_verb(tokens):
+        return None
+    return text, tuple(ranges)
+
+
+def _flagged(masked: MaskedDocument, number: int, cut: int, inside: list[int], texts: Mapping[int, str]) -> bool:
+    """Whether a shape rule makes the piece unfillable, read on the piece alone (its slots, up to the cut)."""
+    bounds = list(masked.sentences)
+    bounds[number] = (bounds[number][0], cut)
+    piece = replace(masked, slots=tuple(masked.slots[n] for n in inside), sentences=tuple(bounds))
+    words = {i: texts[n] for i, n in enumerate(inside)}
+    found = shape.gapped(piece, words) | shape.after_fixed_phrase(piece) | shape.ranged(piece)
+    tails = [s for s in piece.slots if s.role == "tail" and s.head >= 0]
+    return number in found or any(not shape.reads_between(masked, s) for s in tails)

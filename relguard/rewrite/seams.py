@@ -1,0 +1,86 @@
+"""Where a fill meets the text around it: the masked text with its slots replaced, and the seams mended.
+
+Around a fill the text outside slots is copied byte for byte except for what English needs at the seam: a space
+between a fill and a word or number, "a"/"an" before it, a capital letter when it opens the sentence, one space
+where a removed part of an expression leaves two, a stray "of" a verb cannot take.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from relguard.rewrite.mask import MaskedDocument
+from relguard.rewrite.shape import CLOSE
+
+CLOSING = frozenset(",.;:)!?\"'”’]—–")
+_ARTICLE = re.compile(r"(?:^|(?<=[\s(\"“]))([Aa]n?)(\s+)$")
+_OPENERS = " \t\n\"'“‘([{*-–—•"
+_POSSESSIVE_END = re.compile(r"['’]s\s*$")
+#: A fill that starts with a verb, and an "of" right after the slot that only a noun could take.
+_VERB_START = re.compile(r"(?:that |who |which )?(?:is|was|are|were|has|had|\w+ed|\w+s)\b")
+_STRAY_OF = re.compile(r" of(?= )")
+
+
+def assemble(masked: MaskedDocument, start: int, end: int, texts: Mapping[int, str]) -> tuple[str, list[tuple]]:
+    """The masked text ``start:end`` with every slot inside it replaced by its words, seams mended; and where
+    each fill landed (offsets into the returned string)."""
+    out = ""
+    ranges: list[tuple[int, int]] = []
+    cursor = start
+    bounds = {s: e for s, e in masked.sentences}
+    sentence_starts = sorted(bounds)
+    for number, slot in enumerate(masked.slots):
+        if slot.start < start or slot.end > end or number not in texts:
+            continue
+        out += masked.text[cursor : slot.start]
+        words = texts[number]
+        closing = words.endswith(CLOSE)
+        words = words.removesuffix(CLOSE)
+        after = masked.text[slot.end : min(end, slot.end + 2)]
+        opening = _opens_sentence(masked.text, sentence_starts, slot.start)
+        out, words = mend(out, words, after, opening)
+        if words and _VERB_START.match(words.lstrip(", ")) and _STRAY_OF.match(masked.text, slot.end):
+            cursor_skip = _STRAY_OF.match(masked.text, slot.end).end() - slot.end  # "fired [of] Ibsen's works"
+        else:
+            cursor_skip = 0
+        ranges.append((len(out), len(out) + len(words)))
+        out += words
+        cursor = slot.end + cursor_skip
+        if not words and out.endswith(" ") and masked.text[cursor : cursor + 1] in (" ", ",", ".", ";", ":"):
+            out = out[:-1]
+        if closing:
+            name = next((b for a, b, _ in masked.mentions if a >= cursor), None)
+            if name is not None and name <= end and masked.text[name : name + 1] not in CLOSING | {"["}:
+                out += masked.text[cursor:name] + ","
+                cursor = name
+    out += masked.text[cursor:end]
+    return out, ranges
+
+
+def mend(before: str, words: str, after: str, opening: bool) -> tuple[str, str]:
+    """The seam between the text before a slot, its words and the text after (module docstring)."""
+    if not words:
+        return before, words
+    if words.startswith("-"):
+        before = _POSSESSIVE_END.sub("", before).rstrip(" ")  # "Acme's [-owned] Beats" → "Acme-owned Beats"
+        return before, words[1:] if before.endswith(("-", "–")) else words
+    if words.startswith(","):
+        before = before.rstrip(" ")
+    elif before and before[-1].isalnum() and words[0].isalnum():
+        words = " " + words
+    if after and words[-1].isalnum() and (after[0].isalnum() or after[0] in '(["“'):
+        words += " "
+    if opening and words[0].isalpha():
+        words = words[0].upper() + words[1:]
+    found = _ARTICLE.search(before)
+    if found and words.strip()[:1].isalpha():
+        vowel = words.strip()[0].lower() in "aeio" or words.strip().lower().startswith(("un", "hon"))
+        article = ("an" if vowel else "a") if found.group(1).islower() else ("An" if vowel else "A")
+        before = before[: found.start(1)] + article + found.group(2)
+    return before, words
+
+
+def _opens_sentence(text: str, sentence_starts: Sequence[int], position: int) -> bool:
+    start = max((s for s in sentence_starts if s <= position), default=0)
+    return not text[start:position].strip(_OPENERS)
