@@ -85,6 +85,16 @@ def test_a_fill_that_reads_in_its_place_is_kept(text, fill):
     assert _misread(text, fill) is None
 
 
+def test_a_compound_glued_to_a_closing_quote_is_caught():
+    text = "The song 'Maana Ho Tum'-appointed Kaifi Azmi."
+    start = text.index("-appointed")
+    fill = (start, start + len("-appointed"))
+    assert guard.misread(text, [fill], guard.tag_released([text], tagger())[0]) == "hyphen_after_quote"
+    text = "The Paris-appointed Kaifi Azmi."
+    start = text.index("-appointed")
+    assert guard.misread(text, [(start, start + 10)], guard.tag_released([text], tagger())[0]) is None
+
+
 def test_a_misread_sentence_is_deleted_and_counted_and_the_rest_kept(extractor):
     """End to end through ``fill``: a verbalizer (any plug-in, an LLM one included) that puts a relative clause
     after "It" gets that sentence deleted and counted as unfillable; the other sentences stay as they were."""

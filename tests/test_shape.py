@@ -109,3 +109,21 @@ def test_a_relative_clause_after_and_needs_a_relative_clause_before_it():
     assert mismatched(masked, {0: "owned by", 1: "that is a sequel to"}) == {0}
     assert mismatched(masked, {0: "that is owned by", 1: "that is a sequel to"}) == set()
     assert mismatched(masked, {0: "owned by", 1: "owned by"}) == set()
+
+
+def test_a_first_clause_with_a_form_split_around_a_number_is_not_kept():
+    """ "a population of 6,493, [increasing] to 7,049 [at] the 2011 Census": the head's form has no preposition
+    and the words between are no date, so the piece "which organized to 7,049 the 2011 Census" is not kept."""
+    from relguard.rewrite.clause import first_clause
+
+    masked = _masked("It had 6,493, [REL_0] to 7,049 [REL_1] the 2011 Census.", tail=True)
+    census = masked.text.index("2011 Census")
+    masked = type(masked)(masked.name, masked.text, masked.sentences, masked.slots, ((census, census + 11, "EVENT"),))
+    assert first_clause(masked, 0, {0: ", which organized", 1: ""}) is None
+    dated = _masked("Acme [REL_0] in 1777 [REL_1] William Bass.", tail=True)
+    bass = dated.text.index("William Bass")
+    dated = type(dated)(dated.name, dated.text, dated.sentences, dated.slots, ((bass, bass + 12, "PERSON"),))
+    assert first_clause(dated, 0, {0: "employed,", 1: ","}) == (
+        "Acme employed, in 1777, William Bass.",
+        ((5, 14), (22, 23)),
+    )

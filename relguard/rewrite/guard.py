@@ -268,6 +268,8 @@ def misread(text: str, fills: Sequence[Span], tokens: Sequence[Token]) -> str | 
             continue
         if glued(text, fill):
             return "glued"
+        if text[fill[0]] == "-" and fill[0] and text[fill[0] - 1] in "'\"’”)]":
+            return "hyphen_after_quote"  # "The song 'Maana Ho Tum'-appointed Kaifi Azmi"
         for name, check in CHECKS.items():
             if check(tokens, fill):
                 return name
