@@ -53,6 +53,8 @@ def _misread(text: str, fill: str) -> str | None:
         ("Its density is 259 people per square kilometre (671 people per sq mi), that colonized England having more.",
          "that colonized", "relative_after"),
         ("He is a singer, currently which dominated and guitarist for the band.", "which dominated", "relative_after"),
+        ("Mountain Crystal is a 1949 Austrian-German historical drama film expelled Harald Reinl.", "expelled",
+         "finite_after_noun"),
     ],
 )  # fmt: skip
 def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
@@ -79,6 +81,8 @@ def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
         ("Acme Corp, which Alice Smith founded, owns Globex Inc.", "owns"),
         ("Bob, who was born in Paris, founded Acme.", "founded"),
         ("In 1990, Acme Corp acquired Globex.", "acquired"),
+        ("He said he founded Acme.", "founded"),
+        ("The county includes the islands (islands are located in Niihau) and Oahu.", "are located in"),
     ],
 )
 def test_a_fill_that_reads_in_its_place_is_kept(text, fill):

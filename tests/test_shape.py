@@ -109,6 +109,8 @@ def test_a_relative_clause_after_and_needs_a_relative_clause_before_it():
     assert mismatched(masked, {0: "owned by", 1: "that is a sequel to"}) == {0}
     assert mismatched(masked, {0: "that is owned by", 1: "that is a sequel to"}) == set()
     assert mismatched(masked, {0: "owned by", 1: "owned by"}) == set()
+    assert mismatched(masked, {0: "the supporters of", 1: "founded"}) == {0}  # a noun phrase, then a verb
+    assert mismatched(masked, {0: "the founder of", 1: "the owner of"}) == set()
 
 
 def test_a_first_clause_with_a_form_split_around_a_number_is_not_kept():

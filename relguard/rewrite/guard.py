@@ -189,23 +189,33 @@ def second_verb(tokens: Sequence[Token], fill: Span) -> bool:
     return 0 < names < len(after) and after[names][3] in ("VBZ", "VBP", "VBD")
 
 
+def finite_after_noun(tokens: Sequence[Token], fill: Span) -> bool:
+    """A finite fill right after a common noun or adjective when its clause has had its finite verb: "Mountain
+    Crystal is a 1949 drama film expelled Harald Reinl" (a participle or a relative clause was wanted there)."""
+    before = _before(tokens, fill)
+    return before is not None and before[3] in ("NN", "NNS", "JJ") and _after_main_verb(tokens, fill)
+
+
 def comma_splice(tokens: Sequence[Token], fill: Span) -> bool:
     """A finite fill right after a comma or colon when the sentence has had its finite verb and no conjunction
     or relative opened a new clause since: "Daytona maintained a rate, even with opponents on screen, was
     reverse-engineered by …", "IFFM is a fixture in the calendar: founded Bollywood's best"."""
-    words = _inside(tokens, fill)
     before = _before(tokens, fill)
-    if not words or before is None or before[2] not in (",", ":") or not _finite(words[0]):
-        return False
-    if words[0][2].lower() in _RELATIVES:
+    return before is not None and before[2] in (",", ":") and _after_main_verb(tokens, fill)
+
+
+def _after_main_verb(tokens: Sequence[Token], fill: Span) -> bool:
+    """A finite, non-relative fill after its clause's own finite verb, no conjunction or relative between."""
+    words = _inside(tokens, fill)
+    if not words or not _finite(words[0]) or words[0][2].lower() in _RELATIVES:
         return False
     verb = inner = False
     for token in tokens:
         if token[0] >= fill[0]:
             break
         lower = token[2].lower()
-        if lower in ("and", "but", "or", "nor", ";"):
-            verb = inner = False
+        if lower in ("and", "but", "or", "nor", ";", "(", "—", "–"):
+            verb = inner = False  # a new clause, or an aside: "(islands are located in Niihau)"
         elif lower in _RELATIVES | _SUBORDINATORS or token[3] in ("WDT", "WP", "WRB"):
             inner = True  # the verbs of "which Alice Smith founded," or "When Acme grew," are not the main one
         elif lower == ",":
@@ -256,6 +266,7 @@ CHECKS = {
     "participle_after_verb": participle_after_verb,
     "second_verb": second_verb,
     "comma_splice": comma_splice,
+    "finite_after_noun": finite_after_noun,
     "clause_in_aside": clause_in_aside,
     "not_a_noun_after_possessive": not_a_noun_after_possessive,
 }

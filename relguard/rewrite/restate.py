@@ -30,6 +30,7 @@ from relguard.rewrite.verbalize import Place, Verbalizer
 _CUT_OFF = frozenset({"No", "Nos", "Op", "Vol", "Pt", "BWV", "K"})
 #: Words that are no name on their own.
 _BARE = frozenset({"LLC", "INC", "LTD", "CO", "CORP", "PLC", "GMBH", "AG", "SA", "NV", "LP", "LLP", "CDP", "NA"})
+_ROMAN = re.compile(r"[IVXLC]+")  # "IX" of "Christian IX", cut from its name
 #: "the" right before a mention (only a quote between): the name reads with it ("the Soviet Union").
 _ARTICLE = re.compile(r"\b([Tt]he)\s+[\"“‘']?$")
 
@@ -115,7 +116,7 @@ def _clause(masked: MaskedDocument, number: int, sampled, verbalize: Verbalizer)
 
 def _proper(name: str) -> bool:
     """A name that reads as one at the start of a sentence: a capital or a digit first, two letters or more."""
-    if name.rsplit(" ", 1)[-1].rstrip(".") in _CUT_OFF or name.rstrip(".").upper() in _BARE:
+    if name.rsplit(" ", 1)[-1].rstrip(".") in _CUT_OFF or name.rstrip(".").upper() in _BARE or _ROMAN.fullmatch(name):
         return False  # "Violin Sonata No": a name the tokenizer cut at its number; "LLC" alone
     return (name[0].isupper() or name[0].isdigit()) and sum(c.isalpha() for c in name) >= 2
 

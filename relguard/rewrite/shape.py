@@ -201,14 +201,21 @@ def ranged(masked: MaskedDocument) -> set[int]:
 
 
 def mismatched(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
-    """Sentences where a fill after "and" opens a relative clause that its sibling did not ("the installment
-    published by X, and that is a prequel to Y"): the two halves of the coordination no longer match."""
+    """Sentences where a fill after "and" is not of its sibling's kind: a relative clause after one that is none
+    ("the installment published by X, and that is a prequel to Y"), or a verb after a noun phrase ("the
+    supporters of Edward F. Cline and founded First National Pictures"): the halves no longer match."""
     found: set[int] = set()
     for number, slot in enumerate(masked.slots):
         words = texts.get(number, "").replace(CLOSE, "")
-        if not RELATIVE.match(words) or _COORDINATED.search(masked.text, 0, slot.start) is None:
+        if not any(c.isalpha() for c in words) or _COORDINATED.search(masked.text, 0, slot.start) is None:
             continue
         earlier = [texts.get(n, "") for n, s in enumerate(masked.slots[:number]) if s.sentence == slot.sentence]
-        if any(any(c.isalpha() for c in e) and not RELATIVE.match(e) for e in earlier):
+        earlier = [e for e in earlier if any(c.isalpha() for c in e)]
+        if not earlier:
+            continue
+        sibling = earlier[-1].replace(CLOSE, "").strip(" ,")
+        relative = RELATIVE.match(words) is not None and RELATIVE.match(sibling) is None
+        noun_then_verb = sibling.startswith("the ") and not words.startswith(("the ", "a ", "an "))
+        if relative or noun_then_verb:
             found.add(slot.sentence)
     return found
