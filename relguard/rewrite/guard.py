@@ -191,9 +191,16 @@ def second_verb(tokens: Sequence[Token], fill: Span) -> bool:
 
 def finite_after_noun(tokens: Sequence[Token], fill: Span) -> bool:
     """A finite fill right after a common noun or adjective when its clause has had its finite verb: "Mountain
-    Crystal is a 1949 drama film expelled Harald Reinl" (a participle or a relative clause was wanted there)."""
+    Crystal is a 1949 drama film expelled Harald Reinl" (a participle or a relative clause was wanted there),
+    "governor of Brittany and baron works in Laval" (a singular common noun after "and" is no subject without
+    its article)."""
     before = _before(tokens, fill)
-    return before is not None and before[3] in ("NN", "NNS", "JJ") and _after_main_verb(tokens, fill)
+    if before is None or before[3] not in ("NN", "NNS", "JJ"):
+        return False
+    earlier = _before(tokens, (before[0], before[0]))
+    if earlier is not None and earlier[2].lower() in ("and", "or") and before[3] == "NN" and _inside(tokens, fill):
+        return _finite(_inside(tokens, fill)[0])  # "governor of Brittany and baron works in": no bare noun subject
+    return _after_main_verb(tokens, fill)
 
 
 def comma_splice(tokens: Sequence[Token], fill: Span) -> bool:
@@ -209,13 +216,21 @@ def _after_main_verb(tokens: Sequence[Token], fill: Span) -> bool:
     words = _inside(tokens, fill)
     if not words or not _finite(words[0]) or words[0][2].lower() in _RELATIVES:
         return False
+    before = [t for t in tokens if t[0] < fill[0]]
+    opened = [n for n, t in enumerate(before) if t[2] == "("]
+    closed = [n for n, t in enumerate(before) if t[2] == ")"]
+    if opened and (not closed or opened[-1] > closed[-1]):
+        before = before[opened[-1] + 1 :]  # the fill is inside an aside: "(islands are located in Niihau)"
     verb = inner = False
-    for token in tokens:
-        if token[0] >= fill[0]:
-            break
+    depth = 0
+    for token in before:
         lower = token[2].lower()
-        if lower in ("and", "but", "or", "nor", ";", "(", "—", "–"):
-            verb = inner = False  # a new clause, or an aside: "(islands are located in Niihau)"
+        if lower in ("(", ")"):
+            depth = max(0, depth + (1 if lower == "(" else -1))  # an aside before the fill is skipped whole
+        elif depth:
+            continue
+        elif lower in ("and", "but", "or", "nor", ";", "—", "–"):
+            verb = inner = False
         elif lower in _RELATIVES | _SUBORDINATORS or token[3] in ("WDT", "WP", "WRB"):
             inner = True  # the verbs of "which Alice Smith founded," or "When Acme grew," are not the main one
         elif lower == ",":
