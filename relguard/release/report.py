@@ -31,6 +31,9 @@ LIMITS = (
     "The guarantee bounds how well any reader can tell two alternative relations on the same entity pair apart; "
     "relations far apart in meaning (d_R near 1) are protected less than close ones.",
     "Releases compose: publishing two releases of the same corpus adds up their epsilon * d_R.",
+    "A sentence no wording of its drawn relation reads well in is restated (counts.sentences_restated): it keeps "
+    "its first clause where that reads alone and states its other relations plainly ('Alice Smith founded Acme "
+    "Corp.'); what else it said (dates, descriptions after that clause) is not in the release.",
     "Every count here follows from the released text itself; how many relations kept their original wording "
     "is known only to the confidential file.",
 )
