@@ -129,3 +129,20 @@ def test_a_first_clause_with_a_form_split_around_a_number_is_not_kept():
         "Acme employed, in 1777, William Bass.",
         ((5, 14), (22, 23)),
     )
+
+
+def test_a_slot_inside_a_quoted_title_or_after_a_cut_name_word_is_unfillable():
+    from relguard.rewrite.mask import MaskedDocument, Slot
+    from relguard.rewrite.shape import inside_name
+
+    def masked(text: str, names: list[str]) -> MaskedDocument:
+        at = text.index("[REL_0]")
+        mentions = tuple(sorted((text.index(n), text.index(n) + len(n), "ORG") for n in names))
+        return MaskedDocument("d", text, ((0, len(text)),), (Slot((0,), 0, at, at + 7),), mentions)
+
+    assert inside_name(masked('It is on the album "Staring [REL_0] the Sun".', ["Sun"])) == {0}
+    assert inside_name(masked("It was published by Office [REL_0] National Statistics.", ["National Statistics"])) == {
+        0
+    }
+    assert inside_name(masked("Acme Corp [REL_0] Globex Inc.", ["Acme Corp", "Globex Inc"])) == set()
+    assert inside_name(masked('Acme Corp [REL_0] "Globex".', ["Acme Corp", "Globex"])) == set()

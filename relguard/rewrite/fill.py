@@ -33,6 +33,7 @@ from relguard.rewrite.shape import (
     crowded,
     dated_between,
     gapped,
+    inside_name,
     mismatched,
     ranged,
     reads_between,
@@ -154,7 +155,7 @@ def fill_slots(
         unfillable -= _worded_by_model(masked, outcomes, verbalize, frames, kept, texts)
     unfillable |= crowded(masked, texts) | gapped(masked, texts) | stacked(masked, texts)
     unfillable |= repeated(masked, texts) | mismatched(masked, texts)
-    unfillable |= (after_fixed_phrase(masked) | ranged(masked)) - deleted
+    unfillable |= (after_fixed_phrase(masked) | ranged(masked) | inside_name(masked)) - deleted
     unfillable |= _misread(masked, texts, skip=deleted | unfillable)
     return deleted, texts, unfillable - deleted
 

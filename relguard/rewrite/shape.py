@@ -219,3 +219,31 @@ def mismatched(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
         if relative or noun_then_verb:
             found.add(slot.sentence)
     return found
+
+
+_QUOTES = re.compile(r"[\"“”]")
+_CAPITALIZED_BEFORE = re.compile(r"(?<![.!?]\s)\b[A-Z][a-z]+\s+$")
+
+
+def inside_name(masked: MaskedDocument) -> set[int]:
+    """Sentences with a slot inside a quoted title ("the album "Staring [at] the Sun"") or right after a capitalized
+    word no mention covers, before a name ("Office [for] National Statistics"): the NER cut a name, and a fill
+    there writes into it ("the album "is in the collection of the Sun""). Unfillable."""
+    found: set[int] = set()
+    covered = [(a, b) for a, b, _ in masked.mentions]
+    for slot in masked.slots:
+        start = masked.sentences[slot.sentence][0]
+        before = masked.text[start : slot.start]
+        if len(_QUOTES.findall(before)) % 2 and _QUOTES.search(
+            masked.text, slot.end, masked.sentences[slot.sentence][1]
+        ):
+            found.add(slot.sentence)
+            continue
+        word = _CAPITALIZED_BEFORE.search(before)
+        if word is None or not before[: word.start()].strip():
+            continue  # the sentence's first word is capitalized anyway
+        at = start + word.start()
+        named_after = any(a == slot.end + 1 or a == slot.end for a, _ in covered)
+        if named_after and not any(a <= at < b for a, b in covered):
+            found.add(slot.sentence)
+    return found
