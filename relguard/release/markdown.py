@@ -70,9 +70,10 @@ def summary_lines(report: dict) -> list[str]:
     if restated:
         lines += [
             "",
-            f"**{plural(restated, 'sentence')}** {'was' if restated == 1 else 'were'} replaced by a plain statement "
-            'of the drawn relations between their names ("Alice Smith founded Acme Corp."): no wording fits where '
-            "the relation stood, so what else the sentence said is not in the release.",
+            f"**{plural(restated, 'sentence')}** {'was' if restated == 1 else 'were'} restated: no wording of the "
+            "drawn relation reads well where it stood, so each keeps its first clause where that reads alone and "
+            'states its other relations plainly ("<subject> <drawn relation> <object>."); what else it said is not '
+            "in the release.",
         ]
     withheld = counts.get("sentences_withheld", 0)
     if withheld:

@@ -32,8 +32,8 @@ LIMITS = (
     "relations far apart in meaning (d_R near 1) are protected less than close ones.",
     "Releases compose: publishing two releases of the same corpus adds up their epsilon * d_R.",
     "A sentence no wording of its drawn relation reads well in is restated (counts.sentences_restated): it keeps "
-    "its first clause where that reads alone and states its other relations plainly ('Alice Smith founded Acme "
-    "Corp.'); what else it said (dates, descriptions after that clause) is not in the release.",
+    "its first clause where that reads alone and states its other relations plainly ('<subject> <drawn relation> "
+    "<object>.'); what else it said (dates, descriptions after that clause) is not in the release.",
     "Every count here follows from the released text itself; how many relations kept their original wording "
     "is known only to the confidential file.",
 )
@@ -74,7 +74,7 @@ COUNT_LABELS = {
     "sentences_removed": "sentences removed (a deleted relation)",
     "sentences_withheld": "sentences withheld by the leak scan",
     "sentences_unfillable": "sentences deleted: no wording of the drawn relation fits, or reads as English, there",
-    "sentences_restated": "sentences replaced by a plain statement of their drawn relations (no wording fits there)",
+    "sentences_restated": "sentences restated: their first clause kept where it reads, their other relations stated",
     "slots": "relation slots (spans rewritten or removed)",
     "groups": "relation groups (aligned entity pairs, one draw each)",
     "groups_deleted": "groups deleted (null outcome)",
