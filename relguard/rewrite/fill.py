@@ -75,8 +75,7 @@ def fill(
     are where every non-empty fill landed in its text, whatever the outcome.
     """
     deleted, texts, unfillable = fill_slots(masked, outcomes, verbalize, frames)
-    printed = _printed(masked, texts, deleted | unfillable | set(withheld))
-    restated = restatements(masked, unfillable - set(withheld), outcomes, verbalize, printed=printed, texts=texts)
+    restated = _restated(masked, texts, outcomes, verbalize, unfillable=unfillable, gone=deleted | set(withheld))
     unfillable -= set(restated)
     held = sorted(set(withheld) - deleted - unfillable)
     gone = deleted | unfillable | set(held)
@@ -102,13 +101,15 @@ def fill(
     )
 
 
-def _printed(masked: MaskedDocument, texts: Mapping[int, str], gone: Collection[int]) -> set[int]:
-    """The groups whose outcome a kept sentence's fill prints in words."""
-    return {
+def _restated(masked, texts, outcomes, verbalize, *, unfillable: set[int], gone: set[int]) -> dict[int, Statement]:
+    """The statements of the ``unfillable`` sentences not ``gone``, leaving out the groups a kept sentence's fill
+    already prints in words."""
+    printed = {
         s.groups[0]
         for n, s in enumerate(masked.slots)
-        if s.sentence not in gone and prints_own(masked, s) and any(c.isalpha() for c in texts.get(n, ""))
+        if s.sentence not in gone | unfillable and prints_own(masked, s) and any(c.isalpha() for c in texts.get(n, ""))
     }
+    return restatements(masked, unfillable - gone, outcomes, verbalize, printed=printed, texts=texts)
 
 
 def _written(masked: MaskedDocument, start: int, end: int, texts, restated: Mapping[int, Statement]):
@@ -319,8 +320,7 @@ def filled_sentences(
 def written_sentences(masked, outcomes, verbalize, frames=None) -> tuple[dict[int, tuple[str, tuple]], set[int]]:
     """:func:`filled_sentences`, and which of them are restated."""
     deleted, texts, unfillable = fill_slots(masked, outcomes, verbalize, frames)
-    printed = _printed(masked, texts, deleted | unfillable)
-    restated = restatements(masked, unfillable, outcomes, verbalize, printed=printed, texts=texts)
+    restated = _restated(masked, texts, outcomes, verbalize, unfillable=unfillable, gone=deleted)
     out: dict[int, tuple[str, tuple[tuple[int, int], ...]]] = {}
     for number, (start, end) in enumerate(masked.sentences):
         if number in restated:

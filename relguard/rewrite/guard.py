@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from relguard.extract.spacy.lexicon import words
+
 if TYPE_CHECKING:
     from spacy.language import Language
 
@@ -36,33 +38,9 @@ _NO_RELATIVE_AFTER = frozenset(
     {"PRP", "DT", "PDT", "JJ", "JJR", "JJS", "FW", "IN", "HYPH", ":", "PRP$", "POS", "WDT", "RB"}
 )
 #: Verbs a participle may follow: passive, perfect and linking verbs.
-_TAKES_PARTICIPLE = frozenset(
-    {
-        "is",
-        "was",
-        "are",
-        "were",
-        "has",
-        "had",
-        "have",
-        "became",
-        "becomes",
-        "become",
-        "remained",
-        "remains",
-        "seemed",
-        "seems",
-        "got",
-        "gets",
-        "stayed",
-        "stays",
-        "appeared",
-        "appears",
-        "looked",
-        "looks",
-        "felt",
-        "feels",
-    }
+_TAKES_PARTICIPLE = words(
+    "is was are were has had have became becomes become remained remains seemed seems got gets stayed stays "
+    "appeared appears looked looks felt feels"
 )
 #: Where a verb cannot stand: after an article, an adjective or a number (a noun is wanted).
 _NOUN_WANTED_AFTER = frozenset({"DT", "JJ", "JJR", "JJS", "CD"})
@@ -216,11 +194,9 @@ def _after_main_verb(tokens: Sequence[Token], fill: Span) -> bool:
     words = _inside(tokens, fill)
     if not words or not _finite(words[0]) or words[0][2].lower() in _RELATIVES:
         return False
-    before = [t for t in tokens if t[0] < fill[0]]
-    opened = [n for n, t in enumerate(before) if t[2] == "("]
-    closed = [n for n, t in enumerate(before) if t[2] == ")"]
-    if opened and (not closed or opened[-1] > closed[-1]):
-        before = before[opened[-1] + 1 :]  # the fill is inside an aside: "(islands are located in Niihau)"
+    aside = _aside_start(tokens, fill)
+    start = 0 if aside is None else aside + 1  # inside an aside, its clause: "(islands are located in Niihau)"
+    before = [t for t in tokens[start:] if t[0] < fill[0]]
     verb = inner = False
     depth = 0
     for token in before:
@@ -240,18 +216,26 @@ def _after_main_verb(tokens: Sequence[Token], fill: Span) -> bool:
     return verb
 
 
+def _aside_start(tokens: Sequence[Token], fill: Span) -> int | None:
+    """The index of the "(" whose aside holds the fill, or None when the fill stands outside parentheses."""
+    opened: list[int] = []
+    for n, token in enumerate(tokens):
+        if token[0] >= fill[0]:
+            break
+        if token[2] == "(":
+            opened.append(n)
+        elif token[2] == ")" and opened:
+            opened.pop()
+    return opened[-1] if opened else None
+
+
 def clause_in_aside(tokens: Sequence[Token], fill: Span) -> bool:
     """A relative clause inside parentheses: "(July 23, 1899, Warrenton, which is the largest city of North
     Carolina—January 21, 1992 …)": an aside holds dates and places, not clauses."""
     words = [t for t in _inside(tokens, fill) if t[2] != ","]
     if not words or words[0][2].lower() not in _RELATIVES:
         return False
-    depth = 0
-    for token in tokens:
-        if token[0] >= fill[0]:
-            break
-        depth = max(0, depth + (token[2] == "(") - (token[2] == ")"))
-    return depth > 0
+    return _aside_start(tokens, fill) is not None
 
 
 def not_a_noun_after_possessive(tokens: Sequence[Token], fill: Span) -> bool:

@@ -60,6 +60,7 @@ def restatements(
     out: dict[int, Statement] = {}
     for number in sorted(sentences):
         opening = first_clause(masked, number, texts) if texts is not None else None
+        groups = _groups_of(masked, number)
         pieces: list[str] = []
         fills: list[tuple[int, int]] = []
         length = 0
@@ -67,8 +68,8 @@ def restatements(
             pieces.append(opening[0])
             fills += opening[1]
             length = len(opening[0])
-            stated.add(_groups_of(masked, number)[0])
-        for group in _groups_of(masked, number):
+            stated.add(groups[0])
+        for group in groups:
             if group in stated:
                 continue
             clause = _clause(masked, number, outcomes[group], verbalize)
@@ -102,7 +103,7 @@ def _clause(masked: MaskedDocument, number: int, sampled, verbalize: Verbalizer)
     """(subject, predicate words, object) for one group, or None where a plain statement would not read: a name
     missing or not named in the sentence (a pronoun's antecedent is a guess), a name that is no proper name
     ("km²", "D", "non-Congress"), a nationality or group (NORP: "American followed …"), no finite form."""
-    subject, obj = getattr(sampled, "subject", ""), getattr(sampled, "object", "")
+    subject, obj = sampled.subject, sampled.object
     if sampled.predicate is None or not subject or not obj or name_key(subject) == name_key(obj):
         return None
     if "NORP" in sampled.type_pair or not (_proper(subject) and _proper(obj)):

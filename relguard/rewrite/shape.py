@@ -74,7 +74,10 @@ def crowded(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
         text = texts.get(number, "")
         if any(ch.isalpha() for ch in text) and prints_own(masked, slot):
             words[slot.sentence] = words.get(slot.sentence, 0) + 1
-            aside = text.startswith((", ", "-")) or _COORDINATED.search(masked.text, 0, slot.start) is not None
+            aside = (
+                text.startswith((", ", "-"))
+                or _COORDINATED.search(masked.text, max(0, slot.start - 12), slot.start) is not None
+            )
             asides[slot.sentence] = asides.get(slot.sentence, 0) + aside
     return {s for s, count in words.items() if count > MOST_FILLS + min(1, asides[s]) or count - asides[s] > 1}
 
@@ -207,7 +210,10 @@ def mismatched(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
     found: set[int] = set()
     for number, slot in enumerate(masked.slots):
         words = texts.get(number, "").replace(CLOSE, "")
-        if not any(c.isalpha() for c in words) or _COORDINATED.search(masked.text, 0, slot.start) is None:
+        if (
+            not any(c.isalpha() for c in words)
+            or _COORDINATED.search(masked.text, max(0, slot.start - 12), slot.start) is None
+        ):
             continue
         earlier = [texts.get(n, "") for n, s in enumerate(masked.slots[:number]) if s.sentence == slot.sentence]
         earlier = [e for e in earlier if any(c.isalpha() for c in e)]
