@@ -619,3 +619,48 @@ def test_a_direction_noun_links_only_with_its_of(extractor):
 
     described = extractor.extract(Document("d.txt", "The Harbor Street Clinic is a community health centre in Boston."))
     assert [o.text for t in described.triples for o in t.occurrences] == ["in"]
+
+
+def test_a_quoted_title_is_a_work_and_replaces_the_ner_pieces_of_it(extractor):
+    """Re-DocRED 073 and 003: the NER missed "Can't Take My Eyes Off You" and took "Joan" out of a song's title."""
+    from relguard.types import Document
+
+    text = '" Can\'t Take My Eyes Off You " is a 1967 single credited to Frankie Valli.'
+    song = extractor.extract(Document("d.txt", text))
+    assert ("Can't Take My Eyes Off You", "WORK_OF_ART") in {(e.name, e.type) for e in song.entities}
+    assert [(t.subject, t.object) for t in song.triples] == [("Can't Take My Eyes Off You", "Frankie Valli")]
+    text = 'Other songs included " The Old Chaperone " and " Leave It to Joan ".'
+    listed = extractor.extract(Document("d.txt", text))
+    assert "PERSON" not in {e.type for e in listed.entities}
+    assert {m.text for e in listed.entities for m in e.mentions} == {"The Old Chaperone", "Leave It to Joan"}
+
+
+def test_a_nickname_or_a_quotation_is_no_title(extractor):
+    from relguard.types import Document
+
+    nickname = extractor.extract(Document("d.txt", 'Robert "Bob" Smith founded Acme Corp.'))
+    assert "WORK_OF_ART" not in {e.type for e in nickname.entities}
+    text = 'Pete Wentz said, "Where the Wild Things Are is a great narrative about a boy and his fears."'
+    speech = extractor.extract(Document("d.txt", text))
+    assert "Where the Wild Things Are is a great narrative about a boy and his fears" not in {
+        e.name for e in speech.entities
+    }
+
+
+def test_a_place_head_word_types_a_name_the_ner_leaves_untyped(extractor):
+    """Re-DocRED 092: the NER types "Regal Mountain" neither in context nor alone; its last word says it is a place."""
+    from relguard.types import Document
+
+    mountain = extractor.extract(Document("d.txt", "Regal Mountain is a mountain in Alaska."))
+    assert ("Regal Mountain", "LOC") in {(e.name, e.type) for e in mountain.entities}
+    assert [(t.subject, t.object) for t in mountain.triples] == [("Regal Mountain", "Alaska")]
+
+
+def test_a_proper_name_that_modifies_a_noun_is_a_mention(extractor):
+    """Re-DocRED 046: "The Dragon Quest series ... in Japan" names the series through a compound."""
+    from relguard.types import Document
+
+    series = extractor.extract(
+        Document("d.txt", "The Dragon Quest series is one of the most popular video game series in Japan.")
+    )
+    assert [(t.subject, t.object) for t in series.triples] == [("Dragon Quest", "Japan")]

@@ -38,7 +38,10 @@ if TYPE_CHECKING:
 _ENTITY_TYPES = frozenset(ENTITY_TYPES)
 #: Longest run of proper nouns taken as a name the NER missed; longer runs are titles or lists.
 MAX_PROPER_WORDS = 4
-_ARGUMENT_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "appos", "conj", "attr", "dative"})
+#: Longest quoted run taken as a title; longer quotations are speech.
+MAX_TITLE_TOKENS = 8
+_QUOTES = frozenset({'"', "“", "”"})
+_ARGUMENT_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "appos", "conj", "attr", "dative", "compound"})
 _Found = tuple[
     int, int, int, str, tuple[tuple[int, int], ...], tuple[str, ...]
 ]  # sentence, mentions, predicate, spans, roles
@@ -209,12 +212,18 @@ class DocumentState(EntityResolution, Coreference):
 
     def _named_mentions(self) -> None:
         """NER entities of the inventory's types, trimmed of articles, punctuation, possessives and of a
-        preposition or conjunction the model took into the name ("Acme in", "Paris and")."""
+        preposition or conjunction the model took into the name ("Acme in", "Paris and"); and quoted titles
+        (:meth:`_quoted_titles`), which replace the NER's pieces of them."""
         doc = self.doc
+        titles = self._quoted_titles()
+        inside = {i for start, end in titles for i in range(start, end)}
+        found: list[tuple[int, int, str]] = [(start, end, "WORK_OF_ART") for start, end in titles]
         for ent in doc.ents:
             if ent.label_ not in _ENTITY_TYPES:
                 continue
             start, end = ent.start, ent.end
+            if inside.intersection(range(start, end)):
+                continue  # "Leave It to Joan": Joan is a word of the title, not a person
             while end - start > 1 and (doc[start].text in lex.LEADING_DETS or doc[start].is_punct):
                 start += 1
             while end - start > 1 and (
@@ -223,8 +232,43 @@ class DocumentState(EntityResolution, Coreference):
                 end -= 1
             if self.sent_of[start] < 0 or not doc[start:end].text.strip() or doc[start].is_punct:
                 continue
+            found.append((start, end, ent.label_))
+        for start, end, label in sorted(found):
             self._add_mention(start, end, -1)
-            self.labels.append(ent.label_)
+            self.labels.append(label)
+
+    def _quoted_titles(self) -> list[tuple[int, int]]:
+        """Token ranges of short capitalized runs in double quotes: the titles of songs, films and books.
+
+        The NER misses most of them or cuts them up ("The Old Chaperone" -> "Old Chaperone"; "Leave It to Joan" ->
+        Joan), so a sentence that names a song and its singer got no slot. A title is read from its quotes and its
+        own words only, never from the words around it (invariant 11): at most :data:`MAX_TITLE_TOKENS` tokens
+        inside a pair of quotes in one sentence, opening with a capital or a digit, trailing punctuation left
+        out; a quote glued to a name on either side is a nickname ('Robert "Bob" Smith') and no title.
+        """
+        doc, titles = self.doc, []
+        for sent in self.sent_spans:
+            opened = None
+            for tok in sent:
+                if tok.text not in _QUOTES:
+                    continue
+                if opened is None:
+                    if tok.text != "”":
+                        opened = tok.i
+                    continue
+                start, end, opened = opened + 1, tok.i, None
+                while end > start and doc[end - 1].is_punct:
+                    end -= 1
+                opening = doc[start].text[:1] if end > start else ""
+                if not 0 < end - start <= MAX_TITLE_TOKENS or not (opening.isupper() or opening.isdigit()):
+                    continue
+                nickname = any(
+                    0 <= i < len(doc) and doc[i].pos_ == "PROPN" and doc[i].text[:1].isupper()
+                    for i in (start - 2, tok.i + 1)
+                )
+                if not nickname:
+                    titles.append((start, end))
+        return titles
 
     def _proper_mentions(self, label_names: Callable[[list[str]], dict[str, str | None]]) -> None:
         """Proper-noun subjects and objects the NER did not label in context, labelled by name alone.
@@ -254,7 +298,7 @@ class DocumentState(EntityResolution, Coreference):
             return
         labels = label_names(sorted({doc[i:j].text for i, j in runs}))
         for i, j in runs:
-            label = labels.get(doc[i:j].text) or (name_shape(doc[i:j]) if self.strict else None)
+            label = labels.get(doc[i:j].text) or (name_shape(doc[i:j]) if self.strict else place_shape(doc[i:j]))
             if label in _ENTITY_TYPES and self.sent_of[i] >= 0:
                 self._add_mention(i, j, -1)
                 self.labels.append(label)
@@ -341,6 +385,13 @@ def name_shape(words: Span) -> str | None:
     if 2 <= len(tokens) <= 3 and all(t.is_alpha and t.is_title for t in tokens):
         return "PERSON"
     return None
+
+
+def place_shape(words: Span) -> str | None:
+    """LOC for a run of capitalized words ending in a place's head word ("Regal Mountain"), which the NER on the
+    name alone often leaves untyped; the name's own words decide, never the words around it."""
+    tokens = [t for t in words if not t.is_space]
+    return "LOC" if len(tokens) >= 2 and tokens[-1].lower_ in lex.PLACE_HEADS else None
 
 
 def opens_what_follows(words: list[Token], first: Token) -> bool:

@@ -151,6 +151,11 @@ ORG_HEADS = _words(
     corp inc ltd llc plc gmbh ag pharmaceuticals solutions software networks media entertainment studios
     publishing press trust fund insurance logistics airport railways railway"""
 )
+#: Last words of a place's name: "Regal Mountain", "Olza River", "Morogoro Region" are places whatever the NER says.
+PLACE_HEADS = _words(
+    """mountain mountains mount peak peaks river lake island islands valley region county province district
+    bay creek glacier canyon desert forest park peninsula strait sea ocean gulf pass range hill hills"""
+)
 #: Prepositions that compare, exemplify or concede rather than relate: "funds clinics like X", "taller than X".
 NON_RELATIONAL_PREPS = _words("like unlike than including excluding despite except per via besides notwithstanding")
 #: Light nouns of support-verb idioms, kept in the predicate: "took place in", "took part in", "played a role in".
