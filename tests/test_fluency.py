@@ -118,6 +118,36 @@ CASES = [
         ("The county has 67 towns in Ohio.", "The county has 67emigrated from Ohio.", ["towns in"], ["emigrated from"]),
         ("The county has 67 towns in Ohio.", "The county has 67 towns bordering Ohio.", ["in"], ["bordering"]),
     ),
+    (  # HotpotQA "member of New South Wales ... expansion of New South Wales": a name twice repeats no predicate
+        "repeated_predicate",
+        (
+            "She was born in Young, NSW and grew up in Ballina, NSW.",
+            "She was born in Young that is part of NSW and grew up in Ballina that is part of NSW.",
+            [", ", ", "],
+            [" that is part of ", " that is part of "],
+        ),
+        (
+            "Ana Ruiz, who runs Acme Corp, and Bo Chan, who owns Acme Corp, met.",
+            "Ana Ruiz, the founder of Acme Corp, and Bo Chan, a director of Acme Corp, met.",
+            ["who runs", "who owns"],
+            ["the founder of", "a director of"],
+        ),
+    ),
+    (  # HotpotQA "Sanford was President of Duke University": a capitalized role is relation words
+        "slot_inside_name",
+        (
+            'It was on the album "Staring at the Sun".',
+            'It was on the album "is in the collection of the Sun".',
+            ["Staring at"],
+            ["is in the collection of"],
+        ),
+        (
+            "From 1969 to 1985, Sanford was President of Duke University.",
+            "From 1969 to 1985, Sanford was the founder of Duke University.",
+            ["President of"],
+            ["the founder of"],
+        ),
+    ),
 ]
 
 

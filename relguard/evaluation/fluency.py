@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from relguard.extract.spacy import lexicon as lex
 from relguard.rewrite.sentences import Rewritten
 
 if TYPE_CHECKING:
@@ -76,14 +77,20 @@ def repeated_predicate(r: Rewritten, doc: Doc) -> bool:
     texts = [t for t in texts if t]
     if len(texts) != len(set(texts)):
         return True
-    return bool(_repeated_runs(r.released) - _repeated_runs(r.original))
+    in_fills = {run for text in texts for run in _runs(text)}
+    return bool((_repeated_runs(r.released) - _repeated_runs(r.original)) & in_fills)
+
+
+def _runs(text: str) -> list[tuple[str, ...]]:
+    words = re.findall(r"[a-z]+", text.lower())
+    return [tuple(words[i : i + 3]) for i in range(len(words) - 2)]
 
 
 def _repeated_runs(text: str) -> set[tuple[str, ...]]:
-    words = re.findall(r"[a-z]+", text.lower())
-    runs = [tuple(words[i : i + 3]) for i in range(len(words) - 2)]
+    """Three-word runs that occur twice; only those a fill printed count (a name twice after two "of" fills,
+    "member of New South Wales ... expansion of New South Wales", repeats no predicate)."""
     seen, twice = set(), set()
-    for run in runs:
+    for run in _runs(text):
         (twice if run in seen else seen).add(run)
     return twice
 
@@ -117,8 +124,8 @@ def slot_inside_name(r: Rewritten, doc: Doc) -> bool:
         text = r.original[start:end]
         if _quoted(r.original, start, end):
             return True
-        words = [m for m in _TITLE_WORD.finditer(text)]
-        if any(start + m.start() > 0 for m in words):
+        words = [m for m in _TITLE_WORD.finditer(text) if m.group().lower() not in lex.ROLE_NOUNS]
+        if any(start + m.start() > 0 for m in words):  # "Chairman of": a role, which spans take in
             return True
     return False
 
