@@ -73,6 +73,10 @@ CASES = [
      "Sebastian Bach.", NOUN, "member_of",
      "Carl Philipp Emanuel Bach was a German musician, the fifth child and second (surviving) member of Johann "
      "Sebastian Bach."),
+    # the text keeps the "of" after a capitalized role: a verb's form ending on "of" keeps it (HotpotQA "Sanford
+    # was President of Duke University" read "Sanford sits on the board Duke University")
+    ("From 1969 to 1985, Sanford was President of Duke University.", FINITE, "sits_on_board_of",
+     "From 1969 to 1985, Sanford sits on the board of Duke University."),
     # after "and", a sibling of a participle that is no slot is a participle too
     ('NASCAR Revolution is a racing video game developed by Stormfront Studios and published by EA Sports" (a '
      'division of Electronic Arts)".', MODIFIER, "owned_by",

@@ -25,7 +25,7 @@ from relguard.rewrite.frames import Frame, read_frames
 from relguard.rewrite.layout import complement, removed_ranges
 from relguard.rewrite.mask import MaskedDocument, prints_own
 from relguard.rewrite.restate import Statement, restatements
-from relguard.rewrite.seams import CLOSING, assemble
+from relguard.rewrite.seams import CLOSING, assemble, stray_of
 from relguard.rewrite.shape import (
     CLOSE,
     RELATIVE,
@@ -232,6 +232,8 @@ def slot_words(
         if words is None or not _same_preposition(masked, slot, sampled, verbalize, place):
             unfillable.add(slot.sentence)
             continue
+        if place.preposition_after and not words.endswith(" of") and stray_of(words, masked.text, slot.end):
+            words += " of"  # the seam drops the text's "of" after a verb: "sits on the board [of] Duke University"
         forms[number] = words
         if RELATIVE.match(words):
             relative_in.add(slot.sentence)

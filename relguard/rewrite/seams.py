@@ -40,10 +40,7 @@ def assemble(masked: MaskedDocument, start: int, end: int, texts: Mapping[int, s
         after = masked.text[slot.end : min(end, slot.end + 2)]
         opening = _opens_sentence(masked.text, sentence_starts, slot.start)
         out, words = mend(out, words, after, opening)
-        if words and _VERB_START.match(words.lstrip(", ")) and _STRAY_OF.match(masked.text, slot.end):
-            cursor_skip = _STRAY_OF.match(masked.text, slot.end).end() - slot.end  # "fired [of] Ibsen's works"
-        else:
-            cursor_skip = 0
+        cursor_skip = stray_of(words, masked.text, slot.end)  # "fired [of] Ibsen's works"
         ranges.append((len(out), len(out) + len(words)))
         out += words
         cursor = slot.end + cursor_skip
@@ -56,6 +53,13 @@ def assemble(masked: MaskedDocument, start: int, end: int, texts: Mapping[int, s
                 cursor = name
     out += masked.text[cursor:end]
     return out, ranges
+
+
+def stray_of(words: str, text: str, end: int) -> int:
+    """How many characters of " of" after a slot ending at ``end`` the seam drops: a fill that starts with a verb
+    takes no "of" after it, which only the noun it replaced could ("fired [of] Ibsen's works"); else 0."""
+    found = _STRAY_OF.match(text, end)
+    return found.end() - end if words and found and _VERB_START.match(words.lstrip(", ")) else 0
 
 
 def mend(before: str, words: str, after: str, opening: bool) -> tuple[str, str]:
