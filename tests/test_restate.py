@@ -113,6 +113,23 @@ def test_a_group_is_stated_only_with_two_proper_names_the_sentence_names():
     )
 
 
+def test_a_list_the_ner_took_as_one_name_is_no_subject_for_a_statement():
+    """From the seventh reading: "Pontefract, Barnsley and Doncaster is in the collection of River Went."."""
+    from relguard.rewrite.mask import MaskedDocument, Slot
+    from relguard.rewrite.restate import restatements
+
+    def stated(first: str) -> tuple:
+        text = f"It lies near {first} [REL_0] the River Went."
+        mentions = ((13, 13 + len(first), "GPE"), (text.index("River"), len(text) - 1, "LOC"))
+        slot = Slot((0,), 0, text.index("[REL_0]"), text.index("[REL_0]") + 7)
+        masked = MaskedDocument("d", text, ((0, len(text)),), (slot,), mentions)
+        outcome = Sampled(("GPE", "LOC"), "located_in", first, "River Went")
+        return tuple(s.text for s in restatements(masked, {0}, {0: outcome}, VERBALIZE).values())
+
+    assert stated("Pontefract, Barnsley and Doncaster") == ()
+    assert stated("Pontefract") == ("Pontefract is located in the River Went.",)
+
+
 def test_a_statement_keeps_the_article_the_sentence_gives_a_name_and_skips_a_cut_name(extractor):
     from relguard.rewrite.mask import MaskedDocument, Slot
     from relguard.rewrite.restate import _proper, restatements

@@ -115,10 +115,16 @@ def _clause(masked: MaskedDocument, number: int, sampled, verbalize: Verbalizer)
     return spelled[0], words, spelled[1]
 
 
+#: A comma and a later "and": names listed as one mention.
+_LISTED = re.compile(r", .* and ")
+
+
 def _proper(name: str) -> bool:
     """A name that reads as one at the start of a sentence: a capital or a digit first, two letters or more."""
     if name.rsplit(" ", 1)[-1].rstrip(".") in _CUT_OFF or name.rstrip(".").upper() in _BARE or _ROMAN.fullmatch(name):
         return False  # "Violin Sonata No": a name the tokenizer cut at its number; "LLC" alone
+    if _LISTED.search(name):
+        return False  # "Pontefract, Barnsley and Doncaster": a list the NER took as one name, no subject for "is"
     return (name[0].isupper() or name[0].isdigit()) and sum(c.isalpha() for c in name) >= 2
 
 
