@@ -3,8 +3,10 @@
 Read files one at a time and extract on worker processes, keeping in memory only the entity-alignment table
 (names and types, :class:`~relguard.extract.slots.EntityAlignment`) and the extractions in a spill file; then,
 reading the spill back, align and review each document and add it to the group table; draw one outcome per
-group on this process (the encoder loads meanwhile, on a thread); rewrite each document from the outcome table
-(:func:`~relguard.engine.rewrite.rewrite_document`) into the folder sink; and finish — reports, config, the
+group on this process (the encoder loads meanwhile, on a thread, and the rewrite workers start); rewrite each
+document from the outcome table (:func:`~relguard.engine.rewrite.rewrite_document`) on every core
+(:mod:`~relguard.engine.rewrite_pool`; in this process for a small input or the LLM verbalizer, whose calls are
+counted here) into the folder sink, in input order; and finish — reports, config, the
 public-file check over the spill once more, the mapping — through the same assembly as every release. Nothing
 carries a final name until every file is complete.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import nullcontext
 from pathlib import Path
 
 from relguard.engine.assemble import Assembly, Finished
@@ -20,6 +23,7 @@ from relguard.engine.backends import Backends, DrawLoader, verbalizer_from
 from relguard.engine.outcomes import draw_outcomes
 from relguard.engine.provenance import backend_provenance, provenance
 from relguard.engine.rewrite import rewrite_document
+from relguard.engine.rewrite_pool import RewritePool
 from relguard.engine.sink import FolderSink
 from relguard.engine.spill import Spill
 from relguard.engine.tally import GroupTable
@@ -79,6 +83,8 @@ def run_local(
             seen.add(doc.document.name)
             table.add(doc)
         check_review(review, seen)
+        verbalize_here = settings.backends.verbalizer == "llm"
+        pool = RewritePool(workers) if workers > 1 and not verbalize_here else None  # loads while the draw runs
         tell("drawing", 0, 0)
         chosen = loader.get()
         outcomes = draw_outcomes(table, privacy=settings.privacy, generator=chosen.candidates, encoder=chosen.encoder)
@@ -99,17 +105,16 @@ def run_local(
             public.setdefault("backends", {})["verbalizer"] = backend_provenance((("verbalizer", verbalize),))[0][
                 "verbalizer"
             ]
-        with sink:
+        with sink, pool or nullcontext():
             assembly = Assembly(sink, outcomes, forms=forms, mapping=mapping is not None, parquet=run.options.parquet)
-            for number, doc in enumerate(aligned(spill, alignment, review), start=1):
-                piece = rewrite_document(
-                    doc,
-                    outcomes,
-                    forms=forms,
-                    mapping=mapping is not None,
-                    verbalize=verbalize,
-                    inline_marks=run.options.mark_slots,
-                )
+            documents = aligned(spill, alignment, review)
+            options = {"forms": forms, "mapping": mapping is not None, "inline_marks": run.options.mark_slots}
+            pieces = (
+                pool.rewrite(documents, outcomes, **options)
+                if pool is not None
+                else (rewrite_document(doc, outcomes, verbalize=verbalize, **options) for doc in documents)
+            )
+            for number, piece in enumerate(pieces, start=1):
                 assembly.add(piece)
                 tell("rewriting", number, spill.count)
             if verbalize is not None:  # what the model spent: a function of the text, confidential
