@@ -275,8 +275,9 @@ class DocumentState(EntityResolution, Coreference):
 
         The NER reads the words around a name, so "Globex was acquired by Acme Corp" finds Globex and "Globex
         acquired Acme Corp" does not, and the pair would get a slot in one wording only (invariant 11). A run of
-        capitalized proper nouns that is an argument (subject, object, apposition, conjunct) and that the NER
-        labels with an inventory type on its own (:data:`~relguard.extract.spacy.retype.TEMPLATE`) is a mention.
+        capitalized proper nouns that is an argument (subject, object, apposition, conjunct) or a compound
+        modifier ("The Dragon Quest series"), and that the NER labels with an inventory type on its own
+        (:data:`~relguard.extract.spacy.retype.TEMPLATE`) or that ends in a place's head word, is a mention.
         """
         doc, runs = self.doc, []
         common = {t.lower_ for t in doc if t.is_lower}
