@@ -19,6 +19,7 @@ from relguard.extract.spacy.coref import Coreference
 from relguard.extract.spacy.entities import EntityResolution
 from relguard.extract.spacy.patterns import SentenceRelations
 from relguard.extract.spacy.spelled import name_runs, spelled_labels
+from relguard.extract.spacy.titles import place_shape, quoted_titles
 from relguard.extract.stretches import to_stretches
 from relguard.types import (
     ENTITY_TYPES,
@@ -38,9 +39,6 @@ if TYPE_CHECKING:
 _ENTITY_TYPES = frozenset(ENTITY_TYPES)
 #: Longest run of proper nouns taken as a name the NER missed; longer runs are titles or lists.
 MAX_PROPER_WORDS = 4
-#: Longest quoted run taken as a title; longer quotations are speech.
-MAX_TITLE_TOKENS = 8
-_QUOTES = frozenset({'"', "“", "”"})
 _ARGUMENT_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "appos", "conj", "attr", "dative", "compound"})
 _Found = tuple[
     int, int, int, str, tuple[tuple[int, int], ...], tuple[str, ...]
@@ -213,9 +211,9 @@ class DocumentState(EntityResolution, Coreference):
     def _named_mentions(self) -> None:
         """NER entities of the inventory's types, trimmed of articles, punctuation, possessives and of a
         preposition or conjunction the model took into the name ("Acme in", "Paris and"); and quoted titles
-        (:meth:`_quoted_titles`), which replace the NER's pieces of them."""
+        (:func:`~relguard.extract.spacy.titles.quoted_titles`), which replace the NER's pieces of them."""
         doc = self.doc
-        titles = self._quoted_titles()
+        titles = quoted_titles(self.doc, self.sent_spans)
         inside = {i for start, end in titles for i in range(start, end)}
         found: list[tuple[int, int, str]] = [(start, end, "WORK_OF_ART") for start, end in titles]
         for ent in doc.ents:
@@ -236,39 +234,6 @@ class DocumentState(EntityResolution, Coreference):
         for start, end, label in sorted(found):
             self._add_mention(start, end, -1)
             self.labels.append(label)
-
-    def _quoted_titles(self) -> list[tuple[int, int]]:
-        """Token ranges of short capitalized runs in double quotes: the titles of songs, films and books.
-
-        The NER misses most of them or cuts them up ("The Old Chaperone" -> "Old Chaperone"; "Leave It to Joan" ->
-        Joan), so a sentence that names a song and its singer got no slot. A title is read from its quotes and its
-        own words only, never from the words around it (invariant 11): at most :data:`MAX_TITLE_TOKENS` tokens
-        inside a pair of quotes in one sentence, opening with a capital or a digit, trailing punctuation left
-        out; a quote glued to a name on either side is a nickname ('Robert "Bob" Smith') and no title.
-        """
-        doc, titles = self.doc, []
-        for sent in self.sent_spans:
-            opened = None
-            for tok in sent:
-                if tok.text not in _QUOTES:
-                    continue
-                if opened is None:
-                    if tok.text != "”":
-                        opened = tok.i
-                    continue
-                start, end, opened = opened + 1, tok.i, None
-                while end > start and doc[end - 1].is_punct:
-                    end -= 1
-                opening = doc[start].text[:1] if end > start else ""
-                if not 0 < end - start <= MAX_TITLE_TOKENS or not (opening.isupper() or opening.isdigit()):
-                    continue
-                nickname = any(
-                    0 <= i < len(doc) and doc[i].pos_ == "PROPN" and doc[i].text[:1].isupper()
-                    for i in (start - 2, tok.i + 1)
-                )
-                if not nickname:
-                    titles.append((start, end))
-        return titles
 
     def _proper_mentions(self, label_names: Callable[[list[str]], dict[str, str | None]]) -> None:
         """Proper-noun subjects and objects the NER did not label in context, labelled by name alone.
@@ -386,13 +351,6 @@ def name_shape(words: Span) -> str | None:
     if 2 <= len(tokens) <= 3 and all(t.is_alpha and t.is_title for t in tokens):
         return "PERSON"
     return None
-
-
-def place_shape(words: Span) -> str | None:
-    """LOC for a run of capitalized words ending in a place's head word ("Regal Mountain"), which the NER on the
-    name alone often leaves untyped; the name's own words decide, never the words around it."""
-    tokens = [t for t in words if not t.is_space]
-    return "LOC" if len(tokens) >= 2 and tokens[-1].lower_ in lex.PLACE_HEADS else None
 
 
 def opens_what_follows(words: list[Token], first: Token) -> bool:

@@ -1,0 +1,59 @@
+"""Names found by their own spelling where the NER misses them: quoted titles, and places by their head word.
+
+Both read the name's own characters (its quotes, its last word) and never the words around it, so a rewording
+of the relation next to a name cannot make it one or unmake it (DESIGN invariant 11).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from relguard.extract.spacy import lexicon as lex
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Span
+
+#: Longest quoted run taken as a title; longer quotations are speech.
+MAX_TITLE_TOKENS = 8
+_QUOTES = frozenset({'"', "“", "”"})
+
+
+def quoted_titles(doc: Doc, sentences: Sequence[Span]) -> list[tuple[int, int]]:
+    """Token ranges of short capitalized runs in double quotes: the titles of songs, films and books.
+
+    The NER misses most of them or cuts them up ("The Old Chaperone" -> "Old Chaperone"; "Leave It to Joan" ->
+    Joan), so a sentence that names a song and its singer got no slot. A title is at most
+    :data:`MAX_TITLE_TOKENS` tokens inside a pair of quotes in one sentence, opening with a capital or a digit,
+    trailing punctuation left out; a quote glued to a name on either side is a nickname ('Robert "Bob" Smith').
+    """
+    titles = []
+    for sent in sentences:
+        opened = None
+        for tok in sent:
+            if tok.text not in _QUOTES:
+                continue
+            if opened is None:
+                if tok.text != "”":
+                    opened = tok.i
+                continue
+            start, end, opened = opened + 1, tok.i, None
+            while end > start and doc[end - 1].is_punct:
+                end -= 1
+            opening = doc[start].text[:1] if end > start else ""
+            if not 0 < end - start <= MAX_TITLE_TOKENS or not (opening.isupper() or opening.isdigit()):
+                continue
+            if not any(_name_word(doc, i) for i in (start - 2, tok.i + 1)):
+                titles.append((start, end))
+    return titles
+
+
+def _name_word(doc: Doc, i: int) -> bool:
+    return 0 <= i < len(doc) and doc[i].pos_ == "PROPN" and doc[i].text[:1].isupper()
+
+
+def place_shape(words: Span) -> str | None:
+    """LOC for a run of capitalized words ending in a place's head word ("Regal Mountain"), which the NER on the
+    name alone often leaves untyped."""
+    tokens = [t for t in words if not t.is_space]
+    return "LOC" if len(tokens) >= 2 and tokens[-1].lower_ in lex.PLACE_HEADS else None
