@@ -37,6 +37,13 @@ def _out(extractor, text: str, predicate: str):
          "Republic.", "invaded", "together [REL_"),
         # the text keeps "with": "is owned by" there read "Lilu is owned with other demons"
         ("In Akkadian mythology, Lilu is associated with other demons like Gallu.", "owned_by", "[REL_0] with"),
+        # a slot that opens a range: "changed its identity that sanctioned the ROIA to simply OIA" (user's read)
+        ("After the public Honolulu schools joined, the league changed its identity from the ROIA to simply OIA.",
+         "sanctioned", "[REL_0] the ROIA to"),
+        # a singular role where the text wants a plural: "Veditz was one of the first founder of American Sign
+        # Language" (user's read)
+        ("Deafened by scarlet fever at the age of eight, Veditz was one of the first to make motion-picture "
+         "recordings of American Sign Language.", "founded", "one of the first [REL_"),
         # two fills in one clause: "a distributor that emigrated from New York City governed in 1988 …"
         ("Zeitgeist Films is an American film distributor based in New York City founded in 1988 by Nancy "
          "Gerstman.", "located_in", "[REL_"),
@@ -146,3 +153,20 @@ def test_a_slot_inside_a_quoted_title_or_after_a_cut_name_word_is_unfillable():
     }
     assert inside_name(masked("Acme Corp [REL_0] Globex Inc.", ["Acme Corp", "Globex Inc"])) == set()
     assert inside_name(masked('Acme Corp [REL_0] "Globex".', ["Acme Corp", "Globex"])) == set()
+
+
+def test_a_singular_role_after_are_or_one_of_the_first_is_unfillable():
+    """ "His experimental works are the investor of Malayalam Cinema industry" (user's read): the forms have no
+    plural roles. A verb after "are" agrees by itself, and "is the investor of" reads."""
+    from relguard.rewrite.mask import MaskedDocument, Slot
+    from relguard.rewrite.shape import wants_plural
+
+    def masked(text: str) -> MaskedDocument:
+        at = text.index("[REL_0]")
+        return MaskedDocument("d", text, ((0, len(text)),), (Slot((0,), 0, at, at + 7),))
+
+    assert wants_plural(masked("His works are [REL_0] Malayalam Cinema."), {0: "the investor of"}) == {0}
+    assert wants_plural(masked("His works are [REL_0] Malayalam Cinema."), {0: "owned by"}) == set()
+    assert wants_plural(masked("His work is [REL_0] Malayalam Cinema."), {0: "the investor of"}) == set()
+    assert wants_plural(masked("Veditz was one of the first [REL_0] Sign Language."), {0: "founder of"}) == {0}
+    assert wants_plural(masked("Veditz was the first [REL_0] Sign Language."), {0: "founder of"}) == set()

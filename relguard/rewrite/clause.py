@@ -79,6 +79,7 @@ def _flagged(masked: MaskedDocument, number: int, cut: int, inside: list[int], t
     piece = replace(masked, slots=tuple(masked.slots[n] for n in inside), sentences=tuple(bounds))
     words = {i: texts[n] for i, n in enumerate(inside)}
     found = shape.gapped(piece, words) | shape.after_fixed_phrase(piece) | shape.ranged(piece)
+    found |= shape.wants_plural(piece, words)
     tails = [(n, masked.slots[n]) for n in inside if masked.slots[n].role == "tail" and masked.slots[n].head >= 0]
     split = any(  # "which organized to 7,049 the 2011 Census": a form with no preposition around a number
         not shape.reads_between(masked, s) or (not texts[n].strip(" ,") and not shape.dated_between(masked, s))

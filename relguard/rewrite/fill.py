@@ -39,6 +39,7 @@ from relguard.rewrite.shape import (
     reads_between,
     repeated,
     stacked,
+    wants_plural,
 )
 from relguard.rewrite.tagging import tagger
 from relguard.rewrite.verbalize import Ask, Place, Verbalizer, split_preposition
@@ -155,7 +156,7 @@ def fill_slots(
     if hasattr(verbalize, "rewrite_sentence"):
         unfillable -= _worded_by_model(masked, outcomes, verbalize, frames, kept, texts)
     unfillable |= crowded(masked, texts) | gapped(masked, texts) | stacked(masked, texts)
-    unfillable |= repeated(masked, texts) | mismatched(masked, texts)
+    unfillable |= repeated(masked, texts) | mismatched(masked, texts) | wants_plural(masked, texts)
     unfillable |= (after_fixed_phrase(masked) | ranged(masked) | inside_name(masked)) - deleted
     unfillable |= _misread(masked, texts, skip=deleted | unfillable)
     return deleted, texts, unfillable - deleted

@@ -181,14 +181,22 @@ _LEAD = re.compile(r"^(?:that|who|which) ")
 _COORDINATED = re.compile(r"\band\s+$")
 _BETWEEN = re.compile(r"\bbetween\b", re.IGNORECASE)
 _RANGE_OPENER = re.compile(r"\b(?:from|between)\s+$", re.IGNORECASE)
+_RANGE_CLOSER = re.compile(r" to (?:\w+ )?(?:the )?[A-Z]")
 
 
 def ranged(masked: MaskedDocument) -> set[int]:
     """Sentences with a slot between the two ends of a range, "from X [to] Y", "between X [and] Y": the slot's
     words were the range's second half, and a relation phrase there reads "changed from X that competes with Y"
-    ("between the vicinity of Dexter and governs Watertown": the slot after the "and" is the second end too)."""
+    ("between the vicinity of Dexter and governs Watertown": the slot after the "and" is the second end too);
+    or one that opens it, a name and "to" a capitalized word after it ("changed its identity [from] the ROIA to
+    simply OIA" read "its identity that sanctioned the ROIA to simply OIA")."""
     found: set[int] = set()
     for slot in masked.slots:
+        after = next((m for m in masked.mentions if m[0] >= slot.end), None)
+        next_to = after is not None and not masked.text[slot.end : after[0]].strip(" ").removeprefix("the").strip()
+        if next_to and _RANGE_CLOSER.match(masked.text, after[1]):
+            found.add(slot.sentence)
+            continue
         start = masked.sentences[slot.sentence][0]
         opened = [m.start() for m in _BETWEEN.finditer(masked.text, start, slot.start)]
         rest = masked.text[opened[-1] : slot.start].rstrip().removesuffix(" and") if opened else ""
@@ -251,5 +259,25 @@ def inside_name(masked: MaskedDocument) -> set[int]:
         at = start + word.start()
         named_after = any(a == slot.end + 1 or a == slot.end for a, _ in covered)
         if named_after and not any(a <= at < b for a, b in covered):
+            found.add(slot.sentence)
+    return found
+
+
+_ONE_OF = re.compile(r"\bone of (?:the|his|her|its|their) (?:\w+ )?$", re.IGNORECASE)
+_PLURAL_COPULA = re.compile(r"\b(?:are|were)\s+$")
+_ARTICLE_START = re.compile(r"^(?:the|a|an) ")
+
+
+def wants_plural(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
+    """Sentences whose fill would be a singular role where the text wants a plural: after "one of the first"
+    ("Veditz was one of the first founder of American Sign Language") or a role after "are" ("His experimental
+    works are the investor of ..."). The forms have no plural nouns: unfillable."""
+    found: set[int] = set()
+    for number, slot in enumerate(masked.slots):
+        words = texts.get(number, "").replace(CLOSE, "").strip(" ,")
+        if not any(c.isalpha() for c in words):
+            continue
+        before = masked.text[max(0, slot.start - 40) : slot.start]
+        if _ONE_OF.search(before) or (_PLURAL_COPULA.search(before) and _ARTICLE_START.match(words)):
             found.add(slot.sentence)
     return found
