@@ -10,6 +10,7 @@ parent, like the extraction workers (:mod:`relguard.extract.parallel`).
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import pickle
@@ -63,6 +64,7 @@ class RewritePool:
         )
         for _ in range(workers):  # the executor starts a process per waiting task: start them all now
             self._pool.submit(_ready)
+        self._tables = itertools.count(1)  # which table a batch reads: a worker unpickles each one once
 
     def __enter__(self) -> RewritePool:
         return self
@@ -81,7 +83,7 @@ class RewritePool:
     ) -> Iterator[Piece]:
         """Each document's piece, in input order, as :func:`rewrite_document` in this process would give it."""
         payload = pickle.dumps((outcomes, forms), protocol=pickle.HIGHEST_PROTOCOL)
-        token = id(payload)
+        token = next(self._tables)
         options = {"mapping": mapping, "inline_marks": inline_marks}
         pending: deque[Future] = deque()
         iterator = iter(documents)

@@ -105,10 +105,11 @@ def fill(
 def _restated(masked, texts, outcomes, verbalize, *, unfillable: set[int], gone: set[int]) -> dict[int, Statement]:
     """The statements of the ``unfillable`` sentences not ``gone``, leaving out the groups a kept sentence's fill
     already prints in words."""
+    left_out = gone | unfillable
     printed = {
         s.groups[0]
         for n, s in enumerate(masked.slots)
-        if s.sentence not in gone | unfillable and prints_own(masked, s) and any(c.isalpha() for c in texts.get(n, ""))
+        if s.sentence not in left_out and prints_own(masked, s) and any(c.isalpha() for c in texts.get(n, ""))
     }
     return restatements(masked, unfillable - gone, outcomes, verbalize, printed=printed, texts=texts)
 

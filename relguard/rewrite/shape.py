@@ -7,6 +7,7 @@ what they delete is public like the fill itself (DESIGN invariant 7).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Mapping
 
 from relguard.rewrite.mask import MaskedDocument, Slot, prints_own
@@ -74,10 +75,7 @@ def crowded(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
         text = texts.get(number, "")
         if any(ch.isalpha() for ch in text) and prints_own(masked, slot):
             words[slot.sentence] = words.get(slot.sentence, 0) + 1
-            aside = (
-                text.startswith((", ", "-"))
-                or _COORDINATED.search(masked.text, max(0, slot.start - 12), slot.start) is not None
-            )
+            aside = text.startswith((", ", "-")) or _after_and(masked, slot)
             asides[slot.sentence] = asides.get(slot.sentence, 0) + aside
     return {s for s, count in words.items() if count > MOST_FILLS + min(1, asides[s]) or count - asides[s] > 1}
 
@@ -179,6 +177,13 @@ def repeated(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
 
 _LEAD = re.compile(r"^(?:that|who|which) ")
 _COORDINATED = re.compile(r"\band\s+$")
+
+
+def _after_and(masked: MaskedDocument, slot: Slot) -> bool:
+    """Whether the slot stands right after "and" (read in the 12 characters before it: a hot path)."""
+    return _COORDINATED.search(masked.text, max(0, slot.start - 12), slot.start) is not None
+
+
 _BETWEEN = re.compile(r"\bbetween\b", re.IGNORECASE)
 _RANGE_OPENER = re.compile(r"\b(?:from|between)\s+$", re.IGNORECASE)
 _RANGE_CLOSER = re.compile(r" to (?:\w+ )?(?:the )?[A-Z]")
@@ -191,8 +196,10 @@ def ranged(masked: MaskedDocument) -> set[int]:
     or one that opens it, a name and "to" a capitalized word after it ("changed its identity [from] the ROIA to
     simply OIA" read "its identity that sanctioned the ROIA to simply OIA")."""
     found: set[int] = set()
+    starts = [m[0] for m in masked.mentions]
     for slot in masked.slots:
-        after = next((m for m in masked.mentions if m[0] >= slot.end), None)
+        at = bisect_left(starts, slot.end)
+        after = masked.mentions[at] if at < len(starts) else None
         next_to = after is not None and not masked.text[slot.end : after[0]].strip(" ").removeprefix("the").strip()
         if next_to and _RANGE_CLOSER.match(masked.text, after[1]):
             found.add(slot.sentence)
@@ -218,10 +225,7 @@ def mismatched(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
     found: set[int] = set()
     for number, slot in enumerate(masked.slots):
         words = texts.get(number, "").replace(CLOSE, "")
-        if (
-            not any(c.isalpha() for c in words)
-            or _COORDINATED.search(masked.text, max(0, slot.start - 12), slot.start) is None
-        ):
+        if not any(c.isalpha() for c in words) or not _after_and(masked, slot):
             continue
         earlier = [texts.get(n, "") for n, s in enumerate(masked.slots[:number]) if s.sentence == slot.sentence]
         earlier = [e for e in earlier if any(c.isalpha() for c in e)]
