@@ -221,12 +221,13 @@ def test_a_hyphen_left_outside_the_slot_makes_a_compound_not_a_clause(extractor)
 
 def test_a_slot_after_a_fixed_preposition_is_unfillable(extractor):
     """ "in front [of] the Riksdag": the slot's words belonged to "in front of"; a clause there reads "in front
-    that is a member of the Riksdag", so the sentence is deleted and counted. Without the noun of the fixed
-    preposition the same slot is filled."""
+    that is a member of the Riksdag", so no fill is printed: the words before the slot are all the sentence
+    keeps, counted as restated. Without the noun of the fixed preposition the same slot is filled."""
     text = "William P. Carey has been in active pursuit of a business school for Johns Hopkins University. The end."
     _, masked, _, out = release(extractor, text, "member_of")
     assert "in active pursuit [REL_" in masked.text, masked.text
-    assert out.text == "The end." and out.unfillable_sentences == (0,)
+    assert out.text == "William P. Carey has been in active pursuit. The end.", out.text  # its opening only
+    assert out.restated_sentences == (0,) and out.slots == ()
     _, masked, _, out = release(extractor, "Maria Lind works at the Riksdag. The end.", "member_of")
     assert out.unfillable_sentences == () and "Riksdag" in out.text
 

@@ -14,8 +14,9 @@ from relguard.rewrite.verbalize import FormVerbalizer
 from relguard.types import Document
 
 VERBALIZE = FormVerbalizer(InventoryCandidates().forms)
-#: The frame is a fixed preposition's noun ("in active pursuit [of]"): no wording fits (tests/test_frames.py).
-UNFILLABLE = "William P. Carey has been in active pursuit of a business school for Johns Hopkins University."
+#: The slot follows a fixed preposition's noun ("in active pursuit [of]"): no wording fits (tests/test_frames.py);
+#: in an aside, so no opening before the slot reads as a sentence either (only the name stands before it).
+UNFILLABLE = "William P. Carey, in active pursuit of a business school for Johns Hopkins University, gave money."
 
 
 def _release(extractor, text: str, predicate: str | None, *, names: bool = True):
@@ -103,18 +104,22 @@ def test_a_group_is_stated_only_with_two_proper_names_the_sentence_names():
         return found[0].text if found else None
 
     org_person = ("ORG", "PERSON")
-    assert statements(("American", "Stanley P. Morse", ("NORP", "PERSON")), ("km²", "Manitoba", ("GPE",) * 2)) is None
+    opening = "Key Publications was an American company."  # the words before the first slot read alone
+    assert statements(("American", "Stanley P. Morse", ("NORP", "PERSON")), ("km²", "Manitoba", ("GPE",) * 2)) == (
+        opening
+    )
     assert (
         statements(("Brackenhill", "Stanley P. Morse", org_person), ("Key Publications", "Manitoba", ("ORG", "GPE")))
-        == "Key Publications founded Manitoba."
+        == f"{opening} Key Publications founded Manitoba."
     )
     assert statements(("Key Publications", "Stanley P. Morse", org_person), ("km²", "Manitoba", ("GPE",) * 2)) == (
-        "Key Publications founded Stanley P. Morse."
+        f"{opening} Key Publications founded Stanley P. Morse."
     )
 
 
 def test_a_list_the_ner_took_as_one_name_is_no_subject_for_a_statement():
-    """From the seventh reading: "Pontefract, Barnsley and Doncaster is in the collection of River Went."."""
+    """From the seventh reading: "Pontefract, Barnsley and Doncaster is in the collection of River Went.". The
+    words before the slot are kept, uncut inside the list."""
     from relguard.rewrite.mask import MaskedDocument, Slot
     from relguard.rewrite.restate import restatements
 
@@ -126,8 +131,8 @@ def test_a_list_the_ner_took_as_one_name_is_no_subject_for_a_statement():
         outcome = Sampled(("GPE", "LOC"), "located_in", first, "River Went")
         return tuple(s.text for s in restatements(masked, {0}, {0: outcome}, VERBALIZE).values())
 
-    assert stated("Pontefract, Barnsley and Doncaster") == ()
-    assert stated("Pontefract") == ("Pontefract is located in the River Went.",)
+    assert stated("Pontefract, Barnsley and Doncaster") == ("It lies near Pontefract, Barnsley and Doncaster.",)
+    assert stated("Pontefract") == ("It lies near Pontefract. Pontefract is located in the River Went.",)
 
 
 def test_a_statement_keeps_the_article_the_sentence_gives_a_name_and_skips_a_cut_name(extractor):
@@ -175,3 +180,37 @@ def test_no_cut_inside_a_possessive_or_an_apposition():
     assert first_clause(apposed, 0, {0: "the owner of"}) is None
     plain = masked("In 1990 Acme Corp [REL_0] Globex Inc in Paris.", ["Acme Corp", "Globex Inc"])
     assert first_clause(plain, 0, {0: "acquired"})[0] == "In 1990 Acme Corp acquired Globex Inc."
+
+
+def test_the_words_before_the_first_slot_are_kept_where_they_read_alone(extractor):
+    """From the QA diagnosis (HotpotQA, the Antara Mali question): no fill reads after "an Indian actress", and the
+    restatement used to drop the birth year and the description a reader answers from."""
+    text = (
+        "Antara Mali (born 1979) is an Indian actress who appeared in Bollywood films, known for her role in the film "
+        "Mast."
+    )
+    _, masked, _, out = _release(extractor, text, "located_in")
+    assert masked.text.startswith("Antara Mali (born 1979) is an Indian actress [REL_"), masked.text
+    assert out.text.startswith("Antara Mali (born 1979) is an Indian actress. Antara Mali is located in"), out.text
+    assert out.restated_sentences == (0,)
+
+
+def test_an_opening_is_cut_only_where_it_reads(extractor):
+    """Ends on an adjective ("was the seventh"), on an open bracket, or on the name that is the slot's subject
+    ("and Hexum [REL] the title"): none is kept as it stands."""
+    from relguard.rewrite.clause import opening_before_slots
+    from relguard.rewrite.mask import MaskedDocument, Slot
+
+    def opening(text: str, names: tuple[str, ...]) -> str | None:
+        mentions = tuple(sorted((text.index(n), text.index(n) + len(n), "PERSON") for n in names))
+        slot = Slot((0,), 0, text.index("[REL_0]"), text.index("[REL_0]") + 7)
+        return opening_before_slots(MaskedDocument("d", text, ((0, len(text)),), (slot,), mentions), 0)
+
+    assert (
+        opening("Ezer Weizman (born 15 June 1924) was the seventh [REL_0] Israel.", ("Ezer Weizman", "Israel")) is None
+    )
+    assert opening("Oettinger has been the best selling brand (when it [REL_0] Krombacher).", ("Krombacher",)) is None
+    text = 'After the tour Martinez wrote the lyrics about "being unfaithful" and Hexum [REL_0] Elvis Presley.'
+    assert opening(text, ("Martinez", "Hexum", "Elvis Presley")) == (
+        'After the tour Martinez wrote the lyrics about "being unfaithful".'
+    )

@@ -64,6 +64,8 @@ def first_clause(masked: MaskedDocument, number: int, texts: Mapping[int, str]) 
         return None
     text, ranges = assemble(masked, start, cut, texts)
     text = text.rstrip(" ,;:")
+    if not _balanced(text):
+        return None
     if not text.endswith("."):
         text += "."
     tokens = guard.tag_released([text], tagger())[0]
@@ -86,3 +88,48 @@ def _flagged(masked: MaskedDocument, number: int, cut: int, inside: list[int], t
         for n, s in tails
     )
     return number in found or split
+
+
+#: Where an opening may end before a sentence's first slot: a clause boundary the masked text shows.
+_BOUNDARY = re.compile(r",\s+|;\s+|\s+(?:and|but|while|whereas|which|who|where|when)\s+|\s+—\s+")
+#: Tags an opening may end on: a noun, a name, a number, a closing bracket or quote.
+_ENDS = frozenset({"NOUN", "PROPN", "NUM", "PUNCT"})
+_CLOSERS = frozenset({")", '"', "”", "’"})
+
+
+def opening_before_slots(masked: MaskedDocument, number: int) -> str | None:
+    """The words of sentence ``number`` before its first slot, cut at the last clause boundary that leaves a
+    sentence on its own ("Antara Mali (born 1979) is an Indian actress."), or None where no cut reads.
+
+    Where neither a fill nor a first clause reads, the sentence used to lose everything its statements do not
+    name: the dates, descriptions and numbers of its opening. The opening holds no slot, so it is masked text as
+    written; where it is cut depends on the masked text alone (DESIGN invariant 7), like any fill.
+    """
+    start = masked.sentences[number][0]
+    first = min((s.start for s in masked.slots if s.sentence == number), default=None)
+    if first is None:
+        return None
+    head = masked.text[start:first]
+    names = [(a - start, b - start) for a, b, _ in masked.mentions if start <= a < first]
+    cuts = [m.start() for m in _BOUNDARY.finditer(head) if not any(a < m.start() < b for a, b in names)]
+    whole = len(head.rstrip())
+    if any(b == whole for _, b in names) and cuts and cuts[-1] > 0:
+        whole = cuts[-1]  # "... and Hexum [REL] the song's title": a name right before the slot is its subject
+    for cut in sorted({whole, *cuts}, reverse=True)[:3]:
+        text = head[:cut].rstrip(" ,;:—–")
+        if sum(c.isalpha() for c in text) < 12:
+            break
+        if not (text[-1].isalnum() or text[-1] in _CLOSERS) or not _balanced(text):
+            continue
+        tokens = guard.tag_released([text + "."], tagger())[0]
+        words = [t for t in tokens if t[2] != "."]
+        if not words or (words[-1][4] not in _ENDS) or (words[-1][4] == "PUNCT" and words[-1][2] not in _CLOSERS):
+            continue
+        if guard.has_main_verb(tokens):
+            return text + "."
+    return None
+
+
+def _balanced(text: str) -> bool:
+    """Whether every bracket and double quote a cut piece opens it also closes ("since 2004 (when it" does not)."""
+    return text.count("(") == text.count(")") and text.count('"') % 2 == 0 and text.count("“") == text.count("”")

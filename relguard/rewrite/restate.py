@@ -21,7 +21,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from relguard.extract.slots import name_key
-from relguard.rewrite.clause import first_clause
+from relguard.rewrite.clause import first_clause, opening_before_slots
 from relguard.rewrite.frames import FINITE
 from relguard.rewrite.mask import MaskedDocument, prints_own
 from relguard.rewrite.verbalize import Place, Verbalizer
@@ -55,7 +55,8 @@ def restatements(
     """A :class:`Statement` for each of ``sentences`` (numbers) that has a group not stated before it, nor
     ``printed`` by a fill the document keeps. With the slots' ``texts`` (the fill's words), a sentence whose
     first clause reads on its own keeps it (:func:`relguard.rewrite.clause.first_clause`) and only the rest is
-    restated."""
+    restated; else the words before its first slot are kept where they read as a sentence
+    (:func:`relguard.rewrite.clause.opening_before_slots`), and every group is stated after them."""
     stated: set[int] = set(printed)
     out: dict[int, Statement] = {}
     for number in sorted(sentences):
@@ -69,6 +70,9 @@ def restatements(
             fills += opening[1]
             length = len(opening[0])
             stated.add(groups[0])
+        elif (before := opening_before_slots(masked, number)) is not None:
+            pieces.append(before)
+            length = len(before)
         for group in groups:
             if group in stated:
                 continue
