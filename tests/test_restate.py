@@ -214,3 +214,21 @@ def test_an_opening_is_cut_only_where_it_reads(extractor):
     assert opening(text, ("Martinez", "Hexum", "Elvis Presley")) == (
         'After the tour Martinez wrote the lyrics about "being unfaithful".'
     )
+
+
+def test_a_first_clause_whose_fill_opens_a_clause_after_a_semicolon_is_not_kept():
+    """From the reading at 8dbdce1: "It has other bases throughout Brazil; is the headquarters of Congonhas
+    Airport." The fill after the semicolon has no subject; the words before it are kept instead."""
+    from relguard.rewrite.clause import first_clause
+    from relguard.rewrite.mask import MaskedDocument, Slot
+    from relguard.rewrite.restate import restatements
+
+    text = "It has other bases throughout Brazil; [REL_0] Congonhas Airport in São Paulo."
+    names = ("Brazil", "Congonhas Airport", "São Paulo")
+    mentions = tuple((text.index(n), text.index(n) + len(n), "FAC") for n in names)
+    slot = Slot((0,), 0, text.index("[REL_0]"), text.index("[REL_0]") + 7)
+    masked = MaskedDocument("d", text, ((0, len(text)),), (slot,), mentions)
+    assert first_clause(masked, 0, {0: "is the headquarters of"}) is None
+    outcome = Sampled(("GPE", "FAC"), "located_in", "Brazil", "Congonhas Airport")
+    stated = restatements(masked, {0}, {0: outcome}, VERBALIZE, texts={0: "is the headquarters of"})
+    assert stated[0].text.startswith("It has other bases throughout Brazil."), stated[0].text

@@ -46,6 +46,8 @@ def first_clause(masked: MaskedDocument, number: int, texts: Mapping[int, str]) 
     slot = masked.slots[first]
     if masked.text[: slot.start].rstrip().endswith(",") and texts[first].startswith("the "):
         return None  # an apposition: "the fact that Nazi Germany, the invader of the Soviet Union." has no verb
+    if masked.text[start : slot.start].rstrip().endswith((";", ":")):
+        return None  # a new clause with no subject: "It has other bases throughout Brazil; is the headquarters of"
     name = next((m for m in masked.mentions if m[0] >= slot.end and m[1] <= end), None)
     if (
         name is None
