@@ -308,7 +308,8 @@ class SanitizedDocument:
     ``unfillable_sentences`` were deleted because no form of a sampled predicate fits a slot's frame there, or the
     filled sentence read back has a fill where no phrase of its shape is English (:mod:`relguard.rewrite.guard`):
     a function of the masked text and the outcomes, so public. ``restated_sentences`` were unfillable too and
-    replaced by a plain statement of their drawn relations (:mod:`relguard.rewrite.restate`), public alike.
+    replaced by a plain statement of their drawn relations, after their opening words where those read alone
+    (:mod:`relguard.rewrite.restate`), public alike.
     ``slots`` are the ``[start, end)`` character ranges of ``text`` where a fill wrote the words of a drawn
     predicate (:mod:`relguard.engine.marks`): where they are follows from the masked text and the outcomes alone.
     """

@@ -4,14 +4,17 @@ A sentence no wording of its drawn relation fits (unfillable: :mod:`relguard.rew
 :mod:`relguard.rewrite.guard`, a frame with no form) used to be deleted, and its names went with it: a reader
 lost the facts and a retriever the passage. Instead the sentence is replaced by one plain statement per
 relation group its fills would print, "<subject> <finite form of the sampled predicate> <object>.", in the
-order their slots come.
+order their slots come, after the sentence's opening where it reads alone (its first clause with its first
+fill, :func:`relguard.rewrite.clause.first_clause`, else the words before its first slot,
+:func:`relguard.rewrite.clause.opening_before_slots`).
 
-What it is built from is public: the group's key names (DESIGN invariant 6), spelled as a mention of the
-sentence spells them, the sampled predicate and its public type pair. A group whose names the sentence does not
-both name, or which are no proper names, is not stated. The choice to restate is the fill's own (a function of
-the masked sentence and the outcomes), so a neighbour document gets the same statement for the same outcomes
-(invariant 7). A group already stated in the document (restated earlier, or printed by a kept fill) is not
-stated twice; a sentence with nothing left to state is deleted, as before, and counted.
+What it is built from is public: the group's key names (DESIGN invariant 6), spelled as a mention of the sentence
+spells them, the sampled predicate and its public type pair, and the masked text of the opening. A group whose
+names the sentence does not both name, or which are no proper names, is not stated. The choice to restate is the
+fill's own (a function of the masked sentence and the outcomes), so a neighbour document gets the same statement
+for the same outcomes (invariant 7). A group already stated in the document (restated earlier, or printed by a
+kept fill) is not stated twice; a sentence with neither an opening that reads nor anything left to state is
+deleted, and counted.
 """
 
 from __future__ import annotations
