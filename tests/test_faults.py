@@ -77,6 +77,12 @@ def test_full_disk_leaves_no_file_under_a_final_name(tmp_path):
     assert not [n for n in names if n.endswith(".part")]
 
 
+def _default_sigint() -> None:
+    """A suite started in the background of a shell without job control (``cmd &``) has SIGINT ignored, and the
+    run under test would inherit that; a user's Ctrl-C reaches a foreground run, which has the default handler."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_interrupted_run_leaves_nothing_and_a_rerun_completes(tmp_path, signum):
     """Forty documents keep extraction busy for seconds; the signal lands after the progress bar appears. On a
@@ -93,7 +99,7 @@ def test_interrupted_run_leaves_nothing_and_a_rerun_completes(tmp_path, signum):
     args = [sys.executable, "-m", "relguard.cli", "sanitize", str(corpus), "--out", str(out), "--k", "5"]
     for _attempt in range(3):
         shutil.rmtree(out, ignore_errors=True)
-        process = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+        process = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, preexec_fn=_default_sigint)
         seen = b""
         deadline = time.monotonic() + 240
         while b"extracting" not in seen and time.monotonic() < deadline:
