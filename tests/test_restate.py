@@ -149,6 +149,7 @@ def test_a_statement_keeps_the_article_the_sentence_gives_a_name_and_skips_a_cut
     assert restatements(masked, {0}, sampled, VERBALIZE)[0].text == "The Juilliard School founded New York."
     assert not _proper("Violin Sonata No") and _proper("Violin Sonata") and not _proper("km²")
     assert not _proper("LLC") and _proper("Acme LLC") and not _proper("IX") and _proper("Christian IX")
+    assert not _proper("John F.") and _proper("John F. Kennedy") and _proper("Washington, D.C.")  # a user's read
 
 
 def test_the_first_clause_that_reads_alone_is_kept_with_its_date_and_the_rest_is_restated(extractor):

@@ -34,6 +34,7 @@ _CUT_OFF = frozenset({"No", "Nos", "Op", "Vol", "Pt", "BWV", "K"})
 #: Words that are no name on their own.
 _BARE = frozenset({"LLC", "INC", "LTD", "CO", "CORP", "PLC", "GMBH", "AG", "SA", "NV", "LP", "LLP", "CDP", "NA"})
 _ROMAN = re.compile(r"[IVXLC]+")  # "IX" of "Christian IX", cut from its name
+_INITIAL_LAST = re.compile(r"\s[A-Z]\.$")  # "John F.": a name the sentence splitter cut after an initial
 #: "the" right before a mention (only a quote between): the name reads with it ("the Soviet Union").
 _ARTICLE = re.compile(r"\b([Tt]he)\s+[\"“‘']?$")
 
@@ -130,6 +131,8 @@ def _proper(name: str) -> bool:
     """A name that reads as one at the start of a sentence: a capital or a digit first, two letters or more."""
     if name.rsplit(" ", 1)[-1].rstrip(".") in _CUT_OFF or name.rstrip(".").upper() in _BARE or _ROMAN.fullmatch(name):
         return False  # "Violin Sonata No": a name the tokenizer cut at its number; "LLC" alone
+    if _INITIAL_LAST.search(name):
+        return False
     if _LISTED.search(name):
         return False  # "Pontefract, Barnsley and Doncaster": a list the NER took as one name, no subject for "is"
     return (name[0].isupper() or name[0].isdigit()) and sum(c.isalpha() for c in name) >= 2
