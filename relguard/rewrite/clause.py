@@ -125,7 +125,7 @@ def opening_before_slots(masked: MaskedDocument, number: int) -> str | None:
             continue
         tokens = guard.tag_released([text + "."], tagger())[0]
         words = [t for t in tokens if t[2] != "."]
-        if not words or (words[-1][4] not in _ENDS) or (words[-1][4] == "PUNCT" and words[-1][2] not in _CLOSERS):
+        if not words or words[-1][4] not in _ENDS:  # a PUNCT last word is a closer: the text ends on one
             continue
         if guard.has_main_verb(tokens):
             return text + "."
