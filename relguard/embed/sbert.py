@@ -66,14 +66,24 @@ class SentenceTransformerEncoder(CachedEncoder):
         return [len(row) for row in ids]
 
     def _forward(self, texts: Sequence[str]) -> np.ndarray:
-        """One forward pass, filled to the batch size with repeats: no padding and one shape per token length."""
+        """One forward pass, filled to the batch size with repeats: no padding and one shape per token length.
+
+        The pass runs on one intra-op thread whatever the process uses: on AVX-512 processors torch's matrix
+        products split their sums by thread count, and two threads moved rows by ~1e-7 against one, so the
+        reference d_R would have depended on the machine's cores (the ONNX runtime is thread-independent).
+        """
         import torch
 
         rows = filled(texts)
         prepare = getattr(self._model, "preprocess", None) or self._model.tokenize
         features = {k: v.to(self._model.device) if hasattr(v, "to") else v for k, v in prepare(rows).items()}
-        with torch.inference_mode():
-            output = self._model.forward(features)
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            with torch.inference_mode():
+                output = self._model.forward(features)
+        finally:
+            torch.set_num_threads(threads)
         return output["sentence_embedding"].float().cpu().numpy()[: len(texts)]
 
     @property
