@@ -1,9 +1,9 @@
 """Does the released text read as English, and does it keep what is not a relation? On the shared datasets.
 
-For HotpotQA paragraphs and Re-DocRED dev documents, at ε = 5 and ε = 1 (λ = 1, K = 10, one teaching seed per
-ε so a rerun prints the same numbers), every rewritten sentence goes through the eight detectors of
-:mod:`relguard.evaluation.fluency`; the script prints the count per pattern and the broken share, and the
-content kept:
+For HotpotQA paragraphs, Re-DocRED dev documents and 2WikiMultiHopQA passages, at ε = 5 and ε = 1 (λ = 1,
+K = 10, one teaching seed per ε so a rerun prints the same numbers), every rewritten sentence goes through the
+eight detectors of :mod:`relguard.evaluation.fluency`; the script prints the count per pattern and the broken
+share, and the content kept:
 
 * **gold mentions kept** (Re-DocRED): in every kept sentence that held a slot and names a gold mention of an
   evidence sentence, those mentions (names, dates and numbers annotated by people, never relation words) still
@@ -22,7 +22,7 @@ second one.
 It writes ``--out/sample.md`` with ``--sample`` random rewritten sentences — filled or restated, as they come —
 next to their originals (and the patterns found), for reading::
 
-    .venv/bin/python bench/fluency.py                          # 150 HotpotQA paragraphs + 40 Re-DocRED docs
+    .venv/bin/python bench/fluency.py                 # 150 HotpotQA paragraphs, 40 Re-DocRED docs, 200 2Wiki passages
     .venv/bin/python bench/fluency.py --hotpotqa 300 --redocred 100 --sample 100 --out out/fluency
 """
 
@@ -122,6 +122,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hotpotqa", type=int, default=150, help="first N HotpotQA paragraphs (default 150)")
     parser.add_argument("--redocred", type=int, default=40, help="first N Re-DocRED dev documents (default 40)")
+    parser.add_argument("--2wiki", dest="twowiki", type=int, default=200, help="first N 2Wiki passages (default 200)")
     parser.add_argument("--epsilon", type=float, nargs="+", default=[5.0, 1.0])
     parser.add_argument("--sample", type=int, default=50, help="sentences per dataset and ε written for reading")
     parser.add_argument("--out", default="out/fluency")
@@ -135,6 +136,10 @@ def main() -> None:
     redocred = load_dataset("redocred", limit=args.redocred).documents
     run("redocred", redocred, extractor=extractor, epsilons=args.epsilon, gold=gold_mentions(args.redocred),
         sample=args.sample, rng=rng, lines=lines)  # fmt: skip
+    if args.twowiki:  # read by nobody while the rules were written: encyclopaedia openings, brackets, film credits
+        twowiki = load_dataset("2wiki").documents[: args.twowiki]
+        run("2wiki", twowiki, extractor=extractor, epsilons=args.epsilon, gold=None, sample=args.sample, rng=rng,
+            lines=lines)  # fmt: skip
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "sample.md").write_text("".join(lines), encoding="utf-8")

@@ -248,12 +248,14 @@ def test_a_second_object_that_leans_on_the_slots_preposition_keeps_it_or_the_sen
 
 def test_a_slot_that_opens_a_parenthesis_before_a_date_is_unfillable(extractor):
     """ "Shabana Azmi ([born] 18 September 1950) is an Indian actress": the slot's words link the name to a later
-    one across a date; every fill there reads "(the leader 18 September 1950)". An aside with a name after the
+    one across a date; every fill there reads "(the leader 18 September 1950)". The sentence keeps its main
+    clause without the aside (:func:`relguard.rewrite.clause.without_asides`). An aside with a name after the
     slot is filled as before."""
     text = "Shabana Azmi (born 18 September 1950) is an Indian actress. The end."
     _, masked, _, out = release(extractor, text, "member_of")
     assert "Shabana Azmi ([REL_0] 18 September 1950)" in masked.text, masked.text
-    assert out.text == "The end." and out.unfillable_sentences == (0,)
+    assert out.text == "Shabana Azmi is an Indian actress. The end." and out.restated_sentences == (0,), out.text
+    assert out.unfillable_sentences == ()
     _, _, _, out = release(extractor, "Lester Smith (designer of Dragon Dice) spoke.", "member_of")
     assert out.text == "Lester Smith (the member of Dragon Dice) spoke."
 
@@ -271,3 +273,17 @@ def test_a_relative_clause_right_after_the_name_that_closes_another_is_unfillabl
     _, _, _, out = release(extractor, text, "owned_by")
     assert out.text == "The other six tracks were recorded at Studio 92 owned by Canada. The end.", out.text
     assert out.restated_sentences == (0,)
+
+
+def test_a_slot_after_a_list_of_what_the_subject_is_takes_a_role_noun(extractor):
+    """From the 2WikiMultiHopQA reading at 66aadbd: "is a celebrated actor, director, and [screenwriter of] Iranian
+    cinema" was filled "... director, and opposed Iranian cinema", a verb in a list of nouns. After a copula's
+    nouns the slot is one more noun; a coordinated verb after a lexical verb's object stays a verb."""
+    _, masked, _, out = release(
+        extractor, "Parwiz Sayyad is a celebrated actor, director, and screenwriter of Iranian cinema.", "opposed"
+    )
+    assert masked.text.endswith("director, and [REL_0] Iranian cinema."), masked.text
+    assert out.text == "Parwiz Sayyad is a celebrated actor, director, and opponent of Iranian cinema.", out.text
+    _, masked, _, out = release(extractor, "Anna Berg painted a mural and later moved to Oslo.", "opposed")
+    assert masked.text == "Anna Berg painted a mural and [REL_0] Oslo.", masked.text
+    assert out.text == "Anna Berg painted a mural and opposed Oslo.", out.text

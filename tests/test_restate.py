@@ -154,13 +154,15 @@ def test_a_statement_keeps_the_article_the_sentence_gives_a_name_and_skips_a_cut
 
 def test_the_first_clause_that_reads_alone_is_kept_with_its_date_and_the_rest_is_restated(extractor):
     """ "a woman's magazine founded in Texas in 1923 and published by Florence M. Sterling": two fills do not
-    read, but the piece up to "Texas in 1923" does; the second relation is stated after it."""
+    read, but the piece up to "Texas in 1923" does; the second relation is stated after it, between the magazine
+    (the sentence's topic, which "and published by" shares) and Sterling, not between Texas and Sterling."""
     text = (
         "The Woman's Viewpoint was a woman's magazine founded in Texas in 1923 and published by Florence M. Sterling."
     )
     _, _, _, out = _release(extractor, text, "founded")
     assert out.text == (
-        "The Woman's Viewpoint was a woman's magazine that founded Texas in 1923. Texas founded Florence M. Sterling."
+        "The Woman's Viewpoint was a woman's magazine that founded Texas in 1923. "
+        "Viewpoint founded Florence M. Sterling."
     ), out.text
     assert out.restated_sentences == (0,)
     assert [out.text[a:b] for a, b in out.slots] == ["that founded", "founded"]
@@ -233,3 +235,74 @@ def test_a_first_clause_whose_fill_opens_a_clause_after_a_semicolon_is_not_kept(
     outcome = Sampled(("GPE", "FAC"), "located_in", "Brazil", "Congonhas Airport")
     stated = restatements(masked, {0}, {0: outcome}, VERBALIZE, texts={0: "is the headquarters of"})
     assert stated[0].text.startswith("It has other bases throughout Brazil."), stated[0].text
+
+
+def test_a_sentence_whose_slots_are_all_in_a_bracket_keeps_its_main_clause(extractor):
+    """From the 2WikiMultiHopQA reading at 66aadbd: "Deon Mouton( born 20 November 1974 in Rehoboth) is a Namibian
+    rugby union scrum-half." was restated as its statement alone, and the main clause — what a reader asks about
+    — was lost, since the first clause and the opening both stop at the bracket."""
+    text = "Deon Mouton (born 20 November 1974 in Rehoboth) is a Namibian rugby union scrum-half. The end."
+    _, masked, _, out = _release(extractor, text, "member_of")
+    assert masked.text.startswith("Deon Mouton ([REL_0] 20 November 1974 [REL_0] Rehoboth) is"), masked.text
+    assert out.text.startswith(
+        "Deon Mouton is a Namibian rugby union scrum-half. Deon Mouton is a member of Rehoboth."
+    ), out.text
+    assert out.restated_sentences == (0,) and out.unfillable_sentences == ()
+
+
+def test_asides_go_only_where_every_slot_is_in_one_and_the_rest_reads():
+    from relguard.rewrite.clause import without_asides
+    from relguard.rewrite.mask import MaskedDocument, Slot
+
+    def rest(text: str) -> str | None:
+        slots = []
+        while f"[REL_{len(slots)}]" in text:
+            at = text.index(f"[REL_{len(slots)}]")
+            slots.append(Slot((len(slots),), 0, at, at + 7))
+        return without_asides(MaskedDocument("d", text, ((0, len(text)),), tuple(slots)), 0)
+
+    assert rest("Harald Reinl (8 July 1908 [REL_0] Bad Ischl – 1986 [REL_1] Spain) was an Austrian film director.") == (
+        "Harald Reinl was an Austrian film director."
+    )
+    assert rest("Anna Berg (born 1950 [REL_0] Oslo) is a painter, (and [REL_1] Bergen) a sculptor.") == (
+        "Anna Berg is a painter, a sculptor."
+    )
+    assert rest("Anna Berg (born 1950) [REL_0] Oslo as a painter.") is None  # a slot outside every aside
+    assert rest("Anna Berg (born 1950 [REL_0] Oslo).") is None  # nothing left with a verb
+    assert rest("Painter (born 1950 [REL_0] Oslo) from Norway.") is None  # no main verb
+
+
+def test_a_slot_after_and_states_the_sentences_topic_not_the_name_before_it():
+    """From the 2WikiMultiHopQA reading at 66aadbd: "a film directed by Frank Capra and produced by Harry Cohn" was
+    restated as "Frank Capra is a child of Harry Cohn", a relation between names the sentence never related."""
+    from relguard.rewrite.mask import MaskedDocument, Slot
+    from relguard.rewrite.restate import restatements
+
+    text = "Red Dust is a 1932 film [REL_0] Victor Fleming and [REL_1] Hunt Stromberg."
+    names = {"Red Dust": "WORK_OF_ART", "Victor Fleming": "PERSON", "Hunt Stromberg": "PERSON"}
+    mentions = tuple((text.index(n), text.index(n) + len(n), kind) for n, kind in names.items())
+    slots = tuple(
+        Slot(groups, 0, text.index(f"[REL_{n}]"), text.index(f"[REL_{n}]") + 7)
+        for n, groups in enumerate(((0,), (1, 2)))
+    )
+    masked = MaskedDocument("d", text, ((0, len(text)),), slots, mentions)
+    outcomes = {
+        0: Sampled(("WORK_OF_ART", "PERSON"), "founded_by", "Red Dust", "Victor Fleming"),
+        1: Sampled(("PERSON", "PERSON"), "spouse_of", "Victor Fleming", "Hunt Stromberg"),
+        2: Sampled(("WORK_OF_ART", "PERSON"), "owned_by", "Red Dust", "Hunt Stromberg"),
+    }
+    stated = restatements(masked, {0}, outcomes, VERBALIZE)[0].text
+    assert stated.endswith(". Red Dust is owned by Hunt Stromberg."), stated
+    assert "Victor Fleming is" not in stated
+    without_and = text.replace(" and ", ", ")
+    masked = MaskedDocument(
+        "d",
+        without_and,
+        ((0, len(without_and)),),
+        tuple(
+            Slot(s.groups, 0, without_and.index(f"[REL_{n}]"), without_and.index(f"[REL_{n}]") + 7)
+            for n, s in enumerate(slots)
+        ),
+        tuple((without_and.index(n), without_and.index(n) + len(n), kind) for n, kind in names.items()),
+    )
+    assert "Victor Fleming is the spouse of Hunt Stromberg." in restatements(masked, {0}, outcomes, VERBALIZE)[0].text

@@ -132,6 +132,55 @@ def opening_before_slots(masked: MaskedDocument, number: int) -> str | None:
     return None
 
 
+def without_asides(masked: MaskedDocument, number: int) -> str | None:
+    """Sentence ``number`` without the bracketed asides that hold its slots, where every slot is in one and the
+    rest reads as a sentence ("Deon Mouton is a Namibian rugby union scrum-half."), else None.
+
+    Birth and death details in brackets ("( born 20 November 1974 in Rehoboth)") are the commonest unfillable
+    stretch of an encyclopaedia's first sentence, and the first clause and the words before the first slot both
+    stop at the bracket, so the main clause after it — what the sentence is about — was lost. The aside's
+    relations are stated after it. Which asides go is read from the masked text (brackets and placeholders), so
+    the kept words are public like any opening (DESIGN invariant 7).
+    """
+    start, end = masked.sentences[number]
+    body = masked.text[start:end]
+    slots = [(s.start - start, s.end - start) for s in masked.slots if s.sentence == number]
+    asides = _asides(body)
+    holding = [(a, b) for a, b in asides if any(a <= x and y <= b for x, y in slots)]
+    if not slots or not all(any(a <= x and y <= b for a, b in holding) for x, y in slots):
+        return None
+    kept, cursor = [], 0
+    for a, b in holding:
+        kept.append(body[cursor:a].rstrip(" \t"))
+        cursor = b
+    kept.append(body[cursor:])
+    text = re.sub(r"\s+([,;:.!?])", r"\1", "".join(kept)).strip()
+    text = re.sub(r"\s{2,}", " ", text).rstrip(" ,;:—–")
+    if sum(c.isalpha() for c in text) < 12 or not _balanced(text) or not (text[0].isupper() or text[0].isdigit()):
+        return None
+    if not text.endswith((".", "!", "?")):
+        text += "."
+    tokens = guard.tag_released([text], tagger())[0]
+    words = [t for t in tokens if t[2] != "."]
+    if len(words) < 3 or not guard.has_main_verb(tokens):
+        return None
+    return text
+
+
+def _asides(text: str) -> list[tuple[int, int]]:
+    """The outermost round-bracket asides of ``text`` as (start, end) ranges, the brackets included."""
+    found, depth, opened = [], 0, 0
+    for i, c in enumerate(text):
+        if c == "(":
+            opened = i if depth == 0 else opened
+            depth += 1
+        elif c == ")" and depth:
+            depth -= 1
+            if depth == 0:
+                found.append((opened, i + 1))
+    return found
+
+
 def _balanced(text: str) -> bool:
     """Whether every bracket and double quote a cut piece opens it also closes ("since 2004 (when it" does not)."""
     return text.count("(") == text.count(")") and text.count('"') % 2 == 0 and text.count("“") == text.count("”")

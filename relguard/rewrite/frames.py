@@ -201,6 +201,14 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
         reduced = [n for n, t in enumerate(clause[1:], 1) if t[3] == "VBN" and clause[n - 1][3].startswith("NN")]
         if reduced and (not finite or reduced[-1] > finite[-1]):
             return MODIFIER  # "a game developed by X and [published by] Y": a participle's sibling
+        if (
+            previous
+            and previous[-1][3] in ("NN", "NNS")
+            and c.mention_ending(previous[-1][1]) is None
+            and finite
+            and all(clause[n][2].lower() in _COPULA_WORDS for n in finite)
+        ):
+            return NOUN  # "is an actor, director, and [screenwriter of] Iranian cinema": a list of what it is
         return FINITE if _has_verb(previous, c) else MODIFIER  # "founded Acme and [REL] Globex"
     if named is None and (tag in ("IN", "TO") or _ends_noun_phrase(before) or (tag[:2] == "JJ" and lower in _ORDINALS)):
         return NOUN  # "the [REL] Canada", "a retired British [REL]", "an operating [REL]"

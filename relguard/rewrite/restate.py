@@ -24,7 +24,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from relguard.extract.slots import name_key
-from relguard.rewrite.clause import first_clause, opening_before_slots
+from relguard.rewrite.clause import first_clause, opening_before_slots, without_asides
 from relguard.rewrite.frames import FINITE
 from relguard.rewrite.mask import MaskedDocument, prints_own
 from relguard.rewrite.verbalize import Place, Verbalizer
@@ -65,7 +65,7 @@ def restatements(
     out: dict[int, Statement] = {}
     for number in sorted(sentences):
         opening = first_clause(masked, number, texts) if texts is not None else None
-        groups = _groups_of(masked, number)
+        groups = _groups_of(masked, number, outcomes)
         pieces: list[str] = []
         fills: list[tuple[int, int]] = []
         length = 0
@@ -73,16 +73,20 @@ def restatements(
             pieces.append(opening[0])
             fills += opening[1]
             length = len(opening[0])
-            stated.add(groups[0])
+            stated.add(groups[0][0])
+        elif (rest := without_asides(masked, number)) is not None:
+            pieces.append(rest)
+            length = len(rest)
         elif (before := opening_before_slots(masked, number)) is not None:
             pieces.append(before)
             length = len(before)
-        for group in groups:
-            if group in stated:
+        for choices in groups:
+            if any(g in stated for g in choices):
                 continue
-            clause = _clause(masked, number, outcomes[group], verbalize)
-            if clause is None:
+            found = next(((g, c) for g in choices if (c := _clause(masked, number, outcomes[g], verbalize))), None)
+            if found is None:
                 continue
+            group, clause = found
             subject, words, obj = clause
             stated.add(group)
             if pieces:
@@ -97,14 +101,57 @@ def restatements(
     return out
 
 
-def _groups_of(masked: MaskedDocument, number: int) -> list[int]:
-    """The groups the sentence's fills would print, in the order their slots come: each slot's first group, the
-    pair named nearest it (a slot also stands for every other pair near it, which no fill prints either)."""
-    seen: list[int] = []
-    for slot in masked.slots:
-        if slot.sentence == number and prints_own(masked, slot) and slot.groups[0] not in seen:
-            seen.append(slot.groups[0])
-    return seen
+def _groups_of(masked: MaskedDocument, number: int, outcomes: Mapping) -> list[tuple[int, ...]]:
+    """Per slot whose fill would print an outcome of its own, in the order the slots come, the groups a statement
+    may say for it, best first: the slot's first group, the pair named nearest it (the one its fill prints).
+
+    A slot after "and" ("a film directed by A and [produced by] B") takes instead, and a slot whose nearest pair
+    a statement cannot say ("American" before "[directed by] László Benedek") takes next, the pair of the
+    sentence's topic (its first name before the first slot that is a group's subject) and the slot's own
+    object, where the slot stands for that pair: a reader of the original links B to the film, not to A ("Frank
+    Capra is a child of Harry Cohn" stated a relation between the wrong names). Slots, groups and keys are public.
+    """
+    slots = [s for s in masked.slots if s.sentence == number and prints_own(masked, s)]
+    topic = _topic(masked, number, [g for s in slots for g in s.groups], outcomes)
+    out: list[tuple[int, ...]] = []
+    for n, slot in enumerate(slots):
+        near = slot.groups[0]
+        topical = next(
+            (
+                g
+                for g in slot.groups
+                if outcomes[g].subject == topic and outcomes[g].object == outcomes[near].object and g != near
+            ),
+            None,
+        )
+        if topical is None:
+            choices: tuple[int, ...] = (near,)
+        elif n and _AFTER_AND.search(masked.text, max(0, slot.start - 8), slot.start):
+            choices = (topical,)
+        else:
+            choices = (near, topical)
+        if choices not in out:
+            out.append(choices)
+    return out
+
+
+#: A slot right after a coordinating "and" (its verb shares the sentence's subject).
+_AFTER_AND = re.compile(r"\band\s*$")
+
+
+def _topic(masked: MaskedDocument, number: int, groups: list[int], outcomes: Mapping) -> str | None:
+    """The name a sentence is about: its first mention before its first slot that is the subject of one of
+    ``groups`` (a nationality is no topic)."""
+    start = masked.sentences[number][0]
+    end = min((s.start for s in masked.slots if s.sentence == number), default=start)
+    subjects = {name_key(outcomes[g].subject): outcomes[g].subject for g in groups if outcomes[g].subject}
+    for a, b, kind in sorted(masked.mentions):
+        if start <= a and b <= end and kind != "NORP":
+            found = name_key(masked.text[a:b])
+            for key, name in subjects.items():
+                if found == key or (found and set(key) <= set(found)):
+                    return name
+    return None
 
 
 def _clause(masked: MaskedDocument, number: int, sampled, verbalize: Verbalizer) -> tuple[str, str, str] | None:
