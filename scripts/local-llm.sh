@@ -16,8 +16,9 @@
 #  3. Serves it with llama_cpp.server on 127.0.0.1:${RELGUARD_LLM_PORT:-8765} (OpenAI-compatible API).
 # Env: RELGUARD_LLM_PORT (8765), RELGUARD_LLM_THREADS (nproc/2, generation), RELGUARD_LLM_BATCH_THREADS
 # (same, prompt processing; raise both on an idle machine), RELGUARD_LLM_CTX (8192 tokens of context),
-# RELGUARD_LLM_PYTHON (python3, for the venv). The printed exports set RELGUARD_LLM_CONCURRENCY=1: this server
-# answers one request at a time, and requests queued behind others would spend their timeout waiting.
+# RELGUARD_LLM_PYTHON (python3, for the venv), RELGUARD_LLM_CMAKE_ARGS (-DGGML_NATIVE=OFF, the build's flags).
+# The printed exports set RELGUARD_LLM_CONCURRENCY=1: this server answers one request at a time, and requests
+# queued behind others would spend their timeout waiting.
 set -euo pipefail
 
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/relguard"
@@ -48,7 +49,7 @@ for arg in "$@"; do
     --prepare-only) mode=prepare ;;
     --background) mode=background ;;
     --stop) mode=stop ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) die "unknown argument '$arg' (try --help)" ;;
   esac
 done
@@ -65,14 +66,20 @@ if [ "$mode" = stop ]; then
   exit 0
 fi
 
-# 1. The llm venv with llama-cpp-python[server].
-if ! "$VENV/bin/python" -c 'import llama_cpp.server' 2>/dev/null; then
-  say "building llama-cpp-python[server]==0.3.36 into $VENV (once, 6.5-9 min on 2 cores)"
+# 1. The llm venv with llama-cpp-python[server]. Built for the portable x86-64 level (AVX2, FMA, F16C), not
+#    -march=native: on a Xeon with AMX tiles the native build died with a general protection fault in
+#    libggml-cpu.so at its first request. The stamp marks a portable build; an older native one is rebuilt, and
+#    pip's wheel cache is bypassed, since it would hand back the native wheel whatever CMAKE_ARGS say.
+BUILD="portable-1"
+if [ "$(cat "$VENV/.relguard-build" 2>/dev/null)" != "$BUILD" ] || ! "$VENV/bin/python" -c 'import llama_cpp.server' 2>/dev/null; then
+  say "building llama-cpp-python[server]==0.3.36 into $VENV (once, 4-9 min on 2 cores)"
   "${RELGUARD_LLM_PYTHON:-python3}" -m venv "$VENV"
   "$VENV/bin/python" -m pip install --quiet --upgrade pip
   start=$SECONDS
-  MAKEFLAGS="-j$(nproc)" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
-    "$VENV/bin/python" -m pip install 'llama-cpp-python[server]==0.3.36'
+  CMAKE_ARGS="${RELGUARD_LLM_CMAKE_ARGS:--DGGML_NATIVE=OFF}" MAKEFLAGS="-j$(nproc)" \
+    CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" "$VENV/bin/python" -m pip install --no-cache-dir --force-reinstall \
+    'llama-cpp-python[server]==0.3.36'
+  echo "$BUILD" >"$VENV/.relguard-build"
   say "built in $((SECONDS - start)) s"
 fi
 
