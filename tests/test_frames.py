@@ -287,3 +287,26 @@ def test_a_slot_after_a_list_of_what_the_subject_is_takes_a_role_noun(extractor)
     _, masked, _, out = release(extractor, "Anna Berg painted a mural and later moved to Oslo.", "opposed")
     assert masked.text == "Anna Berg painted a mural and [REL_0] Oslo.", masked.text
     assert out.text == "Anna Berg painted a mural and opposed Oslo.", out.text
+
+
+def test_a_slot_after_a_nationality_and_before_a_name_is_a_role_or_a_compound(extractor):
+    """From the 2WikiMultiHopQA reading at 4356c78: "had Argentine [mathematician] Manuel Sadosky" was filled "had
+    Argentine that followed the teachings of Manuel Sadosky". A role noun or a participle compound reads there
+    ("Argentine-founded"); with neither the sentence is not printed, and its opening, which ends on the
+    nationality ("The school had Argentine."), is not kept either."""
+    text = "The school had Argentine mathematician Manuel Sadosky among its main founders."
+    _, masked, _, out = release(extractor, text, "founded")
+    assert masked.text == "The school had Argentine [REL_0] Manuel Sadosky among its main founders.", masked.text
+    assert out.text == "The school had Argentine-founded Manuel Sadosky among its main founders.", out.text
+    _, _, _, out = release(extractor, text + " The end.", "born_in")
+    assert out.text == "The end.", out.text
+
+
+def test_a_slot_after_a_copulas_noun_and_an_adverb_is_one_more_noun(extractor):
+    """From the 2WikiMultiHopQA reading at 4356c78: "is a former Slovenian football forward and [the current head
+    coach of] Radomlje" was filled with a verb; "forward" is tagged an adverb there, so the rule reads the whole
+    clause: a copula and no other verb before the "and"."""
+    text = "Oskar Drobne is a former Slovenian football forward and the current head coach of Radomlje."
+    _, masked, _, out = release(extractor, text, "opposed")
+    assert masked.text.endswith("forward and [REL_0] Radomlje."), masked.text
+    assert out.text.endswith("forward and opponent of Radomlje."), out.text

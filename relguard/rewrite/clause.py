@@ -115,9 +115,11 @@ def opening_before_slots(masked: MaskedDocument, number: int) -> str | None:
     names = [(a - start, b - start) for a, b, _ in masked.mentions if start <= a < first]
     cuts = [m.start() for m in _BOUNDARY.finditer(head) if not any(a < m.start() < b for a, b in names)]
     whole = len(head.rstrip())
-    if any(b == whole for _, b in names) and cuts and cuts[-1] > 0:
+    if any(b - start == whole and kind == "NORP" for a, b, kind in masked.mentions if start <= a < first):
+        whole = 0  # "The school had Argentine [mathematician] Manuel Sadosky": the nationality qualified the slot
+    elif any(b == whole for _, b in names) and cuts and cuts[-1] > 0:
         whole = cuts[-1]  # "... and Hexum [REL] the song's title": a name right before the slot is its subject
-    for cut in sorted({whole, *cuts}, reverse=True)[:3]:
+    for cut in sorted({whole, *cuts} - {0}, reverse=True)[:3]:
         text = head[:cut].rstrip(" ,;:—–")
         if sum(c.isalpha() for c in text) < 12:
             break

@@ -106,7 +106,8 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
             for n in numbers
             if masked.slots[n].role == "" and masked.text[masked.slots[n].start - 1 : masked.slots[n].start].isspace()
         ]  # the slots that may be a verb: not a later part, not glued to a name ("Dublin[,] Ohio")
-        c = _Context(text, tags[sentence], mentions, pronouns, hidden_tokens(tags[sentence]), [], heads)
+        norp = frozenset((a - base, b - base) for a, b, kind in masked.mentions if base <= a < stop and kind == "NORP")
+        c = _Context(text, tags[sentence], mentions, pronouns, hidden_tokens(tags[sentence]), [], heads, norp)
         for number in numbers:
             slot = masked.slots[number]
             head = masked.slots[slot.head] if slot.head >= 0 else None
@@ -136,7 +137,8 @@ Token = tuple[int, int, str, str]
 @dataclass(frozen=True)
 class _Context:
     """A masked sentence as the frame rules read it: text, tags, mention ranges (and which are pronouns), the
-    starts of tokens inside parentheses or quotes, the frames of the slots before, every slot's start."""
+    starts of tokens inside parentheses or quotes, the frames of the slots before, every slot's start, and which
+    mentions are nationalities or groups (NORP: "Argentine")."""
 
     text: str
     tagged: Tagged
@@ -145,6 +147,7 @@ class _Context:
     hidden: frozenset[int]
     earlier: list[tuple[int, str]]
     slots: list[int]
+    nationalities: frozenset[tuple[int, int]] = frozenset()
 
     def mention_ending(self, position: int) -> tuple[int, int] | None:
         return next((m for m in self.mentions if m[1] == position), None)
@@ -203,15 +206,17 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
             return MODIFIER  # "a game developed by X and [published by] Y": a participle's sibling
         if (
             previous
-            and previous[-1][3] in ("NN", "NNS")
             and c.mention_ending(previous[-1][1]) is None
             and finite
             and all(clause[n][2].lower() in _COPULA_WORDS for n in finite)
+            and not any(t[3].startswith("VB") for t in clause[finite[-1] + 1 :])
         ):
             return NOUN  # "is an actor, director, and [screenwriter of] Iranian cinema": a list of what it is
         return FINITE if _has_verb(previous, c) else MODIFIER  # "founded Acme and [REL] Globex"
     if named is None and (tag in ("IN", "TO") or _ends_noun_phrase(before) or (tag[:2] == "JJ" and lower in _ORDINALS)):
         return NOUN  # "the [REL] Canada", "a retired British [REL]", "an operating [REL]"
+    if named in c.nationalities and any(m[0] >= end and not text[end : m[0]].strip() for m in c.mentions):
+        return POSSESSIVE  # "had Argentine [mathematician] Manuel Sadosky": a role noun, or "Argentine-born"
     if named is not None and _opens_noun_phrase(before, c) and not _object_after(end, c):
         return POSSESSIVE  # "an Acme Corp [employee]": the name modifies the noun, as "Acme Corp's [employee]"
     verb_before = _has_verb(before, c)
@@ -321,7 +326,7 @@ def _clause_start(words: Sequence[Token], c: _Context) -> int:
         lower = word.lower()
         if word in _CLAUSE_MARKS:
             start, subordinate = number + 1, False
-        elif tag in ("WDT", "WP", "WRB") or (lower in _SUBORDINATORS and tag in ("IN", "WRB")):
+        elif tag in ("WDT", "WP", "WP$", "WRB") or (lower in _SUBORDINATORS and tag in ("IN", "WRB")):
             start, subordinate = number, tag in ("WRB", "IN")
         elif word == "," and subordinate and number + 1 < len(words):
             start, subordinate = number + 1, False
