@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from relguard.extract.spacy.lexicon import words
+from relguard.rewrite.phrases import RELATIVES, Token, ends_noun_phrase, in_opening_phrase, looking_back
 from relguard.rewrite.tagging import PLACEHOLDER as _PLACEHOLDER
 from relguard.rewrite.tagging import Tagged, hidden_tokens, tag_sentences
 
@@ -55,7 +56,6 @@ _COPULA_WORDS = words(
 _ORDINALS = words("first second third fourth fifth sixth seventh eighth ninth tenth eldest youngest oldest only")
 _NOUN_BEFORE = frozenset({"DT", "JJ", "JJR", "JJS", "PDT"})
 _POSSESSIVES = frozenset({"his", "her", "its", "their", "my", "our", "your", "whose"})
-_RELATIVES = frozenset({"who", "which", "that", "whom", "where"})
 _CONJUNCTIONS = frozenset({"and", "or", "but", "nor", "then", "yet"})
 #: Marks that end a clause: after one, the slot opens a new clause.
 #: Tags that open a noun phrase after a slot.
@@ -131,7 +131,6 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
 
 
 _PRONOUNS = frozenset({"he", "she", "it", "they", "him", "her", "them", "we", "i", "you"})
-Token = tuple[int, int, str, str]
 
 
 @dataclass(frozen=True)
@@ -168,7 +167,7 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
         if any(m[0] >= end and not text[end : m[0]].strip() for m in c.mentions):
             return COMMA  # "Dublin[,] Ohio": the slot took the comma, nothing stands between name and slot
         return HYPHEN  # "Los Angeles[-based] cover band": a compound on the name
-    before = _looking_back([t for t in c.tagged.tokens if t[1] <= start])
+    before = looking_back([t for t in c.tagged.tokens if t[1] <= start])
     if not before:
         return START
     _, last_end, word, tag = before[-1]
@@ -187,7 +186,7 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
                 return FINITE  # "Amri, or Dumura Karbi, [is spoken by]": the comma closes an apposition
             return APPOSITION  # "Steve Wozniak, [REL] Apple", "Lester Smith ([REL] Dragon Dice)"
         return APPOSITION if _has_verb(before, c) else MODIFIER  # "(1856 – 1914), sometimes [using]"
-    if lower in _RELATIVES and tag in ("WDT", "WP", "IN"):
+    if lower in RELATIVES and tag in ("WDT", "WP", "IN"):
         return FINITE
     if lower in _COPULA_WORDS or tag == "MD":
         return COPULA
@@ -213,7 +212,7 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
         ):
             return NOUN  # "is an actor, director, and [screenwriter of] Iranian cinema": a list of what it is
         return FINITE if _has_verb(previous, c) else MODIFIER  # "founded Acme and [REL] Globex"
-    if named is None and (tag in ("IN", "TO") or _ends_noun_phrase(before) or (tag[:2] == "JJ" and lower in _ORDINALS)):
+    if named is None and (tag in ("IN", "TO") or ends_noun_phrase(before) or (tag[:2] == "JJ" and lower in _ORDINALS)):
         return NOUN  # "the [REL] Canada", "a retired British [REL]", "an operating [REL]"
     if named in c.nationalities and any(m[0] >= end and not text[end : m[0]].strip() for m in c.mentions):
         return POSSESSIVE  # "had Argentine [mathematician] Manuel Sadosky": a role noun, or "Argentine-born"
@@ -228,60 +227,15 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
     slot_after = adjacent and any(h >= name_after[1] and not text[name_after[1] : h].strip() for h in c.slots)
     if named is not None and named not in c.pronouns and adjacent and not verb_before and (verb_after or slot_after):
         return ROLE  # "Velvet Revolver [drummer] Matt Sorum [joined]": the names are the subject's noun phrase
-    return MODIFIER if verb_before or verb_after or _in_opening_phrase(before) else FINITE
-
-
-def _in_opening_phrase(before: Sequence[Token]) -> bool:
-    """Whether the sentence opens with a prepositional phrase and the slot follows its noun, which a preposition
-    other than "of" governs ("At the time of the referendum on membership [in] the EU, Esch …"): no subject yet."""
-    if not before or before[0][3] != "IN" or any(t[2] == "," for t in before):
-        return False
-    for _, _, word, tag in reversed(before):
-        if tag in ("IN", "TO"):
-            return word.lower() not in ("of", "than", "that") and before[-1][3] in ("NN", "NNS")
-        if tag not in ("NN", "NNS", "JJ", "JJR", "JJS", "DT", "PRP$", "HYPH", "VBN", "VBG"):
-            return False
-    return False
+    return MODIFIER if verb_before or verb_after or in_opening_phrase(before) else FINITE
 
 
 def _after_and(start: int, c: _Context) -> bool:
     """Whether the slot follows a conjunction and an earlier slot of its clause: "developed by X and [REL] Y"."""
-    before = _looking_back([t for t in c.tagged.tokens if t[1] <= start])
+    before = looking_back([t for t in c.tagged.tokens if t[1] <= start])
     if not before or before[-1][2].lower() not in _CONJUNCTIONS or before[-1][3] != "CC":
         return False
     return any(at < before[-1][0] and frame in (FINITE, MODIFIER) for at, frame in c.earlier)
-
-
-def _looking_back(before: list[Token]) -> list[Token]:
-    """The words before a slot without the adverbs and parenthesized asides right before it ("and later
-    [moved to]", "the second (surviving) [son of]"): the slot follows what stands before them."""
-    while before:
-        if before[-1][3] in ("RB", "RBR", "RBS") and before[-1][2].lower() not in _RELATIVES:
-            before = before[:-1]
-        elif before[-1][2] == ")":
-            depth, cut = 0, len(before) - 1
-            while cut >= 0:
-                depth += {")": 1, "(": -1}.get(before[cut][2], 0)
-                if depth == 0:
-                    break
-                cut -= 1
-            if cut <= 0:
-                return before
-            before = before[:cut]
-        else:
-            return before
-    return before
-
-
-def _ends_noun_phrase(before: Sequence[Token]) -> bool:
-    """The last words are an article or possessive with only adjectives or participles after it ("the", "an
-    operating", "the world's largest"): the slot is that noun phrase's head."""
-    for _, _, word, tag in reversed(before[-5:]):
-        if tag in ("DT", "PDT", "PRP$", "POS"):
-            return word.lower() not in ("that", "this", "these", "those", "which", "all", "both") or tag != "DT"
-        if tag not in ("JJ", "JJR", "JJS", "VBG", "VBN", "HYPH", "CD", ",", "RBS", "RBR"):
-            return False
-    return False
 
 
 def _opens_noun_phrase(before: Sequence[Token], c: _Context) -> bool:
@@ -347,7 +301,7 @@ def _has_verb(before: Sequence[Token], c: _Context) -> bool:
     clause = before[_clause_start(before, c) :]
     low = clause[0][0] if clause else 0
     for start, _, word, tag in clause:
-        if start in c.hidden or word.lower() in _RELATIVES:
+        if start in c.hidden or word.lower() in RELATIVES:
             continue
         if tag in _FINITE_TAGS or word.lower() in _COPULA_WORDS:
             return True
@@ -381,7 +335,7 @@ def _aside(position: int, c: _Context) -> bool:
         len(after) == 2
         and after[0][2] == ","
         and (after[1][3] in _FINITE_TAGS or after[1][2].lower() in _COPULA_WORDS)
-        and after[1][2].lower() not in {"has", "have", "had"} | _RELATIVES
+        and after[1][2].lower() not in {"has", "have", "had"} | RELATIVES
     )
 
 

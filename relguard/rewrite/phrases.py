@@ -1,0 +1,57 @@
+"""What the tagged words before a slot say about it: the phrase it stands in, read from tags alone.
+
+Helpers of :mod:`relguard.rewrite.frames` that need no mentions or earlier frames, only the (start, end, text,
+tag) tokens of a masked sentence (:mod:`relguard.rewrite.tagging`), so they are public like the frames.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+Token = tuple[int, int, str, str]
+RELATIVES = frozenset({"who", "which", "that", "whom", "where"})
+
+
+def in_opening_phrase(before: Sequence[Token]) -> bool:
+    """Whether the sentence opens with a prepositional phrase and the slot follows its noun, which a preposition
+    other than "of" governs ("At the time of the referendum on membership [in] the EU, Esch …"): no subject yet."""
+    if not before or before[0][3] != "IN" or any(t[2] == "," for t in before):
+        return False
+    for _, _, word, tag in reversed(before):
+        if tag in ("IN", "TO"):
+            return word.lower() not in ("of", "than", "that") and before[-1][3] in ("NN", "NNS")
+        if tag not in ("NN", "NNS", "JJ", "JJR", "JJS", "DT", "PRP$", "HYPH", "VBN", "VBG"):
+            return False
+    return False
+
+
+def looking_back(before: list[Token]) -> list[Token]:
+    """The words before a slot without the adverbs and parenthesized asides right before it ("and later
+    [moved to]", "the second (surviving) [son of]"): the slot follows what stands before them."""
+    while before:
+        if before[-1][3] in ("RB", "RBR", "RBS") and before[-1][2].lower() not in RELATIVES:
+            before = before[:-1]
+        elif before[-1][2] == ")":
+            depth, cut = 0, len(before) - 1
+            while cut >= 0:
+                depth += {")": 1, "(": -1}.get(before[cut][2], 0)
+                if depth == 0:
+                    break
+                cut -= 1
+            if cut <= 0:
+                return before
+            before = before[:cut]
+        else:
+            return before
+    return before
+
+
+def ends_noun_phrase(before: Sequence[Token]) -> bool:
+    """The last words are an article or possessive with only adjectives or participles after it ("the", "an
+    operating", "the world's largest"): the slot is that noun phrase's head."""
+    for _, _, word, tag in reversed(before[-5:]):
+        if tag in ("DT", "PDT", "PRP$", "POS"):
+            return word.lower() not in ("that", "this", "these", "those", "which", "all", "both") or tag != "DT"
+        if tag not in ("JJ", "JJR", "JJS", "VBG", "VBN", "HYPH", "CD", ",", "RBS", "RBR"):
+            return False
+    return False
