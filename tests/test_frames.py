@@ -310,3 +310,16 @@ def test_a_slot_after_a_copulas_noun_and_an_adverb_is_one_more_noun(extractor):
     _, masked, _, out = release(extractor, text, "opposed")
     assert masked.text.endswith("forward and [REL_0] Radomlje."), masked.text
     assert out.text.endswith("forward and opponent of Radomlje."), out.text
+
+
+def test_a_possessive_s_is_no_verb_and_names_joined_by_and_take_a_plural_verb(extractor):
+    """From the 2WikiMultiHopQA reading at 810a378: "Istanbul's Fatih district, Fatih Sultan Mehmet Bridge and
+    Fatih Mosque [are named after] him" was filled "... Fatih Mosque honored by him", no verb: the possessive "'s"
+    had counted as "is", so the clause seemed to have its verb. The subject is the names joined by "and"."""
+    text = (
+        "Among other things, Istanbul's Fatih district, Fatih Sultan Mehmet Bridge and Fatih Mosque are named after "
+        "him."
+    )
+    _, masked, _, out = release(extractor, text, "opposed")
+    assert masked.text.endswith("Fatih Mosque [REL_0] him."), masked.text
+    assert out.text.endswith("Fatih Mosque were opposed by him."), out.text

@@ -26,6 +26,7 @@ Frames:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -199,7 +200,7 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
         sibling = [frame for at, frame in c.earlier if at >= low and frame in (FINITE, MODIFIER)]
         if sibling:
             return sibling[-1]  # "written by X and [sung by] Y": a coordinated slot takes its sibling's frame
-        finite = [n for n, t in enumerate(clause) if t[3] in _FINITE_TAGS or t[2].lower() in _COPULA_WORDS]
+        finite = [n for n, t in enumerate(clause) if _finite_word(t)]
         reduced = [n for n, t in enumerate(clause[1:], 1) if t[3] == "VBN" and clause[n - 1][3].startswith("NN")]
         if reduced and (not finite or reduced[-1] > finite[-1]):
             return MODIFIER  # "a game developed by X and [published by] Y": a participle's sibling
@@ -288,11 +289,14 @@ def _clause_start(words: Sequence[Token], c: _Context) -> int:
             opens_verb = words[number + 2][3].startswith(("VB", "MD"))
             listed = words[number + 2][3] in ("NN", "NNS", "JJ")  # "a musician, bandleader, and educator [from]"
             segment = [t for t in words[start:number] if t[0] not in c.hidden]
-            if opens_verb or (
-                not listed and any(t[3] in _FINITE_TAGS or t[2].lower() in _COPULA_WORDS for t in segment)
-            ):
+            if opens_verb or (not listed and any(_finite_word(t) for t in segment)):
                 start = number + 1  # ", and was honored"; "X was unsuccessful, and Y [returned]"
     return start
+
+
+def _finite_word(token: Token) -> bool:
+    """A finite verb or a copula, not the possessive "'s" ("Istanbul's Fatih district" has no verb)."""
+    return token[3] in _FINITE_TAGS or (token[2].lower() in _COPULA_WORDS and token[3] != "POS")
 
 
 def _has_verb(before: Sequence[Token], c: _Context) -> bool:
@@ -303,7 +307,7 @@ def _has_verb(before: Sequence[Token], c: _Context) -> bool:
     for start, _, word, tag in clause:
         if start in c.hidden or word.lower() in RELATIVES:
             continue
-        if tag in _FINITE_TAGS or word.lower() in _COPULA_WORDS:
+        if _finite_word((start, 0, word, tag)):
             return True
     return any(frame in (FINITE, COPULA) and start >= low for start, frame in c.earlier)
 
@@ -322,7 +326,7 @@ def _verb_after(position: int, c: _Context) -> bool:
         lower = word.lower()
         if start in c.hidden or seen >= 2 or not word[:1].isalnum() or lower in _CONJUNCTIONS or tag in ("WDT", "WP"):
             return False
-        if tag in _FINITE_TAGS or lower in _COPULA_WORDS:
+        if _finite_word((start, 0, word, tag)):
             return True
         seen += 1
     return False
@@ -334,7 +338,7 @@ def _aside(position: int, c: _Context) -> bool:
     return (
         len(after) == 2
         and after[0][2] == ","
-        and (after[1][3] in _FINITE_TAGS or after[1][2].lower() in _COPULA_WORDS)
+        and _finite_word(after[1])
         and after[1][2].lower() not in {"has", "have", "had"} | RELATIVES
     )
 
@@ -347,8 +351,16 @@ def _plural_before(start: int, c: _Context) -> bool:
     word_start, _, word, tag = before[-1]
     if word.lower() in ("they", "we"):
         return True
-    named = any(a <= word_start < b for a, b in c.mentions)
-    return tag == "NNS" and not named  # a name's number is not its last word's ("United States is")
+    named = next((m for m in c.mentions if m[0] <= word_start < m[1]), None)
+    if named is not None and not _has_verb(before, c):
+        head = c.text[: named[0]]
+        joined = _AND_BEFORE.search(head)
+        if joined and any(t[1] == joined.start() and t[3] in ("NNP", "NNPS") for t in c.tagged.tokens):
+            return True  # "Fatih Sultan Mehmet Bridge and Fatih Mosque [are named after]": names joined by "and"
+    return tag == "NNS" and named is None  # a name's number is not its last word's ("United States is")
+
+
+_AND_BEFORE = re.compile(r"\s+and\s+$")
 
 
 def _what_follows(end: int, c: _Context) -> tuple[bool, bool, bool]:
