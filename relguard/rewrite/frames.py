@@ -211,7 +211,7 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
             and all(clause[n][2].lower() in _COPULA_WORDS for n in finite)
             and not any(t[3].startswith("VB") for t in clause[finite[-1] + 1 :])
         ):
-            return NOUN  # "is an actor, director, and [screenwriter of] Iranian cinema": a list of what it is
+            return COPULA  # "is an actor, director, and [screenwriter of] Iranian cinema": the copula's own frame
         return FINITE if _has_verb(previous, c) else MODIFIER  # "founded Acme and [REL] Globex"
     if named is None and (tag in ("IN", "TO") or ends_noun_phrase(before) or (tag[:2] == "JJ" and lower in _ORDINALS)):
         return NOUN  # "the [REL] Canada", "a retired British [REL]", "an operating [REL]"
@@ -367,7 +367,8 @@ def _what_follows(end: int, c: _Context) -> tuple[bool, bool, bool]:
     """(a name starts right after ``end``, only an article or possessive between; the next word is a preposition;
     a noun phrase starts there, a name or not: "an atypical [detective for] the genre")."""
     after = [t for t in c.tagged.tokens if t[0] >= end]
-    phrase = bool(after) and after[0][3] in _PHRASE_OPENERS and after[0][0] not in c.hidden
+    phrase = bool(after) and after[0][0] not in c.hidden
+    phrase = phrase and (after[0][3] in _PHRASE_OPENERS or after[0][2].lower() in ("both", "either"))
     name_after = False
     for start, _, word, tag in after[:6]:
         if any(m[0] == start for m in c.mentions):
