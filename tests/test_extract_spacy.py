@@ -664,3 +664,19 @@ def test_a_proper_name_that_modifies_a_noun_is_a_mention(extractor):
         Document("d.txt", "The Dragon Quest series is one of the most popular video game series in Japan.")
     )
     assert [(t.subject, t.object) for t in series.triples] == [("Dragon Quest", "Japan")]
+
+
+def test_a_verb_coordinated_before_the_expression_is_in_its_span(extractor):
+    """From the 2WikiMultiHopQA reading at 810a378: spaCy parses "directed and co-written by" with "written" as the
+    film's own modifier and "directed" cut off from it, so "directed and" stayed in the text — a relation word
+    published as written ("drama film directed and that supported Pascal Bonitzer")."""
+    from relguard.types import Document
+
+    text = "Tout de suite maintenant is a 2016 French drama film directed and co-written by Pascal Bonitzer."
+    result = extractor.extract(Document("d.txt", text))
+    check_invariants(result)
+    assert [o.text for t in result.triples for o in t.occurrences if t.object == "Pascal Bonitzer"] == [
+        "directed and co-written by"
+    ], spans(result)
+    married = extractor.extract(Document("d.txt", "Anna Berg was born in 1950 and married John Smith."))
+    assert [o.text for t in married.triples for o in t.occurrences] == ["married"], spans(married)

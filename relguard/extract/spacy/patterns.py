@@ -219,6 +219,11 @@ class SentenceRelations(NounRules, SpanCutter):
             for joined in _hyphen_joined(self.doc, t, self.sent):
                 if ment_of[joined.i] < 0:
                     taken.setdefault(joined.i, joined)
+        inside = [i for i in taken if low <= i < high]
+        if inside and min(inside) - 2 >= low:
+            verb, cc = self.doc[min(inside) - 2], self.doc[min(inside) - 1]
+            if cc.lower_ in ("and", "or") and verb.tag_ in ("VBN", "VBD") and ment_of[verb.i] < 0:
+                taken[verb.i], taken[cc.i] = verb, cc  # "directed and [co-written by]": the parse lost the "conj"
         return [taken[i] for i in sorted(taken)]
 
     # -- the predicate (confidential: it only feeds d_R)
