@@ -118,3 +118,14 @@ def test_a_misread_sentence_is_deleted_and_counted_and_the_rest_kept(extractor):
     assert owned in out.unfillable_sentences
     assert "Globex" not in out.text and "that owns" not in out.text
     assert out.text.startswith("The sky is blue.")
+
+
+def test_a_phrase_after_a_slash_is_glued_a_word_is_not():
+    """From the HotpotQA reading at 810a378: "a professional American football end/that endorsed the National
+    Football League". A slash joins words of one kind ("actor/director"); a clause after it never reads."""
+    text = "He was a professional American football end/that endorsed the National Football League."
+    start = text.index("that endorsed")
+    assert guard.glued(text, (start, start + len("that endorsed")))
+    text = "He was a football end/coach of the Lions."
+    start = text.index("coach")
+    assert not guard.glued(text, (start, start + len("coach of")))

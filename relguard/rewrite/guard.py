@@ -248,9 +248,15 @@ def not_a_noun_after_possessive(tokens: Sequence[Token], fill: Span) -> bool:
     return possessive and words[0][4] not in ("NOUN", "PROPN", "ADJ", "NUM") and not words[0][2][:1].isupper()
 
 
+_CLAUSE_OPENERS = frozenset({"that", "which", "who", "whose", "is", "was", "are", "were", "has", "had"})
+
+
 def glued(text: str, fill: Span) -> bool:
-    """A fill glued to the word or number beside it: "27governs"."""
+    """A fill glued to the word or number beside it: "27governs"; or a clause after a slash, which joins words
+    of one kind only ("football end/that endorsed the National Football League"; "end/coach of" reads)."""
     start, end = fill
+    if start > 0 and text[start - 1] == "/" and text[start:end].split(" ", 1)[0].lower() in _CLAUSE_OPENERS:
+        return True
     return (start > 0 and text[start - 1].isalnum() and text[start].isalnum()) or (
         end < len(text) and text[end - 1].isalnum() and text[end].isalnum()
     )
