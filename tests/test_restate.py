@@ -306,3 +306,27 @@ def test_a_slot_after_and_states_the_sentences_topic_not_the_name_before_it():
         tuple((without_and.index(n), without_and.index(n) + len(n), kind) for n, kind in names.items()),
     )
     assert "Victor Fleming is the spouse of Hunt Stromberg." in restatements(masked, {0}, outcomes, VERBALIZE)[0].text
+
+
+def test_a_first_clause_that_opens_with_a_prepositional_phrase_and_no_comma_is_not_kept():
+    """From the eighth reading and the stop hook's read at 0295f28: "According to legends recorded in the text
+    "Records of Emperors and Kings" was translated by Huangfu Mi." has no subject. A date after the preposition, or
+    a comma closing the phrase, leaves a subject and the clause stays."""
+    from relguard.rewrite.clause import first_clause
+    from relguard.rewrite.mask import MaskedDocument, Slot
+
+    def clause(text: str, names: tuple[str, ...], fill: str):
+        mentions = tuple(sorted((text.index(n), text.index(n) + len(n), "PERSON") for n in names))
+        slot = Slot((0,), 0, text.index("[REL_0]"), text.index("[REL_0]") + 7)
+        found = first_clause(MaskedDocument("d", text, ((0, len(text)),), (slot,), mentions), 0, {0: fill})
+        return found and found[0]
+
+    text = 'According to legends recorded in the text "Records of Kings" [REL_0] Huangfu Mi, goddess Nüwa ruled.'
+    assert clause(text, ("Records of Kings", "Huangfu Mi", "Nüwa"), "was translated by") is None
+    names = ("Acme Corp", "Boston")
+    assert clause("In 1990, the company [REL_0] Acme Corp in Boston.", names, "acquired") == (
+        "In 1990, the company acquired Acme Corp."
+    )
+    assert clause("In 1997 the band [REL_0] Acme Corp in Boston.", names, "acquired") == (
+        "In 1997 the band acquired Acme Corp."
+    )

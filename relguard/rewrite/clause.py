@@ -73,7 +73,21 @@ def first_clause(masked: MaskedDocument, number: int, texts: Mapping[int, str]) 
     tokens = guard.tag_released([text], tagger())[0]
     if guard.misread(text, ranges, tokens) is not None or not guard.has_main_verb(tokens):
         return None
+    if ranges and _opens_with_a_phrase(tokens, ranges[0][0]):
+        return None
     return text, tuple(ranges)
+
+
+def _opens_with_a_phrase(tokens, fill: int) -> bool:
+    """Whether the piece opens with a prepositional phrase ("According to …", "In …") that no comma closes before
+    its first fill, which then has no subject: "According to legends recorded in the text "…" was translated by
+    Huangfu Mi." """
+    before = [t for t in tokens if t[1] <= fill]
+    opening = before[:2]
+    if len(opening) < 2 or opening[1][3] == "CD":
+        return False  # "In 1997 the band [released]": a date, then the subject
+    prepositional = opening[0][3] == "IN" or (opening[0][2].lower() == "according" and opening[1][3] == "IN")
+    return prepositional and not any(t[2] in (",", ";", ":") for t in before)
 
 
 def _flagged(masked: MaskedDocument, number: int, cut: int, inside: list[int], texts: Mapping[int, str]) -> bool:
