@@ -191,6 +191,20 @@ def test_frames_read_the_masked_sentence_only_not_the_group_numbers():
     assert two.tokens[-1][0] == len("Acme [REL_471] Alice Smith")
 
 
+def test_tags_are_the_full_pipelines_tags_though_only_tok2vec_and_tagger_run(sample):
+    """The tagger skips the attribute ruler (half its time): every tag it gives must still be the one the whole
+    pipeline gives, over every sentence of the sample corpus (a ruler pattern that set a word's tag would fail
+    here). Sentences with an odd spacing and a tab are added, since the ruler's one tag pattern is for spaces."""
+    from relguard.rewrite.tagging import tagger
+
+    nlp = tagger()
+    texts = [line for document in sample.documents for line in document.text.split(". ")]
+    texts += ["Acme  Corp\t employs  Alice Smith .", "\n Bob Jones, who left Acme in 2001 ,  founded  Initech."]
+    whole = [[(t.idx, t.tag_) for t in doc if not t.is_space] for doc in nlp.pipe(texts)]
+    assert len(texts) > 20
+    assert [[(start, tag) for start, _, _, tag in tagged.tokens] for tagged in tag_sentences(texts)] == whole
+
+
 def test_two_wordings_of_one_relation_give_the_same_frames_and_text(extractor):
     """Invariant 7 with frames: the frame is read from the masked sentence, which the two wordings share."""
     a = release(extractor, "Acme Corp, founded by Alice Smith, makes robots.", "owned_by")

@@ -3,8 +3,8 @@
 Read files one at a time and extract on worker processes, keeping in memory only the entity-alignment table
 (names and types, :class:`~relguard.extract.slots.EntityAlignment`) and the extractions in a spill file; then,
 reading the spill back, align and review each document and add it to the group table; draw one outcome per
-group on this process (the encoder loads meanwhile, on a thread, and the rewrite workers start); rewrite each
-document from the outcome table (:func:`~relguard.engine.rewrite.rewrite_document`) on every core
+group on this process (the encoder loads meanwhile, on a thread); rewrite each document from the outcome table
+(:func:`~relguard.engine.rewrite.rewrite_document`) on every core, on the extraction's worker processes
 (:mod:`~relguard.engine.rewrite_pool`; in this process for a small input or the LLM verbalizer, whose calls are
 counted here) into the folder sink, in input order; and finish — reports, config, the
 public-file check over the spill once more, the mapping — through the same assembly as every release. Nothing
@@ -28,7 +28,7 @@ from relguard.engine.sink import FolderSink
 from relguard.engine.spill import Spill
 from relguard.engine.tally import GroupTable
 from relguard.errors import InputError
-from relguard.extract.parallel import PARALLEL_FROM_CHARS, ExtractorId, default_workers, extract_stream
+from relguard.extract.parallel import PARALLEL_FROM_CHARS, ExtractorId, WorkerPool, default_workers, extract_stream
 from relguard.extract.review import Review, review_document, slot_documents
 from relguard.extract.slots import EntityAlignment
 from relguard.io.read import count_documents, input_bytes, iter_files
@@ -65,13 +65,16 @@ def run_local(
         workers = 1
     loader = DrawLoader(settings.backends, backends.draw if backends is not None else None)
     table, hashes, model, alignment = GroupTable(), {}, ExtractorId(), EntityAlignment()
-    with Spill() as spill:
+    extractor = settings.backends.extractor_backend
+    pool = WorkerPool(extractor=extractor, workers=workers) if workers > 1 else None
+    with Spill() as spill, pool or nullcontext():
         stream = extract_stream(
             _documents(iter_files(inputs, **reading), hashes),
-            extractor=settings.backends.extractor_backend,
+            extractor=extractor,
             workers=workers,
             in_process=backends.extractor if backends is not None else None,
             model=model,
+            pool=pool,
         )
         tell("extracting", 0, expected)
         for number, doc in enumerate(stream, start=1):
@@ -84,7 +87,7 @@ def run_local(
             table.add(doc)
         check_review(review, seen)
         verbalize_here = settings.backends.verbalizer == "llm"
-        pool = RewritePool(workers) if workers > 1 and not verbalize_here else None  # loads while the draw runs
+        rewriters = RewritePool(pool) if pool is not None and not verbalize_here else None
         tell("drawing", 0, 0)
         chosen = loader.get()
         outcomes = draw_outcomes(table, privacy=settings.privacy, generator=chosen.candidates, encoder=chosen.encoder)
@@ -105,13 +108,13 @@ def run_local(
             public.setdefault("backends", {})["verbalizer"] = backend_provenance((("verbalizer", verbalize),))[0][
                 "verbalizer"
             ]
-        with sink, pool or nullcontext():
+        with sink:
             assembly = Assembly(sink, outcomes, forms=forms, mapping=mapping is not None, parquet=run.options.parquet)
             documents = aligned(spill, alignment, review)
             options = {"forms": forms, "mapping": mapping is not None, "inline_marks": run.options.mark_slots}
             pieces = (
-                pool.rewrite(documents, outcomes, **options)
-                if pool is not None
+                rewriters.rewrite(documents, outcomes, **options)
+                if rewriters is not None
                 else (rewrite_document(doc, outcomes, verbalize=verbalize, **options) for doc in documents)
             )
             for number, piece in enumerate(pieces, start=1):

@@ -83,28 +83,57 @@ def extract_stream(
     workers: int,
     in_process: Extractor | None = None,
     model: ExtractorId | None = None,
+    pool: WorkerPool | None = None,
 ) -> Iterator[DocumentExtraction]:
     """Every document's extraction, in input order, with ``workers`` processes (1: in this process).
 
     ``extractor`` names a registry backend the workers build for themselves; ``in_process`` is the object to use
-    when running here (so an already loaded pipeline is not loaded twice); ``model`` receives its model id.
+    when running here (so an already loaded pipeline is not loaded twice); ``model`` receives its model id;
+    ``pool`` is a running :class:`WorkerPool` to extract on (else one is started and stopped here).
     """
     model = model or ExtractorId()
+    if pool is not None:
+        yield from pool.extract(documents, model=model)
+        return
     if workers <= 1:
         backend = in_process or registry.create("extractor", extractor)
         model.value = backend.model_id
         yield from backend.extract_many(documents)
         return
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=_start, initargs=(extractor, os.getpid())
-    ) as pool:
-        identity = pool.submit(_model_id)
+    with WorkerPool(extractor=extractor, workers=workers) as started:
+        yield from started.extract(documents, model=model)
+
+
+class WorkerPool:
+    """``workers`` processes that each load the extractor once, for the whole run: extraction first, then the
+    rewrite (:mod:`relguard.engine.rewrite_pool`), whose tagger is the same loaded pipeline
+    (:func:`relguard.extract.spacy.model.load_pipeline` loads a model once per process). Loading spaCy costs
+    seconds of CPU per process, so a second set of processes would cost more than the rewrite it serves.
+    A context manager: leaving it stops the workers."""
+
+    def __init__(self, *, extractor: str, workers: int) -> None:
+        self.workers = workers
+        self.executor = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start,
+            initargs=(extractor, os.getpid()),
+        )
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.executor.shutdown(wait=True, cancel_futures=True)
+
+    def extract(self, documents: Iterable[Document], *, model: ExtractorId) -> Iterator[DocumentExtraction]:
+        """Every document's extraction, in input order, batches handed out a few at a time."""
+        identity = self.executor.submit(_model_id)
         pending: deque[Future] = deque()
         iterator = iter(documents)
         for batch in iter(lambda: list(islice(iterator, BATCH)), []):
-            pending.append(pool.submit(_extract, batch))
-            if len(pending) >= 2 * workers:
+            pending.append(self.executor.submit(_extract, batch))
+            if len(pending) >= 2 * self.workers:
                 yield from pending.popleft().result()
         while pending:
             yield from pending.popleft().result()

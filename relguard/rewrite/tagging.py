@@ -1,7 +1,8 @@
 """Tags of masked sentences, for the frame reader: placeholders blanked, so a tag never depends on a group number.
 
 The frames of :mod:`relguard.rewrite.frames` and the read-back of :mod:`relguard.rewrite.guard` tag with the same
-cached spaCy pipeline (tagger and attribute ruler only: parser and NER are not needed for a tag).
+cached spaCy pipeline, through its tok2vec and tagger only: parser and NER are not needed for a tag, and the
+attribute ruler sets a tag on whitespace tokens alone, which are left out here (it would double the time).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ if TYPE_CHECKING:
     from spacy.language import Language
 
 PLACEHOLDER = re.compile(r"\[REL_\d+\]")
+#: The components a tag needs.
+TAGGING = ("tok2vec", "tagger")
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,7 @@ def tag_sentences(texts: Sequence[str], nlp: Language | None = None) -> list[Tag
     if missing:
         if len(_TAG_CACHE) + len(missing) > _TAG_CACHE_SIZE:
             _TAG_CACHE.clear()
-        disabled = [p for p in nlp.pipe_names if p not in ("tok2vec", "tagger", "attribute_ruler")]
+        disabled = [p for p in nlp.pipe_names if p not in TAGGING]
         for body, doc in zip(missing, nlp.pipe(missing, disable=disabled, batch_size=256), strict=True):
             _TAG_CACHE[body] = tuple((t.idx, t.idx + len(t.text), t.text, t.tag_) for t in doc if not t.is_space)
     return [

