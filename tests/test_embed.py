@@ -106,3 +106,16 @@ def test_a_texts_embedding_does_not_depend_on_its_batch_or_the_thread_count():
         torch.set_num_threads(threads)
     assert np.array_equal(together, alone)
     assert np.array_equal(together[5:30], mixed)
+
+
+def test_pairwise_distances_in_row_blocks_are_the_floats_of_one_block():
+    """Blocks keep the differences in cache; every entry must still be exactly d_R of its own two rows, across a
+    block boundary and for a last block shorter than the others."""
+    from relguard.embed.text import PAIRWISE_ROWS, normalize, relation_distance
+
+    rng = np.random.default_rng(5)
+    a = normalize(rng.normal(size=(2 * PAIRWISE_ROWS + 7, 24)))
+    b = normalize(rng.normal(size=(10, 24)))
+    d = pairwise_distances(a, b)
+    assert d.shape == (len(a), 10)
+    assert np.array_equal(d, relation_distance(a[:, None, :], b[None, :, :]))

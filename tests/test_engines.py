@@ -15,6 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from relguard.cli import main
@@ -235,3 +236,25 @@ def test_a_killed_batch_job_leaves_no_worker_behind(tmp_path):
     for process in alive:
         process.kill()
     assert not alive, f"{len(alive)} worker(s) outlived the killed job"
+
+
+def test_the_draws_embeddings_on_the_workers_are_the_floats_this_process_computes(corpus):
+    """The local engine embeds the draw's typed sentences on its extraction workers (one ONNX thread each) and
+    reads them back into the driver's encoder: every vector must equal, bit for bit, the one a fresh encoder here
+    computes, and a worker on another runtime (torch: same weights, other floats) must be refused."""
+    from relguard.embed import DEFAULT_MODEL, FP32, OnnxEncoder, predicate_text
+    from relguard.engine.embed_pool import embed_on_workers
+    from relguard.errors import ModelError
+    from relguard.extract.parallel import WorkerPool
+
+    pair = ("PERSON", "ORG")
+    texts = [predicate_text(p, pair) for p in ("works_for", "founded", "sued", "was_the_chief_executive_of")]
+    texts += [f"A person met organization number {n} of the consortium in its annual meeting." for n in range(40)]
+    here, there = OnnxEncoder(DEFAULT_MODEL), OnnxEncoder(DEFAULT_MODEL)
+    with WorkerPool(extractor="spacy", workers=2) as pool:
+        assert embed_on_workers(pool, there, texts, backend=FP32, model=DEFAULT_MODEL) == len(texts)
+        assert there.encoded == 0, "the driver's encoder embedded texts itself"
+        assert embed_on_workers(pool, there, texts, backend=FP32, model=DEFAULT_MODEL) == 0  # all cached now
+        assert np.array_equal(there.embed_texts(texts), here.embed_texts(texts))
+        with pytest.raises(ModelError, match="a worker loaded encoder"):
+            embed_on_workers(pool, OnnxEncoder(DEFAULT_MODEL), texts[:3], backend="torch", model=DEFAULT_MODEL)

@@ -680,3 +680,24 @@ def test_a_verb_coordinated_before_the_expression_is_in_its_span(extractor):
     ], spans(result)
     married = extractor.extract(Document("d.txt", "Anna Berg was born in 1950 and married John Smith."))
     assert [o.text for t in married.triples for o in t.occurrences] == ["married"], spans(married)
+
+
+def test_loading_the_pipeline_imports_no_other_packages_spacy_components():
+    """A worker loads the pipeline once; spaCy would import every package's spaCy components first (Presidio's
+    pulls in transformers: 2.3 of 4.1 s). Run in a fresh interpreter, since this one may have imported them."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("presidio_analyzer")
+    code = (
+        "import sys; from relguard.extract.spacy.model import load_pipeline; nlp = load_pipeline('en_core_web_sm'); "
+        "print(sorted(m for m in ('presidio_analyzer', 'transformers') if m in sys.modules), nlp.pipe_names)"
+    )
+    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert printed.startswith("[] ['tok2vec', 'tagger', 'relguard_paragraph_breaks', 'parser'"), printed
+
+
+def test_the_pipeline_is_loaded_once_per_process_and_shared_by_the_tagger(extractor):
+    from relguard.rewrite.tagging import tagger
+
+    assert spacy_extract.load_pipeline("en_core_web_sm") is extractor.nlp is tagger()

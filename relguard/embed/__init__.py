@@ -85,15 +85,19 @@ def default_runtime(model: str) -> str:
     return FP32 if model in BUNDLED_NAMES else TORCH
 
 
-_shared: dict[tuple[str, str], CachedEncoder] = {}
+_shared: dict[tuple[str, str, int | None], CachedEncoder] = {}
 _shared_lock = threading.Lock()
 
 
-def load_encoder(model: str = DEFAULT_MODEL, *, runtime: str | None = None) -> CachedEncoder:
+def load_encoder(
+    model: str = DEFAULT_MODEL, *, runtime: str | None = None, threads: int | None = None
+) -> CachedEncoder:
     """One encoder per model and runtime per process: loading takes seconds, embedding is cached inside.
 
     ``runtime`` None is the model's :func:`default_runtime`; naming one of :data:`RUNTIMES` computes the same
     d_R another way. The int8 model runs only on its own runtime, so no flag can turn fp32 into int8 silently.
+    ``threads`` caps ONNX Runtime's threads (None: every core), for a worker process that shares the cores with
+    others; the embeddings do not depend on it (the torch runtime always runs on one thread).
     """
     chosen = runtime or default_runtime(model)
     if model == INT8_MODEL and chosen != INT8:
@@ -104,19 +108,21 @@ def load_encoder(model: str = DEFAULT_MODEL, *, runtime: str | None = None) -> C
             f"(int8 is another d_R: choose it as a model, --encoder {INT8_MODEL})"
         )
     with _shared_lock:
-        if (model, chosen) not in _shared:
-            _shared[model, chosen] = SentenceTransformerEncoder(model) if chosen == TORCH else OnnxEncoder(model)
-        return _shared[model, chosen]
+        if (model, chosen, threads) not in _shared:
+            _shared[model, chosen, threads] = (
+                SentenceTransformerEncoder(model) if chosen == TORCH else OnnxEncoder(model, threads=threads)
+            )
+        return _shared[model, chosen, threads]
 
 
-def torch_encoder(model: str = DEFAULT_MODEL) -> CachedEncoder:
-    """The reference runtime, by name through the registry (``--encoder-runtime torch``)."""
+def torch_encoder(model: str = DEFAULT_MODEL, *, threads: int | None = None) -> CachedEncoder:
+    """The reference runtime, by name through the registry (``--encoder-runtime torch``; one thread always)."""
     return load_encoder(model, runtime=TORCH)
 
 
-def onnx_encoder(model: str = DEFAULT_MODEL) -> CachedEncoder:
+def onnx_encoder(model: str = DEFAULT_MODEL, *, threads: int | None = None) -> CachedEncoder:
     """ONNX Runtime fp32 from the model's cached export (``--encoder-runtime onnxruntime-fp32``)."""
-    return load_encoder(model, runtime=FP32)
+    return load_encoder(model, runtime=FP32, threads=threads)
 
 
 def embed_passages(encoder, texts: Sequence[str]) -> np.ndarray:

@@ -92,6 +92,11 @@ class CachedEncoder:
         """Embeddings of sentences and documents for evaluation metrics, never for d_R (runtimes may batch faster)."""
         return self.embed_texts(texts)
 
+    def batches(self, texts: Sequence[str]) -> list[list[str]]:
+        """``texts`` in the batches :meth:`embed_texts` would run them in (one token length, at most
+        :data:`BATCH_SIZE` each), so work split by whole batches is the same passes wherever it runs."""
+        return list(same_length_batches(texts, self._token_count))
+
     def missing(self, texts: Iterable[str]) -> list[str]:
         """The distinct ``texts`` this encoder has not embedded yet, in first-seen order."""
         with self._lock:

@@ -2,8 +2,9 @@
 
 Read files one at a time and extract on worker processes, keeping in memory only the entity-alignment table
 (names and types, :class:`~relguard.extract.slots.EntityAlignment`) and the extractions in a spill file; then,
-reading the spill back, align and review each document and add it to the group table; draw one outcome per
-group on this process (the encoder loads meanwhile, on a thread); rewrite each document from the outcome table
+reading the spill back, align and review each document and add it to the group table; embed the draw's typed
+sentences on the workers (:mod:`~relguard.engine.embed_pool`) and draw one outcome per group on this process (its
+encoder loads meanwhile, on a thread); rewrite each document from the outcome table
 (:func:`~relguard.engine.rewrite.rewrite_document`) on every core, on the extraction's worker processes
 (:mod:`~relguard.engine.rewrite_pool`; in this process for a small input or the LLM verbalizer, whose calls are
 counted here) into the folder sink, in input order; and finish — reports, config, the
@@ -20,7 +21,8 @@ from pathlib import Path
 
 from relguard.engine.assemble import Assembly, Finished
 from relguard.engine.backends import Backends, DrawLoader, verbalizer_from
-from relguard.engine.outcomes import draw_outcomes
+from relguard.engine.embed_pool import embed_on_workers, warm_task
+from relguard.engine.outcomes import draw_outcomes, draw_texts, table_pools
 from relguard.engine.provenance import backend_provenance, provenance
 from relguard.engine.rewrite import rewrite_document
 from relguard.engine.rewrite_pool import RewritePool
@@ -65,8 +67,9 @@ def run_local(
         workers = 1
     loader = DrawLoader(settings.backends, backends.draw if backends is not None else None)
     table, hashes, model, alignment = GroupTable(), {}, ExtractorId(), EntityAlignment()
-    extractor = settings.backends.extractor_backend
-    pool = WorkerPool(extractor=extractor, workers=workers) if workers > 1 else None
+    extractor, encoder_backend = settings.backends.extractor_backend, settings.backends.encoder_backend
+    then = warm_task(backend=encoder_backend, model=settings.backends.encoder)
+    pool = WorkerPool(extractor=extractor, workers=workers, then=then) if workers > 1 else None
     with Spill() as spill, pool or nullcontext():
         stream = extract_stream(
             _documents(iter_files(inputs, **reading), hashes),
@@ -90,6 +93,11 @@ def run_local(
         rewriters = RewritePool(pool) if pool is not None and not verbalize_here else None
         tell("drawing", 0, 0)
         chosen = loader.get()
+        if pool is not None:
+            pools = table_pools(table, generator=chosen.candidates, k=settings.privacy.k)
+            groups = [(key, table.predicates[key]) for key in table.keys]
+            texts = draw_texts(groups, pools)
+            embed_on_workers(pool, chosen.encoder, texts, backend=encoder_backend, model=settings.backends.encoder)
         outcomes = draw_outcomes(table, privacy=settings.privacy, generator=chosen.candidates, encoder=chosen.encoder)
         public, confidential = provenance(
             extractor_id=model.value,

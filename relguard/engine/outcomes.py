@@ -130,20 +130,28 @@ def table_pools(table: GroupTable, *, generator: PoolGenerator, k: int) -> dict[
     return build_pools({(key[1], key[3]) for key in table.keys}, generator=generator, k=k)
 
 
+def draw_texts(groups: Sequence[tuple[PairKey, Collection[str]]], pools: Mapping[TypePair, CandidatePool]) -> list[str]:
+    """Every typed sentence the distance rows of ``groups`` read: their predicates' and their pools', sorted."""
+    texts = set()
+    for key, predicates in groups:
+        pair = (key[1], key[3])
+        texts |= {predicate_text(predicate, pair) for predicate in predicates}
+        texts |= {predicate_text(candidate, pair) for candidate in pools[pair].predicates}
+    return sorted(texts)
+
+
 def distance_matrix(
     groups: Sequence[tuple[PairKey, Collection[str]]], pools: Mapping[TypePair, CandidatePool], encoder: Encoder
 ) -> np.ndarray:
     """(g, K) rows: each group's minimum d_R over its predicates to its pool's candidates."""
     k = next(iter(pools.values())).k if pools else 0
-    rows, owners, texts = [], [], set()
+    rows, owners = [], []
     for number, (key, predicates) in enumerate(groups):
         pair = (key[1], key[3])
         for predicate in sorted(predicates):
             rows.append((pair, predicate))
             owners.append(number)
-            texts.add(predicate_text(predicate, pair))
-        texts |= {predicate_text(candidate, pair) for candidate in pools[pair].predicates}
-    encoder.embed_texts(sorted(texts))
+    encoder.embed_texts(draw_texts(groups, pools))
     per_triple = np.zeros((len(rows), k))
     by_pair: dict[TypePair, list[int]] = {}
     for number, (pair, _) in enumerate(rows):

@@ -15,7 +15,7 @@ import multiprocessing
 import os
 import signal
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
 
@@ -109,10 +109,15 @@ class WorkerPool:
     rewrite (:mod:`relguard.engine.rewrite_pool`), whose tagger is the same loaded pipeline
     (:func:`relguard.extract.spacy.model.load_pipeline` loads a model once per process). Loading spaCy costs
     seconds of CPU per process, so a second set of processes would cost more than the rewrite it serves.
-    A context manager: leaving it stops the workers."""
+    A context manager: leaving it stops the workers.
 
-    def __init__(self, *, extractor: str, workers: int) -> None:
+    ``then`` is a task (function and arguments) each worker is handed once the last batch is out, so a worker
+    that runs out of batches early prepares for what comes next (the draw's encoder) instead of waiting.
+    """
+
+    def __init__(self, *, extractor: str, workers: int, then: tuple[Callable, tuple] | None = None) -> None:
         self.workers = workers
+        self._then = then
         self.executor = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),
@@ -135,6 +140,9 @@ class WorkerPool:
             pending.append(self.executor.submit(_extract, batch))
             if len(pending) >= 2 * self.workers:
                 yield from pending.popleft().result()
+        if self._then is not None:
+            for _ in range(self.workers):
+                self.executor.submit(self._then[0], *self._then[1])
         while pending:
             yield from pending.popleft().result()
         model.value = identity.result()

@@ -39,7 +39,7 @@ def _load(model: str) -> Language:
     names = [model] + ([_FALLBACK_PACKAGES[model]] if model in _FALLBACK_PACKAGES else [])
     for name in names:
         try:
-            nlp = spacy.load(name)
+            nlp = _spacy_load(spacy, name)
         except OSError:
             continue
         missing = {"parser", "ner"} - set(nlp.pipe_names)
@@ -49,6 +49,28 @@ def _load(model: str) -> Language:
         return nlp
     hint = " or ".join(f"pip install {n}" for n in names)
     raise ModelError(f"spaCy pipeline {model!r} is not installed; install it with `{hint}`")
+
+
+def _spacy_load(spacy, name: str) -> Language:
+    """``spacy.load(name)`` without importing other packages' spaCy components, unless the pipeline needs one.
+
+    Every ``Language()`` imports each installed package's ``spacy_factories`` entry point first. With the
+    evaluation extra that is Presidio's Hugging Face component, which imports transformers: 2.3 of the 4.1 s a
+    worker spent loading this pipeline. The pipelines RelGuard reads use spaCy's own components and ours, so
+    the entry points are skipped; a pipeline that names another package's component is loaded again the usual
+    way (spaCy raises ValueError for a factory it cannot find).
+    """
+    factories = getattr(spacy.util.registry, "_entry_point_factories", None)
+    if factories is None:  # pragma: no cover - another spaCy layout: load as usual
+        return spacy.load(name)
+    factories.get_all = dict
+    try:
+        return spacy.load(name)
+    except ValueError:
+        pass
+    finally:
+        del factories.get_all
+    return spacy.load(name)
 
 
 PARAGRAPH_BREAKS = "relguard_paragraph_breaks"
