@@ -149,3 +149,20 @@ def test_the_library_never_imports_streamlit():
         )
     ]
     assert not offenders, offenders
+
+
+def test_the_command_line_imports_neither_the_audit_nor_the_evaluation_until_they_run():
+    """Every extraction worker a batch run spawns imports the ``relguard`` command's module again (spawn re-imports
+    the parent's main module); scipy and the evaluation package, which only ``audit``, ``evaluate`` and
+    ``--self-audit`` use, cost it and the parent about 0.5 s each. A fresh interpreter, so this one's imports do
+    not count."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, relguard.cli; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'scipy' or m.startswith("
+        "('relguard.evaluation', 'relguard.verify', 'spacy', 'torch', 'onnxruntime'))))"
+    )
+    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert printed.strip() == "[]", printed

@@ -14,8 +14,6 @@ from relguard.cli.common import INPUTS_HELP, add_settings_flags, backends_of, se
 from relguard.errors import ConfigError
 from relguard.io import atomic_write, read_documents
 from relguard.pipeline import prepare
-from relguard.verify import audit_prepared, audit_report, read_release_files, read_report, record_in_release
-from relguard.verify.folder import corpus_of, folder_check
 
 FAILED_EXIT = 3
 
@@ -47,6 +45,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def run_audit(args: argparse.Namespace) -> int:
+    from relguard.verify import audit_prepared, audit_report, read_release_files, read_report, record_in_release
+    from relguard.verify.folder import corpus_of, folder_check
+
     if not args.inputs and not args.release:
         raise ConfigError("relguard audit needs INPUT documents or --release DIR (a written release)")
     settings = settings_of(args)

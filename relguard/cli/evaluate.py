@@ -8,9 +8,6 @@ from pathlib import Path
 
 from relguard.cli.common import workers_count
 from relguard.errors import ConfigError
-from relguard.evaluation.comparators.compare import parse_baselines
-from relguard.evaluation.datasets import load_dataset
-from relguard.evaluation.sweep import run_evaluation, write_outputs
 from relguard.settings import DEFAULT_ENCODER, check_entity_epsilon, check_epsilon, check_k, check_lam
 
 EXAMPLES = """examples:
@@ -118,6 +115,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
+    from relguard.evaluation.comparators.compare import parse_baselines
+    from relguard.evaluation.datasets import load_dataset
+    from relguard.evaluation.sweep import run_evaluation, write_outputs
+
     if args.qa:
         return run_qa_evaluation(args)
     if args.seed is not None or args.qa_limit is not None:
@@ -184,6 +185,8 @@ def _extractor(name: str, workers: int | None, *, allow_remote: bool = False):
 
 
 def run_qa_evaluation(args: argparse.Namespace) -> int:
+    from relguard.evaluation.datasets import load_dataset
+
     """``--qa``: check settings and the reader's configuration first, then read, prepare, draw and read again."""
     from relguard.evaluation.qa import run_qa, write_qa
     from relguard.evaluation.reader import Reader, reader_config

@@ -38,7 +38,6 @@ from relguard.release.entity import summary_words
 from relguard.release.signoff import DECISION_NAMES, REFUSED, checked_sign_off, date_of, decision_of
 from relguard.settings import FLAGS
 from relguard.textable import plural
-from relguard.verify import audit_with_backends, render_table
 
 #: Exit status when the leak scan withheld sentences and --allow-withheld was not given.
 WITHHELD_EXIT = 4
@@ -226,6 +225,8 @@ def run_sanitize(args: argparse.Namespace) -> int:
 
 def _audited(args: argparse.Namespace, run: RunConfig, recorded: dict[str, str]) -> int:
     """The in-memory run with the self-audit recorded in its report (teaching-sized corpora)."""
+    from relguard.verify import audit_with_backends, render_table  # scipy: only the audited run pays its import
+
     settings, privacy = run.settings, run.settings.privacy
     reading = {"max_bytes": settings.inputs.max_bytes, "text_field": settings.inputs.text_field}
     documents, hashes = read_documents(run.paths, **reading)
