@@ -16,7 +16,15 @@ from relguard.engine.outcomes import OutcomeTable
 from relguard.engine.rewrite import document_leaks, output_name, public_text
 from relguard.engine.sink import MemorySink, Sink
 from relguard.errors import OutputError
-from relguard.release.leakscan import Leak, blocked, marker_leak, report_leaks, unsafe_names, without_names
+from relguard.release.leakscan import (
+    Leak,
+    blocked,
+    document_needles,
+    marker_leak,
+    report_leaks,
+    unsafe_names,
+    without_names,
+)
 from relguard.types import DocumentExtraction, Forms
 
 
@@ -103,8 +111,9 @@ def public_file_leaks(
         if (leak := marker_leak(f"documents/{file}", text)) and leak.file not in marked:
             marked.add(leak.file)
             leaks.append(leak)
-        leaks += document_leaks(doc, text, table, forms=forms, withheld=got, file=file)
-        leaks += report_leaks(doc, reports, table.drawn, forms=forms, withheld=got)
+        needles = document_needles(doc, table.drawn, forms=forms, withheld=got)  # both scans read them
+        leaks += document_leaks(doc, text, table, forms=forms, withheld=got, file=file, needles=needles)
+        leaks += report_leaks(doc, reports, table.drawn, forms=forms, withheld=got, needles=needles)
     return leaks
 
 

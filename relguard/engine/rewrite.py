@@ -18,13 +18,14 @@ check then blocks the release).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from relguard.engine.marks import SLOTS_FIELD, Ranges, refuse_slots_field, unmarked, written
 from relguard.engine.outcomes import OutcomeTable
 from relguard.engine.tally import Relations, Tally
-from relguard.release.leakscan import Leak, scan_document
+from relguard.release.leakscan import Leak, Needle, scan_document
 from relguard.rewrite import FormVerbalizer, MaskedDocument, fill, mask
 from relguard.rewrite.fill import filled_sentences
 from relguard.rewrite.frames import read_frames
@@ -93,10 +94,19 @@ def mask_document(doc: DocumentExtraction, index: Mapping[PairKey, int]) -> Mask
 
 
 def document_leaks(
-    doc: DocumentExtraction, text: str, table: OutcomeTable, *, forms: Forms, withheld: Iterable[int], file: str
+    doc: DocumentExtraction,
+    text: str,
+    table: OutcomeTable,
+    *,
+    forms: Forms,
+    withheld: Iterable[int],
+    file: str,
+    needles: tuple[list[Needle], Counter] | None = None,
 ) -> list[Leak]:
-    """Every leak of ``doc``'s output ``text`` (its public file ``documents/<file>``) given the outcomes."""
-    return scan_document(doc, text, table.drawn, forms=forms, withheld=withheld, file=f"documents/{file}")
+    """Every leak of ``doc``'s output ``text`` (its public file ``documents/<file>``) given the outcomes
+    (``needles``: :func:`~relguard.release.leakscan.document_needles` of the same, if the caller has them)."""
+    file = f"documents/{file}"
+    return scan_document(doc, text, table.drawn, forms=forms, withheld=withheld, file=file, needles=needles)
 
 
 def rewrite_document(

@@ -192,14 +192,16 @@ def scan_document(
     forms: Forms,
     withheld: Iterable[int] = (),
     file: str | None = None,
+    needles: tuple[list[Needle], Counter] | None = None,
 ) -> list[Leak]:
     """Every leak of one document's output text (for ``.jsonl``, all values of its record).
 
     A relation window found more often than the original allows is a leak unless a fill wrote those copies
     (:func:`_written_by_fills`): a short window, cut at its neighbour spans down to a function word and a name
     (" in Springfield"), is also what a fill elsewhere writes ("is headquartered in Springfield").
+    ``needles`` is :func:`document_needles` of the same arguments, when the caller has it already.
     """
-    needles, allowed = document_needles(doc, drawn, forms=forms, withheld=withheld)
+    needles, allowed = needles or document_needles(doc, drawn, forms=forms, withheld=withheld)
     name = file or _document_file(doc)
     leaks: list[Leak] = []
     reported: set[str] = set()
@@ -277,13 +279,15 @@ def report_leaks(
     *,
     forms: Forms,
     withheld: Iterable[int] = (),
+    needles: tuple[list[Needle], Counter] | None = None,
 ) -> list[Leak]:
     """Every needle of ``doc`` found in a public file that is not its own (``texts``: name → text, the reports).
 
     A report holds no document text, so any copy of a needle there is a leak; pass the texts through
-    :func:`without_names` first, since a document's name is public and may repeat its words.
+    :func:`without_names` first, since a document's name is public and may repeat its words. ``needles`` as
+    for :func:`scan_document`.
     """
-    needles, _ = document_needles(doc, drawn, forms=forms, withheld=withheld)
+    needles, _ = needles or document_needles(doc, drawn, forms=forms, withheld=withheld)
     return [
         Leak(name, n.kind, doc.document.name, n.sentence, n.span)
         for name, text in texts.items()
