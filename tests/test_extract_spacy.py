@@ -701,3 +701,61 @@ def test_the_pipeline_is_loaded_once_per_process_and_shared_by_the_tagger(extrac
     from relguard.rewrite.tagging import tagger
 
     assert spacy_extract.load_pipeline("en_core_web_sm") is extractor.nlp is tagger()
+
+
+def _stock_pipeline():
+    """The same package loaded by spaCy alone, its attribute ruler matching through spaCy's Matcher."""
+    import spacy
+
+    for name in ("en_core_web_sm", *spacy_extract._FALLBACK_PACKAGES.values()):
+        try:
+            return spacy.load(name)
+        except OSError:
+            continue
+    pytest.skip("no en_core_web_sm package")
+
+
+TRICKY = [
+    "Y'all ain't seen nothin' yet, and there is gonna be more.",
+    "There were two of them;  it 's what they wanna do.\n\nHe ca n't go.",
+    "   ",
+    "y' all",
+]
+
+
+def test_the_attribute_rulers_lookup_sets_what_spacys_matcher_sets(shared_data, sample):
+    """Every token attribute the ruler sets (and the lemmatizer reads after it) must be the stock pipeline's, over
+    HotpotQA and 2Wiki paragraphs, the sample corpus and the ruler's own odd patterns (regular expressions,
+    contractions, whitespace), in the full pipeline and in the rewrite's tagging (no parse: no dependency)."""
+    from relguard.evaluation.datasets import load_dataset
+    from relguard.extract.spacy.ruler import fast_attribute_ruler
+
+    ours, stock = spacy_extract.load_pipeline("en_core_web_sm"), _stock_pipeline()
+    assert not fast_attribute_ruler(stock.__class__(stock.vocab)), "a pipeline without a ruler is not changed"
+    texts = [
+        d.text for name in ("hotpotqa", "2wiki") for d in load_dataset(name, data_dir=shared_data, limit=8).documents
+    ]
+    texts += [d.text for d in sample.documents] + TRICKY
+    assert len(texts) > 60
+
+    def read(nlp, disable):
+        return [
+            [(t.i, t.tag_, t.pos_, t.lemma_, str(t.morph), t.dep_) for t in doc]
+            for doc in nlp.pipe(texts, disable=disable)
+        ]
+
+    for disable in ([], ["parser", "ner", "lemmatizer"]):
+        stock_disable = [name for name in disable if name in stock.pipe_names]
+        assert read(ours, disable) == read(stock, stock_disable)
+
+
+def test_a_ruler_with_a_pattern_the_lookup_does_not_read_keeps_spacys_matcher():
+    from relguard.extract.spacy.ruler import fast_attribute_ruler
+
+    stock = _stock_pipeline()
+    ruler = stock.get_pipe("attribute_ruler")
+    ruler.add([[{"LOWER": "very", "OP": "+"}, {"TAG": "JJ"}]], {"LEMMA": "much"})
+    match = ruler.match
+    assert fast_attribute_ruler(stock) is False
+    assert ruler.match == match
+    assert [t.lemma_ for t in stock("It was very very good.")][2:4] == ["much", "much"]  # "+": spaCy's Matcher

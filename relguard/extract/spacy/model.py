@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from relguard.errors import ModelError
+from relguard.extract.spacy.ruler import fast_attribute_ruler
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -46,6 +47,7 @@ def _load(model: str) -> Language:
         if missing:
             raise ModelError(f"spaCy pipeline {model!r} lacks {', '.join(sorted(missing))}; use e.g. en_core_web_sm")
         nlp.add_pipe(PARAGRAPH_BREAKS, before="parser")
+        fast_attribute_ruler(nlp)
         return nlp
     hint = " or ".join(f"pip install {n}" for n in names)
     raise ModelError(f"spaCy pipeline {model!r} is not installed; install it with `{hint}`")
