@@ -132,11 +132,13 @@ def table_pools(table: GroupTable, *, generator: PoolGenerator, k: int) -> dict[
 
 def draw_texts(groups: Sequence[tuple[PairKey, Collection[str]]], pools: Mapping[TypePair, CandidatePool]) -> list[str]:
     """Every typed sentence the distance rows of ``groups`` read: their predicates' and their pools', sorted."""
-    texts = set()
+    texts, pairs = set(), set()
     for key, predicates in groups:
         pair = (key[1], key[3])
-        texts |= {predicate_text(predicate, pair) for predicate in predicates}
-        texts |= {predicate_text(candidate, pair) for candidate in pools[pair].predicates}
+        pairs.add(pair)
+        texts.update(predicate_text(predicate, pair) for predicate in predicates)
+    for pair in pairs:
+        texts.update(predicate_text(candidate, pair) for candidate in pools[pair].predicates)
     return sorted(texts)
 
 
