@@ -258,3 +258,5 @@ def test_the_draws_embeddings_on_the_workers_are_the_floats_this_process_compute
         assert np.array_equal(there.embed_texts(texts), here.embed_texts(texts))
         with pytest.raises(ModelError, match="a worker loaded encoder"):
             embed_on_workers(pool, OnnxEncoder(DEFAULT_MODEL), texts[:3], backend="torch", model=DEFAULT_MODEL)
+        workers = list(pool.executor._processes.values())
+    assert [p.exitcode for p in workers] == [0, 0]  # joined on leaving the pool, having skipped the teardown

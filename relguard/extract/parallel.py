@@ -12,9 +12,11 @@ into it. One worker, or a small input, runs in this process and skips the start-
 from __future__ import annotations
 
 import atexit
+import contextlib
 import multiprocessing
 import os
 import signal
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -47,9 +49,17 @@ def _start(name: str, parent: int) -> None:
     global _extractor
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with(parent)
-    atexit.register(os._exit, 0)
+    atexit.register(_quick_exit)
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     _extractor = registry.create("extractor", name)
+
+
+def _quick_exit() -> None:
+    """End a worker whose pool is done without freeing its objects one by one (what it printed is flushed)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            stream.flush()
+    os._exit(0)
 
 
 def _die_with(parent: int) -> None:
