@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from relguard.extract.spacy.lexicon import words
+from relguard.rewrite.tagging import TAGGING
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -293,8 +294,8 @@ def misread(text: str, fills: Sequence[Span], tokens: Sequence[Token]) -> str | 
 
 
 def tag_released(texts: Sequence[str], nlp: Language) -> list[list[Token]]:
-    """Tokens of each released sentence, tagged (the tagger and its attribute ruler only)."""
-    disabled = [p for p in nlp.pipe_names if p not in ("tok2vec", "tagger", "attribute_ruler")]
+    """Tokens of each released sentence, tagged (the tagger and its attribute ruler only: the checks read POS)."""
+    disabled = [p for p in nlp.pipe_names if p not in (*TAGGING, "attribute_ruler")]
     return [
         [(t.idx, t.idx + len(t.text), t.text, t.tag_, t.pos_) for t in doc if not t.is_space]
         for doc in nlp.pipe(texts, disable=disabled, batch_size=256)
