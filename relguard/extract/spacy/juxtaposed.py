@@ -27,9 +27,7 @@ def juxtaposed(state: DocumentState, a: int, b: int, heads: dict[int, Token]) ->
     """The comma tokens (inclusive token spans) of mentions ``a`` and ``b`` in apposition, or () when the two
     are not: another word between them, a list, or a second name that does not hang on the first."""
     low, high = state.mentions[a][1], state.mentions[b][0]
-    import os
-
-    if "P" not in os.environ.get("RG_ABL", "") and not {state.mention_type(a), state.mention_type(b)} <= _PLACE_TYPES:
+    if not {state.mention_type(a), state.mention_type(b)} <= _PLACE_TYPES:
         return ()  # "Harris, Forbes & Co.", "Paul, Alexandre": a comma between other names is part of a name or list
     commas = commas_between(state, low, high)
     if not commas:
