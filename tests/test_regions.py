@@ -6,7 +6,7 @@ regions with different pairs linked (as a parse of two wordings links them) must
 
 from __future__ import annotations
 
-from relguard.extract.regions import UNREAD, opens_noun_phrase, pair_by_position, slot_regions
+from relguard.extract.regions import opens_noun_phrase, pair_by_position, slot_regions
 from relguard.rewrite import mask
 from relguard.types import Document, DocumentExtraction, Entity, Mention, Occurrence, Sentence, Triple
 
@@ -37,36 +37,33 @@ def _pairs(extraction: DocumentExtraction) -> set[tuple[str, str, tuple[str, ...
 
 
 def test_two_linkings_of_the_same_regions_give_the_same_pairs() -> None:
-    """A parse of one wording links Bob to Paris, of another Alice to Paris; the regions are the same."""
+    """A parse of one wording links Bob to Paris, of another Alice to Paris; the regions are the same, and each
+    stands for the one pair it joins (one draw per stated relation, DESIGN invariant 6)."""
     one = _extraction([("Alice Smith", "met", "Bob Jones", "met"), ("Bob Jones", "lives_in", "Paris", "in")])
     other = _extraction([("Alice Smith", "met", "Bob Jones", "met"), ("Alice Smith", "born_in", "Paris", "in")])
-    expected = {
-        ("Alice Smith", "Bob Jones", ("met",)),
-        ("Alice Smith", "Paris", ("met", "in")),  # "met" has two names after it, "in" two before it
-        ("Bob Jones", "Paris", ("in",)),
-    }
+    expected = {("Alice Smith", "Bob Jones", ("met",)), ("Bob Jones", "Paris", ("in",))}
     assert _pairs(pair_by_position(one)) == _pairs(pair_by_position(other)) == expected
 
 
-def test_a_pair_keeps_what_the_extractor_read_and_an_unlinked_pair_says_so() -> None:
+def test_names_no_slot_joins_get_no_group() -> None:
+    """Alice and Paris share the sentence but no slot joins them: no draw, so no statement about them."""
+    paired = pair_by_position(
+        _extraction([("Alice Smith", "met", "Bob Jones", "met"), ("Alice Smith", "born_in", "Paris", "in")])
+    )
+    assert ("Alice Smith", "Paris") not in {(t.subject, t.object) for t in paired.triples}
+    assert all(len(t.occurrences) == 1 for t in paired.triples)
+
+
+def test_a_pair_keeps_what_the_extractor_read_in_its_region() -> None:
+    """The predicate read in a region goes with the region's pair, whatever pair the parse hung it on; it only
+    feeds d_R (confidential), the pair is public."""
     result = {
         (t.subject, t.predicate, t.object)
         for t in pair_by_position(
-            _extraction([("Alice Smith", "met", "Bob Jones", "met"), ("Bob Jones", "lives_in", "Paris", "in")])
+            _extraction([("Alice Smith", "met", "Bob Jones", "met"), ("Alice Smith", "born_in", "Paris", "in")])
         ).triples
     }
-    assert result == {
-        ("Alice Smith", "met", "Bob Jones"),
-        ("Bob Jones", "lives_in", "Paris"),
-        ("Alice Smith", UNREAD, "Paris"),
-    }
-
-
-def test_a_pair_linked_in_another_region_of_the_sentence_keeps_that_predicate() -> None:
-    linked = _extraction([("Alice Smith", "met", "Bob Jones", "met"), ("Alice Smith", "met_in", "Paris", "in")])
-    predicates = {(t.subject, t.object): t.predicate for t in pair_by_position(linked).triples}
-    assert predicates[("Alice Smith", "Paris")] == "met_in"
-    assert predicates[("Bob Jones", "Paris")] == UNREAD
+    assert result == {("Alice Smith", "met", "Bob Jones"), ("Bob Jones", "born_in", "Paris")}
 
 
 def test_pairing_twice_changes_nothing() -> None:
@@ -81,25 +78,29 @@ def test_regions_merge_spans_that_touch_and_keep_sentences_apart() -> None:
     assert [(r.sentence, r.start, r.end) for r in regions] == [(0, 0, 8), (0, 10, 14), (1, 20, 24), (2, 24, 26)]
 
 
-def test_the_fill_of_a_shared_slot_comes_from_the_pair_named_next_to_it() -> None:
-    """The "in" slot stands for (Alice, Paris) and (Bob, Paris); the reader takes "in" as linking Bob and Paris,
-    so that group's outcome is the one printed, whichever index the corpus gave it."""
+def test_every_slot_stands_for_one_group() -> None:
+    """The "in" slot joins Bob and Paris; its fill prints that group's outcome, whichever index the corpus gave it."""
     paired = pair_by_position(
         _extraction([("Alice Smith", "met", "Bob Jones", "met"), ("Bob Jones", "lives_in", "Paris", "in")])
     )
     keys = sorted({t.pair_key for t in paired.triples})
     for order in (keys, keys[::-1]):
         index = {key: number for number, key in enumerate(order)}
-        slot = mask(paired, index).slots[1]
-        assert order[slot.groups[0]] == ("Bob Jones", "PERSON", "Paris", "GPE")
-        assert set(slot.groups) == {index[("Alice Smith", "PERSON", "Paris", "GPE")], slot.groups[0]}
+        slots = mask(paired, index).slots
+        assert [len(s.groups) for s in slots] == [1, 1]
+        assert order[slots[1].groups[0]] == ("Bob Jones", "PERSON", "Paris", "GPE")
 
 
-def test_a_region_that_ends_a_noun_phrase_on_a_name_links_the_names_before_it() -> None:
+def test_a_region_that_heads_a_noun_phrase_a_name_opens_joins_the_name_before_that_one() -> None:
+    """ "an American [singer from] Paris": "American" modifies the phrase; the slot joins Alice Smith and Paris.
+    "an Acme Corp [employee] since 2001" with no name after: the slot joins Bob Jones and Acme Corp."""
     text = "Alice Smith is an American singer from Paris."
     document = _extraction([("American", "singer_from", "Paris", "singer from")], text, {**NAMES, "American": "NORP"})
-    pairs = {(t.subject, t.object) for t in pair_by_position(document).triples}
-    assert pairs == {("Alice Smith", "Paris"), ("American", "Paris"), ("Alice Smith", "American")}
+    assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {("Alice Smith", "Paris")}
+    text = "Bob Jones, an Acme Corp employee since 2001, left."
+    names = {"Bob Jones": "PERSON", "Acme Corp": "ORG"}
+    document = _extraction([("Acme Corp", "employs", "Bob Jones", "employee")], text, names)
+    assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {("Bob Jones", "Acme Corp")}
 
 
 def test_a_name_after_an_article_opens_a_noun_phrase_unless_it_opens_the_sentence() -> None:

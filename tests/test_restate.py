@@ -139,9 +139,6 @@ def test_a_statement_keeps_the_article_the_sentence_gives_a_name_and_skips_a_cut
     from relguard.rewrite.mask import MaskedDocument, Slot
     from relguard.rewrite.restate import _proper, restatements
 
-    text = "Its title refers to the fact that Nazi Germany, together with the Soviet Union invaded Poland."
-    _, _, _, out = _release(extractor, text, "invaded")
-    assert "Nazi Germany invaded the Soviet Union." in out.text, out.text
     text = "In 1990 the Juilliard School [REL_0] New York."
     masked = MaskedDocument("d", text, ((0, len(text)),), (Slot((0,), 0, 29, 36),), ((12, 28, "ORG"), (37, 45, "GPE")))
     assert [text[a:b] for a, b, _ in masked.mentions] == ["Juilliard School", "New York"]
@@ -152,19 +149,17 @@ def test_a_statement_keeps_the_article_the_sentence_gives_a_name_and_skips_a_cut
     assert not _proper("John F.") and _proper("John F. Kennedy") and _proper("Washington, D.C.")  # a user's read
 
 
-def test_the_first_clause_that_reads_alone_is_kept_with_its_date_and_the_rest_is_restated(extractor):
-    """ "a woman's magazine founded in Texas in 1923 and published by Florence M. Sterling": two fills do not
-    read, but the piece up to "Texas in 1923" does; the second relation is stated after it, between the magazine
-    (the sentence's topic, which "and published by" shares) and Sterling, not between Texas and Sterling."""
+def test_two_fills_that_read_in_place_keep_the_sentence_and_its_date(extractor):
+    """ "a woman's magazine founded in Texas in 1923 and published by Florence M. Sterling": both fills read in
+    place, so nothing is restated and the date stays where it was."""
     text = (
         "The Woman's Viewpoint was a woman's magazine founded in Texas in 1923 and published by Florence M. Sterling."
     )
     _, _, _, out = _release(extractor, text, "founded")
     assert out.text == (
-        "The Woman's Viewpoint was a woman's magazine that founded Texas in 1923. "
-        "Viewpoint founded Florence M. Sterling."
+        "The Woman's Viewpoint was a woman's magazine that founded Texas in 1923 and founded Florence M. Sterling."
     ), out.text
-    assert out.restated_sentences == (0,)
+    assert out.restated_sentences == ()
     assert [out.text[a:b] for a, b in out.slots] == ["that founded", "founded"]
 
 

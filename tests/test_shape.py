@@ -44,9 +44,6 @@ def _out(extractor, text: str, predicate: str):
         # Language" (user's read)
         ("Deafened by scarlet fever at the age of eight, Veditz was one of the first to make motion-picture "
          "recordings of American Sign Language.", "founded", "one of the first [REL_"),
-        # two fills in one clause: "a distributor that emigrated from New York City governed in 1988 …"
-        ("Zeitgeist Films is an American film distributor based in New York City founded in 1988 by Nancy "
-         "Gerstman.", "located_in", "[REL_"),
     ],
 )  # fmt: skip
 def test_a_shape_no_fill_reads_in_is_unfillable(extractor, text, predicate, masked_holds):
@@ -57,25 +54,31 @@ def test_a_shape_no_fill_reads_in_is_unfillable(extractor, text, predicate, mask
     assert out.text.endswith(". The end.") or out.text == "The end."
 
 
-def test_the_same_words_twice_in_one_sentence_are_unfillable_different_ones_are_not(extractor):
-    """ "a game owned by X and owned by Y": one relation stated twice is a stutter (the detector's repeated
-    predicate); the coordination itself is kept when the two fills differ."""
+def test_several_fills_in_one_clause_stay_in_place_with_every_other_word(extractor):
+    """Where no shape rule passes, the last try keeps every fill the guard reads in place rather than restating
+    the sentence (which loses its dates and descriptions): "owned by X and owned by Y" stutters but keeps the
+    sentence; "founded in 1988 by" keeps its date."""
     text = "Daytona USA is a racing video game developed by Amusement Vision and published by Sega. The end."
     _, out = _out(extractor, text, "owned_by")
-    assert out.text == "Daytona USA is a racing video game owned by Amusement Vision. The end.", out.text
-    assert out.restated_sentences == (0,)  # the first clause reads on its own and is kept
+    assert out.text == "Daytona USA is a racing video game owned by Amusement Vision and owned by Sega. The end."
+    assert out.restated_sentences == () and out.unfillable_sentences == ()
+    text = "Zeitgeist Films is an American film distributor based in New York City founded in 1988 by Nancy Gerstman."
+    _, out = _out(extractor, text, "located_in")
+    assert out.restated_sentences == () and out.unfillable_sentences == (), out.text
+    for kept in ("Zeitgeist Films is an American film distributor", "New York City", "1988", "Nancy Gerstman"):
+        assert kept in out.text
     _, out = _out(extractor, "Acme Corp is owned by Globex Inc. The end.", "owned_by")
     assert out.text == "Acme Corp is owned by Globex Inc. The end." and out.unfillable_sentences == ()
 
 
 def test_a_clause_set_off_by_commas_may_stand_beside_the_main_verb(extractor):
     """One aside next to one more fill reads: ", which is owned by Globex Inc," and the main verb; the same
-    predicate drawn for both would say it twice ("Acme Corp, which sued Globex Inc, sued Initech Corp"), and the
-    piece up to "Globex Inc" has no main verb, so nothing is kept."""
+    predicate drawn for both says it twice ("Acme Corp, which sued Globex Inc, sued Initech Corp"), which is kept
+    in place as the last try rather than deleting the sentence."""
     text = "Acme Corp, which is owned by Globex Inc, sued Initech Corp. The end."
     masked, out = _out(extractor, text, "sued")
     assert masked.text.count("[REL_") >= 2, masked.text
-    assert out.text == "The end." and out.unfillable_sentences == (0,), (masked.text, out.text)
+    assert out.text == "Acme Corp, which sued Globex Inc, sued Initech Corp. The end.", (masked.text, out.text)
     extraction = extractor.extract(Document("d.txt", text))
     keys = sorted({t.pair_key for t in extraction.triples})
     outcomes = {n: Sampled((k[1], k[3]), "acquired" if k[2] == "Globex Inc" else "sued") for n, k in enumerate(keys)}

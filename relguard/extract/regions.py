@@ -1,19 +1,19 @@
-"""Slot regions, and which entity pairs each one stands for, read from positions alone (DESIGN invariant 11).
+"""Slot regions, and the one entity pair each stands for, read from positions alone (DESIGN invariants 6, 11).
 
 An extractor finds *where* relation words are; the stretches it marks, merged where they touch, are the slot
-regions (:func:`slot_regions`), and the masked text shows exactly those. Which pairs a region stands for must not
+regions (:func:`slot_regions`), and the masked text shows exactly those. Which pair a region stands for must not
 come from its words as well: a parse of "A was founded by B in C" links other pairs than a parse of "A employs B
-in C", and a reader of the release sees the pairs through which sentences are deleted together and which
-placeholders share one outcome. So :func:`pair_by_position` throws the extractor's pairing away and links, for
-every region, the nearest :data:`NEAREST` distinct entities before it with the nearest :data:`NEAREST` after it;
-the two nearest before it as well when it hangs on the name before it ("an American [singer]"); and, where a
-region has names on one side only, the two nearest there. That is a function of the masked text: region and
-mention positions and the entities' names and types.
+in C", and a reader of the release sees the pairs through which placeholders share one outcome. So
+:func:`pair_by_position` throws the extractor's pairing away and gives every region **one** pair, the two names it
+joins: the nearest entity before it and the nearest after it; where it heads a noun phrase that the name before it
+opens, the name before that one, with the name after it ("Alice Smith is an American [singer from] Paris") or, with
+none after it, with the name that opens the phrase ("Bob Jones, an Acme Corp [employee], left"); the two nearest on
+its one side where it has names on one side only. That is a function of the masked text: region and mention
+positions and the entities' names and types.
 
-Measured on the first 100 Re-DocRED dev documents, the positional pairs cover the human gold as the parse's did
-(31.4 % against 31.3 %) with a slightly higher slot precision (34.1 % against 32.8 %, ``bench/slot_coverage.py``),
-and the share of re-worded neighbours that nothing tells apart rises from 29.2 % to 48.3 %
-(``bench/neighbour_share.py``, HotpotQA and Re-DocRED).
+One draw per stated relation (invariant 6): pairs that no region joins — the far ends of a chain "A in B, C", names
+that merely share a sentence — get no draw and no statement. Their relation, if the text states one, is readable
+only through the regions on their path, which are drawn.
 """
 
 from __future__ import annotations
@@ -26,14 +26,11 @@ from dataclasses import replace
 from relguard.extract.positions import MentionTable, PlacedMention, Region, slot_regions
 from relguard.types import DocumentExtraction, Occurrence, Triple
 
-#: How many distinct entities on each side of a region it links: the nearest two. One on each side covers the
-#: gold far less (18.8 % on Re-DocRED dev); three covers a little more (34.5 %) at a quarter more groups, each
-#: another chance of a null that deletes the sentence.
-NEAREST = 3
+#: How many distinct entities on each side of a region are looked at: the pair is chosen among the two nearest.
+NEAREST = 2
 
-#: The predicate of a pair that a region stands for by position only, the extractor having read no relation
-#: between the two there: the mechanism then draws from a constant input, and the analyst sees which pairs
-#: are protected by position rather than by what the text says.
+#: The predicate of a region the extractor read no relation for (a constant input to the mechanism), so the
+#: analyst sees which slots are protected by position rather than by what the text says.
 UNREAD = "related_to"
 #: An article or possessive right before a name: the name modifies the noun phrase that follows it.
 DETERMINER_BEFORE = re.compile(r"(?:^|\s)(?:an?|the|his|her|its|their|our|my|your)\s+$", re.IGNORECASE)
@@ -41,11 +38,12 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?:;][\"'”’)\]]*)\s*$")
 
 
 def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
-    """``extraction`` with every region standing for the entity pairs its position gives (module docstring).
+    """``extraction`` with every region standing for the one entity pair its position gives (module docstring).
 
-    The regions, entities and sentences stay as they are. Each positional pair is oriented by mention order (the
-    entity named first in the sentence is the subject) and keeps the predicate the extractor gave that pair in
-    that region, else in that sentence; a pair the extractor linked nowhere in the sentence gets :data:`UNREAD`.
+    The regions, entities and sentences stay as they are. The pair is oriented by mention order (the entity named
+    first in the sentence is the subject) and takes the predicate the extractor read for that pair in that region,
+    else every predicate the extractor read in the region (the region's words are the relation expression
+    whatever pair the parse hung it on), else :data:`UNREAD`. The predicates only feed d_R (confidential).
     A region with too few names around it to pair (an extractor whose mentions miss a name) keeps the
     extractor's own triples, so no region is ever left unmasked. A second call gives the same result.
     """
@@ -56,14 +54,14 @@ def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
     regions = slot_regions((o.start, o.end, o.sentence) for _, o in own)
     starts = [r.start for r in regions]
     in_region: dict[tuple[int, frozenset[tuple[str, str]]], set[str]] = {}
-    in_sentence: dict[tuple[int, frozenset[tuple[str, str]]], set[str]] = {}
+    in_any: dict[int, set[str]] = {}
     linked: dict[int, list[tuple[Triple, Occurrence]]] = {}
     for triple, occurrence in own:
         index = bisect.bisect_right(starts, occurrence.start) - 1
         linked.setdefault(index, []).append((triple, occurrence))
         ends = frozenset({(triple.subject, triple.subject_type), (triple.object, triple.object_type)})
         in_region.setdefault((index, ends), set()).add(triple.predicate)
-        in_sentence.setdefault((occurrence.sentence, ends), set()).add(triple.predicate)
+        in_any.setdefault(index, set()).add(triple.predicate)
     mentions = MentionTable.of_document(extraction)
     text = extraction.document.text
     found: dict[tuple[str, str, str, str, str], set[Occurrence]] = {}
@@ -73,7 +71,7 @@ def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
         pairs = positional_pairs(row, region, hangs=hangs(text, row, region))
         for first, second in pairs:
             ends = frozenset({first, second})
-            predicates = in_region.get((index, ends)) or in_sentence.get((region.sentence, ends)) or {UNREAD}
+            predicates = in_region.get((index, ends)) or in_any.get(index) or {UNREAD}
             for predicate in predicates:
                 found.setdefault((*first, predicate, *second), set()).add(occurrence)
         if not pairs:
@@ -117,24 +115,32 @@ def hangs(text: str, row: Sequence[PlacedMention], region: Region) -> bool:
 def positional_pairs(
     row: Sequence[PlacedMention], region: Region, *, hangs: bool
 ) -> list[tuple[tuple[str, str], tuple[str, str]]]:
-    """The pairs ``region`` stands for, each (subject, object) by first mention in the sentence.
+    """The one pair ``region`` joins, as (subject, object) by first mention in the sentence (an empty list where
+    fewer than two distinct entities are named in the sentence).
 
-    ``hangs`` (:func:`hangs`): the region is the head of a noun phrase the name before it modifies ("an
-    American [singer from]"), so it also links the two entities before it, as a role noun after a name does.
+    ``hangs`` (:func:`hangs`): the region is the head of a noun phrase the name before it opens ("an American
+    [singer from] Paris", "an Acme Corp [employee]"): that name modifies the phrase, and the region joins the name
+    before it with the name after the region, else with the modifying name, as a role noun after a name does.
     """
     before = _distinct(m for m in reversed(row) if m.end <= region.start)
-    after = _distinct(m for m in row if m.start >= region.end)
-    pairs = [(a, b) for a in before for b in after]
-    if pairs and hangs and len(before) >= 2:
-        pairs.append((before[1], before[0]))
-    elif not pairs and len(before) >= 2:
-        pairs = [(before[1], before[0])]
-    elif not pairs and len(after) >= 2:
-        pairs = [(after[0], after[1])]
+    after = [e for e in _distinct(m for m in row if m.start >= region.end)]
+    if hangs and len(before) >= 2:
+        pair = (before[1], after[0] if after and after[0] != before[1] else before[0])
+    elif before and after and before[0] != after[0]:
+        pair = (before[0], after[0])
+    elif before and len(after) >= 2:
+        pair = (before[0], after[1])
+    elif len(before) >= 2:
+        pair = (before[1], before[0])
+    elif len(after) >= 2:
+        pair = (after[0], after[1])
+    else:
+        return []
     first = {}
     for m in row:
         first.setdefault(m.entity, m.start)
-    return [(a, b) if first[a] <= first[b] else (b, a) for a, b in pairs if a != b]
+    a, b = pair
+    return [(a, b) if first[a] <= first[b] else (b, a)]
 
 
 def _distinct(mentions: Iterable[PlacedMention]) -> list[tuple[str, str]]:

@@ -10,9 +10,10 @@ names. The cost is what a stretch held besides the relation (a date, a descripti
 (``bench/fluency.py --slots stretches``).
 
 Mentions must not move with the relation's words either; the spaCy extractor finds them from the names' own
-spelling in this mode (:mod:`relguard.extract.spacy`). Each stretch stands for the pairs its position gives, as in
-the default mode (:func:`relguard.extract.regions.positional_pairs`), with the predicate the extractor read for
-the pair in that sentence (confidential: it only feeds d_R), else :data:`~relguard.extract.regions.UNREAD`.
+spelling in this mode (:mod:`relguard.extract.spacy`). Each stretch stands for one pair, the two mentions that
+border it (:func:`relguard.extract.regions.positional_pairs`), with the predicate the extractor read for that pair
+in that sentence, else those it read inside the stretch (confidential: they only feed d_R), else
+:data:`~relguard.extract.regions.UNREAD`.
 """
 
 from __future__ import annotations
@@ -78,16 +79,19 @@ def to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:
     default mode masks it as a removed part). Entities and sentences stay as they are."""
     mentions = MentionTable.of_document(extraction)
     read: dict[tuple[int, frozenset[tuple[str, str]]], set[str]] = {}
+    spans: list[tuple[int, int, str]] = []
     for triple in extraction.triples:
         ends = frozenset({(triple.subject, triple.subject_type), (triple.object, triple.object_type)})
         for occurrence in triple.occurrences:
             read.setdefault((occurrence.sentence, ends), set()).add(triple.predicate)
+            spans.append((occurrence.start, occurrence.end, triple.predicate))
     name, text = extraction.document.name, extraction.document.text
     found: dict[tuple[str, str, str, str, str], set[Occurrence]] = {}
     for region in stretch_regions(extraction):
         occurrence = Occurrence(name, region.sentence, region.start, region.end, text[region.start : region.end])
+        inside = {p for start, end, p in spans if region.start <= start and end <= region.end}
         for first, second in positional_pairs(mentions.sentence(region.sentence), region, hangs=False):
-            for predicate in read.get((region.sentence, frozenset({first, second}))) or {UNREAD}:
+            for predicate in read.get((region.sentence, frozenset({first, second}))) or inside or {UNREAD}:
                 found.setdefault((*first, predicate, *second), set()).add(occurrence)
     triples = tuple(
         Triple(*key, occurrences=tuple(sorted(occurrences, key=lambda o: (o.start, o.end))))

@@ -42,7 +42,7 @@ from relguard.rewrite.shape import (
     wants_plural,
 )
 from relguard.rewrite.tagging import tagger
-from relguard.rewrite.verbalize import Ask, Place, Verbalizer, split_preposition
+from relguard.rewrite.verbalize import STYLES, Ask, FormVerbalizer, Place, Styled, Verbalizer, split_preposition
 from relguard.types import SanitizedDocument, TypePair
 
 _PRONOUN_BEFORE = re.compile(r"\b(?:his|her|its|their|my|our|your|whose)\s+$", re.IGNORECASE)
@@ -149,18 +149,53 @@ def fill_slots(
     verbalize: Verbalizer,
     frames: Sequence[Frame] | None = None,
 ) -> tuple[set[int], dict[int, str], set[int]]:
-    """(sentences deleted by a null, the words of every slot of the other sentences, unfillable sentences)."""
+    """(sentences deleted by a null, the words of every slot of the other sentences, unfillable sentences).
+
+    Each sentence is worded in the first of :data:`~relguard.rewrite.verbalize.STYLES` under which every fill
+    of it reads (the shape rules and the guard, which see only the masked sentence and the candidate): the
+    frame's own forms, then the predicate's closing preposition where a phrase wants a modifier, then relative
+    clauses. A sentence no style reads in is unfillable."""
     frames = tuple(frames) if frames is not None else read_frames(masked)
     deleted = {s.sentence for s in masked.slots if any(outcomes[i].predicate is None for i in s.groups)}
     kept = [n for n, s in enumerate(masked.slots) if s.sentence not in deleted]
-    texts, unfillable = slot_words(masked, outcomes, verbalize, frames, only=kept)
-    if hasattr(verbalize, "rewrite_sentence"):
-        unfillable -= _worded_by_model(masked, outcomes, verbalize, frames, kept, texts)
-    unfillable |= crowded(masked, texts) | gapped(masked, texts) | stacked(masked, texts)
-    unfillable |= repeated(masked, texts) | mismatched(masked, texts) | wants_plural(masked, texts)
-    unfillable |= (after_fixed_phrase(masked) | ranged(masked) | inside_name(masked)) - deleted
-    unfillable |= _misread(masked, texts, skip=deleted | unfillable)
+    fixed = (after_fixed_phrase(masked) | ranged(masked) | inside_name(masked)) - deleted
+    styles = STYLES if isinstance(verbalize, FormVerbalizer) else STYLES[:1]
+    texts: dict[int, str] = {}
+    unfillable: set[int] = set()
+    open_sentences = {masked.slots[n].sentence for n in kept} - fixed
+    for style, lenient in [(style, False) for style in styles] + [(style, True) for style in styles[:1] + styles[2:]]:
+        if not open_sentences:
+            break
+        worder = verbalize if style == "own" else Styled(verbalize, style)
+        only = [n for n in kept if masked.slots[n].sentence in open_sentences]
+        words, failed = _worded(masked, outcomes, worder, frames, only=only, deleted=deleted, lenient=lenient)
+        for number in only:
+            if masked.slots[number].sentence not in failed and number in words:
+                texts[number] = words[number]
+        open_sentences = failed & open_sentences
+        if style == "own" and not lenient:
+            for number in only:
+                if masked.slots[number].sentence in failed and number in words:
+                    texts[number] = words[number]
+    unfillable = open_sentences | fixed
     return deleted, texts, unfillable - deleted
+
+
+def _worded(masked, outcomes, verbalize, frames, *, only, deleted, lenient=False) -> tuple[dict[int, str], set[int]]:
+    """The words of the slots ``only`` in one wording, and the sentences where they do not read. ``lenient``
+    lets several fills share a clause (awkward, not broken: the guard still reads every fill in its place), the
+    last try before a sentence is given up."""
+    texts, unfillable = slot_words(masked, outcomes, verbalize, frames, only=only)
+    if hasattr(verbalize, "rewrite_sentence"):
+        unfillable -= _worded_by_model(masked, outcomes, verbalize, frames, only, texts)
+    if not lenient:
+        unfillable |= crowded(masked, texts) | stacked(masked, texts) | repeated(masked, texts)
+        unfillable |= mismatched(masked, texts)
+    unfillable |= gapped(masked, texts) | wants_plural(masked, texts)
+    sentences = {masked.slots[n].sentence for n in only}
+    unfillable &= sentences
+    unfillable |= _misread(masked, texts, skip=deleted | unfillable | ({s.sentence for s in masked.slots} - sentences))
+    return texts, unfillable
 
 
 def _misread(masked: MaskedDocument, texts: Mapping[int, str], *, skip: Collection[int]) -> set[int]:

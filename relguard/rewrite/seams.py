@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from relguard.rewrite.mask import MaskedDocument
+from relguard.rewrite.morphology import indefinite_article
 from relguard.rewrite.shape import CLOSE
 
 CLOSING = frozenset(",.;:)!?\"'”’]—–")
@@ -79,8 +80,8 @@ def mend(before: str, words: str, after: str, opening: bool) -> tuple[str, str]:
         words = words[0].upper() + words[1:]
     found = _ARTICLE.search(before)
     if found and words.strip()[:1].isalpha():
-        vowel = words.strip()[0].lower() in "aeio" or words.strip().lower().startswith(("un", "hon"))
-        article = ("an" if vowel else "a") if found.group(1).islower() else ("An" if vowel else "A")
+        article = indefinite_article(words.strip().split(" ", 1)[0].strip(",-"))
+        article = article if found.group(1).islower() else article.capitalize()
         before = before[: found.start(1)] + article + found.group(2)
     return before, words
 

@@ -18,6 +18,8 @@ RELATIVE = re.compile(r",? ?(?:that|who|which) ")
 CLOSE = "\x00"
 #: The most fills with words one released sentence may hold (:func:`crowded`).
 MOST_FILLS = 1
+#: A fill that is one preposition ("a river [in] X") adds no clause to its sentence.
+_LONE_PREPOSITION = re.compile(r"^,?\s*(?:of|in|to|for|by|with|from|at|on|into|as|within|near|over|under|through)$")
 
 _MONTH = (
     r"January|February|March|April|May|June|July|August|September|October|November|December"
@@ -73,7 +75,7 @@ def crowded(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
     asides: dict[int, int] = {}
     for number, slot in enumerate(masked.slots):
         text = texts.get(number, "")
-        if any(ch.isalpha() for ch in text) and prints_own(masked, slot):
+        if any(ch.isalpha() for ch in text) and prints_own(masked, slot) and not _LONE_PREPOSITION.match(text):
             words[slot.sentence] = words.get(slot.sentence, 0) + 1
             aside = text.startswith((", ", "-")) or _after_and(masked, slot)
             asides[slot.sentence] = asides.get(slot.sentence, 0) + aside

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from relguard.candidates.forms import default_forms
 from relguard.extract.spacy.lexicon import words
 from relguard.rewrite import frames as fr
+from relguard.rewrite.morphology import plural_verb
 from relguard.types import TypePair
 
 __all__ = ["APPOSITIVE", "RELATIVES", "Ask", "FormVerbalizer", "Place", "Verbalizer", "default_forms", "wordings"]
@@ -104,24 +105,6 @@ def participle(finite: str) -> str | None:
     if first in _DETERMINERS or not (first.endswith(("ed", "en")) or first in IRREGULAR_PARTICIPLES):
         return None
     return stripped
-
-
-_PLURAL_AUXILIARIES = {"is": "are", "was": "were", "has": "have", "does": "do"}
-
-
-def plural_verb(finite: str) -> str:
-    """The form for a plural subject: "is located in" → "are located in", "borders" → "border"; a past tense
-    ("founded") or a form that does not open with a verb is kept."""
-    first, _, rest = finite.partition(" ")
-    if first in _PLURAL_AUXILIARIES:
-        first = _PLURAL_AUXILIARIES[first]
-    elif first.endswith("ies") and len(first) > 4:
-        first = first[:-3] + "y"
-    elif first.endswith(("sses", "shes", "ches", "xes", "zzes", "cuses")):
-        first = first[:-2]
-    elif first.endswith("s") and not first.endswith(("ss", "us", "is")) and first not in _DETERMINERS:
-        first = first[:-1]
-    return f"{first} {rest}".strip()
 
 
 def split_preposition(form: str) -> tuple[str, str]:
@@ -240,6 +223,42 @@ class FormVerbalizer:
             fronted = participle(self.finite(predicate, type_pair, inverted=not inverted))
             return fronted[0].upper() + fronted[1:] if fronted else None
         raise ValueError(f"unknown frame {frame!r}")
+
+
+#: The wordings a fill tries, in order, where the frame's own form does not read: the preposition the drawn
+#: predicate's clause closes with ("a river [in] X": no clause added to a crowded sentence), a relative clause
+#: ("a river [that flows into] X") where the own form was a participle.
+STYLES = ("own", "preposition", "relative")
+_PREPOSITION_FRAMES = frozenset({fr.MODIFIER, fr.COMMA, fr.APPOSITION})
+
+
+class Styled:
+    """A verbalizer that words every slot in one :data:`STYLES` style where the frame allows it, else as
+    ``base`` does. The fill tries each style for a sentence whose own wording does not read and keeps the first
+    that does (:func:`relguard.rewrite.fill.fill_slots`): the candidates come from the drawn predicate, the
+    public type pair and the slot's place only, and the choice reads only the masked sentence and the candidate."""
+
+    def __init__(self, base: FormVerbalizer, style: str) -> None:
+        self.base, self.style = base, style
+
+    def __call__(self, predicate: str, type_pair: TypePair, place: Place) -> str | None:
+        own = self.base(predicate, type_pair, place)
+        if self.style == "preposition" and place.frame in _PREPOSITION_FRAMES and place.name_after:
+            if place.frame == fr.COMMA and predicate in APPOSITIVE and not place.inverted:
+                return own
+            closing = split_preposition(self.base.finite(predicate, type_pair, inverted=place.inverted))[1]
+            if closing and not place.preposition_after and not place.has_tail:
+                return closing
+        if self.style == "relative" and place.frame == fr.MODIFIER and own and not RELATIVE_OPENING.match(own):
+            finite = self.base.finite(predicate, type_pair, inverted=place.inverted)
+            finite = plural_verb(finite) if place.plural else finite
+            relative = "who" if place.person else "that"
+            words = f"{relative} {finite}"
+            return split_preposition(words)[0] if place.preposition_after and not place.has_tail else words
+        return own
+
+
+RELATIVE_OPENING = re.compile(r"^(?:that|who|which)\b")
 
 
 def wordings(predicate: str, type_pair: TypePair, forms: Forms = default_forms) -> set[str]:

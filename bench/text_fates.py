@@ -1,0 +1,139 @@
+"""What a release does to each sentence, on the reserved slice no fill rule was written from (issue 39).
+
+Releases Re-DocRED dev documents 400–499 or 2WikiMultiHopQA gold passages from question 400 on (``--set``), at ε
+with a teaching seed, and prints the share of sentences kept verbatim, filled in place, restated and deleted (by
+a null, or because no wording read), the numbers and dates kept (every digit run of the input, counted in the
+output), the slots and drawn relations per sentence, and writes the rewritten sentences next to their originals
+for a blind reader (``--sample N`` of them, shuffled with a fixed seed, without their fate):
+
+    .venv/bin/python bench/text_fates.py --set redocred --epsilon 5 --sample 120 --out docs/evaluation/text-quality
+    .venv/bin/python bench/text_fates.py --set 2wiki --epsilon 5 --slots stretches
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import random
+import re
+import sys
+from pathlib import Path
+
+from relguard.engine.backends import Backends
+from relguard.engine.outcomes import sample_table
+from relguard.engine.rewrite import mask_document
+from relguard.evaluation.datasets import load_dataset
+from relguard.extract.spacy import SpacyExtractor
+from relguard.pipeline import prepare, privacy_of
+from relguard.rewrite import FormVerbalizer
+from relguard.rewrite.fill import fill
+from relguard.rewrite.frames import read_frames
+from relguard.types import Document
+
+#: The reserved slices: Re-DocRED dev documents 400–499; 2Wiki gold passages of questions 400 on.
+RESERVED = {"redocred": (400, 500), "2wiki": (400, 500)}
+_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
+
+
+def reserved_documents(name: str, limit: int | None) -> list[Document]:
+    """The reserved slice of ``name`` as documents (2Wiki: every gold passage of questions 400 on)."""
+    lo, hi = RESERVED[name]
+    dataset = load_dataset(name)
+    if name == "redocred":
+        chosen = dataset.documents[lo:hi]
+    else:
+        names = {p for q in dataset.questions[lo:hi] for p in q.supporting}
+        chosen = [d for d in dataset.documents if d.name in names]
+    return [Document(d.name, d.text) for d in chosen[:limit]]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", choices=sorted(RESERVED), default="redocred")
+    parser.add_argument("--epsilon", type=float, default=5.0)
+    parser.add_argument("--seed", type=int, default=400)
+    parser.add_argument("--slots", choices=("spans", "stretches"), default="spans")
+    parser.add_argument("--limit", type=int, default=None, help="documents (default: the whole slice)")
+    parser.add_argument("--sample", type=int, default=0, help="rewritten sentences to write for a blind reader")
+    parser.add_argument("--out", default="out/text-fates")
+    args = parser.parse_args()
+    documents = reserved_documents(args.set, args.limit)
+    backends = Backends.of(extractor=SpacyExtractor(slots=args.slots), candidates="inventory")
+    prepared = prepare(documents, k=10, backends=backends)
+    privacy = privacy_of(epsilon=args.epsilon, entity_epsilon=None, lam=1.0, k=10, seed=args.seed)
+    table = sample_table([g.key for g in prepared.groups], prepared.distances, pools=prepared.pools, privacy=privacy)
+    verbalize = FormVerbalizer(prepared.generator.forms)
+    fates: collections.Counter[str] = collections.Counter()
+    numbers_in = numbers_kept = 0
+    rows, per_sentence = [], []
+    for doc in prepared.extraction.documents:
+        masked = mask_document(doc, table.index)
+        frames = read_frames(masked)
+        out = fill(masked, table.sampled, verbalize, frames=frames)
+        from relguard.rewrite.fill import written_sentences
+
+        written, restated = written_sentences(masked, table.sampled, verbalize, frames)
+        released = collections.Counter(_NUMBER.findall(out.text))
+        wanted = collections.Counter(_NUMBER.findall(doc.document.text))
+        numbers_in += sum(wanted.values())
+        numbers_kept += sum(min(count, released[n]) for n, count in wanted.items())
+        for number, sentence in enumerate(doc.sentences):
+            original = doc.document.text[sentence.start : sentence.end]
+            slots = [s for s in masked.slots if s.sentence == number]
+            groups = {g for s in slots for g in s.groups}
+            if slots:
+                per_sentence.append((len(slots), len(groups)))
+            if number in out.removed_sentences:
+                fate = "deleted: null"
+            elif number in out.withheld_sentences:
+                fate = "deleted: withheld"
+            elif number in restated:
+                fate = "restated"
+            elif number in out.unfillable_sentences:
+                fate = "deleted: unfillable"
+            elif number in written:
+                fate = "filled"
+            else:
+                fate = "verbatim"
+            fates[fate] += 1
+            if fate in ("filled", "restated"):
+                rows.append(
+                    {
+                        "document": doc.document.name,
+                        "sentence": number,
+                        "fate": fate,
+                        "original": original,
+                        "released": written[number][0],
+                    }
+                )
+    total = sum(fates.values())
+    print(
+        f"{args.set} reserved slice, {len(documents)} documents, {total} sentences, eps={args.epsilon}, "
+        f"slots={args.slots}, seed={args.seed}"
+    )
+    for fate in ("verbatim", "filled", "restated", "deleted: null", "deleted: unfillable", "deleted: withheld"):
+        print(f"  {fate:22} {fates[fate]:5}  {100 * fates[fate] / max(1, total):5.1f} %")
+    deleted = sum(v for k, v in fates.items() if k.startswith("deleted"))
+    print(f"  deleted in all          {deleted:5}  {100 * deleted / max(1, total):5.1f} %")
+    print(f"  numbers and dates kept  {numbers_kept} of {numbers_in} ({100 * numbers_kept / max(1, numbers_in):.1f} %)")
+    over = sum(1 for s, g in per_sentence if g > s)
+    print(
+        f"  sentences with more drawn relations than slots: {over} of {len(per_sentence)}; "
+        f"most relations in one sentence: {max((g for _, g in per_sentence), default=0)}"
+    )
+    if args.sample:
+        out_dir = Path(args.out)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        random.Random(args.seed).shuffle(rows)
+        chosen = rows[: args.sample]
+        stem = f"{args.set}-eps{args.epsilon:g}-{args.slots}"
+        (out_dir / f"{stem}-key.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in chosen))
+        blind = [{"id": i, "original": r["original"], "released": r["released"]} for i, r in enumerate(chosen)]
+        (out_dir / f"{stem}-blind.jsonl").write_text("".join(json.dumps(b, ensure_ascii=False) + "\n" for b in blind))
+        print(f"  wrote {len(chosen)} rewritten sentences for a blind reader: {out_dir / (stem + '-blind.jsonl')}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,41 @@
+"""English morphology for fills: a verb's form for a plural subject, and "a"/"an", from maintained libraries.
+
+Suffix rules get English wrong ("goes" cut to "goe", "an university" from a first-letter rule). Verbs come from
+``lemminflect``, whose lexicon lemmatizes and inflects by Penn tag ("focuses" → "focus"; ``inflect`` gives
+"focuse"); the article comes from ``inflect``, which decides "a"/"an" by sound ("an hour", "a university",
+"an MBA") and which lemminflect does not do.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import inflect
+from lemminflect import getInflection, getLemma
+
+_DETERMINERS = frozenset({"the", "a", "an", "its", "his", "her", "their"})
+_AUXILIARIES = {"is": "are", "was": "were", "has": "have", "does": "do"}
+
+
+@functools.cache
+def _english() -> inflect.engine:
+    return inflect.engine()
+
+
+def plural_verb(finite: str) -> str:
+    """The form for a plural subject: "is located in" → "are located in", "goes" → "go", "focuses on" →
+    "focus on"; a past tense ("founded") or a form that does not open with a verb is kept."""
+    first, _, rest = finite.partition(" ")
+    if first in _AUXILIARIES:
+        return f"{_AUXILIARIES[first]} {rest}".strip()
+    if first in _DETERMINERS or not first.isalpha() or not first.endswith("s"):
+        return finite
+    for lemma in getLemma(first, upos="VERB"):
+        if first in getInflection(lemma, tag="VBZ"):
+            return f"{getInflection(lemma, tag='VBP')[0]} {rest}".strip()
+    return finite
+
+
+def indefinite_article(word: str) -> str:
+    """ "a" or "an" before ``word``, by its sound ("an hour", "a university", "an MBA")."""
+    return _english().a(word).split(" ", 1)[0] if word.strip() else "a"
