@@ -43,7 +43,7 @@ def reserved_documents(name: str, limit: int | None) -> list[Document]:
     if name == "redocred":
         chosen = dataset.documents[lo:hi]
     else:
-        names = {p for q in dataset.questions[lo:hi] for p in q.supporting}
+        names = {p for q in dataset.questions[lo:hi] for p in q.passages}
         chosen = [d for d in dataset.documents if d.name in names]
     return [Document(d.name, d.text) for d in chosen[:limit]]
 

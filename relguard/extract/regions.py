@@ -34,6 +34,7 @@ NEAREST = 2
 UNREAD = "related_to"
 #: An article or possessive right before a name: the name modifies the noun phrase that follows it.
 DETERMINER_BEFORE = re.compile(r"(?:^|\s)(?:an?|the|his|her|its|their|our|my|your)\s+$", re.IGNORECASE)
+_AFTER_AND = re.compile(r"(?:^|\s)(?:and|but)\s+$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;][\"'”’)\]]*)\s*$")
 
 
@@ -68,7 +69,7 @@ def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
     for index, region in enumerate(regions):
         row = mentions.sentence(region.sentence)
         occurrence = Occurrence(name, region.sentence, region.start, region.end, text[region.start : region.end])
-        pairs = positional_pairs(row, region, hangs=hangs(text, row, region))
+        pairs = positional_pairs(row, region, hangs=hangs(text, row, region), coordinated=coordinated(text, region))
         for first, second in pairs:
             ends = frozenset({first, second})
             predicates = in_region.get((index, ends)) or in_any.get(index) or {UNREAD}
@@ -112,22 +113,35 @@ def hangs(text: str, row: Sequence[PlacedMention], region: Region) -> bool:
     return not text[end : region.start].strip() and opens_noun_phrase(text, start, end)
 
 
+def coordinated(text: str, region: Region) -> bool:
+    """Whether ``region`` opens the second verb phrase of a coordination ("... Maersk in 2006 and [retired to]
+    Utrecht"): "and"/"but" right before it. Read from the masked text: the word before a slot stays."""
+    return bool(_AFTER_AND.search(text[max(0, region.start - 8) : region.start]))
+
+
 def positional_pairs(
-    row: Sequence[PlacedMention], region: Region, *, hangs: bool
+    row: Sequence[PlacedMention], region: Region, *, hangs: bool, coordinated: bool = False
 ) -> list[tuple[tuple[str, str], tuple[str, str]]]:
     """The one pair ``region`` joins, as (subject, object) by first mention in the sentence (an empty list where
     fewer than two distinct entities are named in the sentence).
 
+    ``coordinated`` (:func:`coordinated`): the region opens a verb phrase after "and", whose subject is the
+    sentence's first name ("De Vries sold his stake to Maersk and [retired to] Utrecht"), so it joins that name with
+    the name after it.
     ``hangs`` (:func:`hangs`): the region is the head of a noun phrase the name before it opens ("an American
     [singer from] Paris", "an Acme Corp [employee]"): that name modifies the phrase, and the region joins the name
     before it with the name after the region, else with the modifying name, as a role noun after a name does.
     """
     before = _distinct(m for m in reversed(row) if m.end <= region.start)
-    after = [e for e in _distinct(m for m in row if m.start >= region.end)]
-    if hangs and len(before) >= 2:
+    after = _distinct(m for m in row if m.start >= region.end)
+    if coordinated and before and after and row[0].entity != after[0]:
+        pair = (row[0].entity, after[0])
+    elif hangs and len(before) >= 2:
         pair = (before[1], after[0] if after and after[0] != before[1] else before[0])
     elif before and after and before[0] != after[0]:
         pair = (before[0], after[0])
+    elif before and after and len(before) >= 2:
+        pair = (before[1], before[0])  # "A founded B and [later sold] it": "it" is B again
     elif before and len(after) >= 2:
         pair = (before[0], after[1])
     elif len(before) >= 2:
