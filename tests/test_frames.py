@@ -44,15 +44,16 @@ CASES = [
     # the verb of its clause: a finite verb, the slot holding the whole expression (auxiliaries, agent "by")
     ("Acme Corp is sponsored by Globex Inc.", FINITE, "acquired", "Acme Corp acquired Globex Inc."),
     # the description stays ("a racing video game"); the slot after it is a participle
+    # (after a noun phrase, the predicate's closing preposition: it attaches to the noun and adds no clause)
     ("Daytona USA is a racing video game developed by Sega.", MODIFIER, "owned_by",
-     "Daytona USA is a racing video game owned by Sega."),
+     "Daytona USA is a racing video game by Sega."),
     # the head noun of a description is content: only the preposition is the relation's
     ("Warton is a village in Lancashire.", MODIFIER, "borders", "Warton is a village that borders Lancashire."),
     # the name after a possessive holds a role: its noun
     ("Acme Corp's founder Alice Smith retired.", POSSESSIVE, "employs", "Acme Corp's employee Alice Smith retired."),
     # ", and educator" goes on a list of nouns after "is": the slot modifies the last one, the verb is taken
     ("Bill Myers is a musician, bandleader, and educator from North Carolina.", MODIFIER, "located_in",
-     "Bill Myers is a musician, bandleader, and educator located in North Carolina."),
+     "Bill Myers is a musician, bandleader, and educator in North Carolina."),
     # a name with its article, then the slot and an article: a verb with its object, not "an Acme Corp [employee]";
     # its second fill is the predicate's preposition, which adds no clause ("is located in the Bible in Ladakh")
     ("In 1900, a Tibetan Christian translated the Bible into Ladakh.", FINITE, "located_in",
@@ -136,8 +137,8 @@ def test_a_slot_after_and_keeps_its_siblings_clause_form(extractor):
         "Daytona USA is a racing video game that founded Amusement Vision and is owned by Sega."
     )
     outcomes = {n: Sampled((k[1], k[3]), "owned_by") for n, k in enumerate(keys)}
-    out = fill(masked, outcomes, VERBALIZE)  # the same words twice stutter, but the sentence keeps its facts
-    assert out.text == "Daytona USA is a racing video game owned by Amusement Vision and owned by Sega."
+    out = fill(masked, outcomes, VERBALIZE)  # the predicate's preposition after each noun phrase
+    assert out.text == "Daytona USA is a racing video game by Amusement Vision and by Sega."
     assert out.restated_sentences == ()
 
 
@@ -154,7 +155,7 @@ def test_a_sentence_with_several_worded_fills_keeps_them_in_place(extractor):
     )
     assert out.restated_sentences == ()
     _, _, _, out = release(extractor, text + " The end.", "located_in")
-    assert out.text.startswith("Kapolei is a master-planned community located in Honolulu County, Hawaii, United")
+    assert out.text.startswith("Kapolei is a master-planned community in Honolulu County, Hawaii, United States.")
     assert out.unfillable_sentences == ()
 
 
@@ -278,21 +279,19 @@ def test_a_slot_that_opens_a_parenthesis_before_a_date_is_unfillable(extractor):
 
 
 def test_a_relative_clause_right_after_the_name_that_closes_another_is_kept_as_the_last_try(extractor):
-    """ "Studio 92 [in] Canada [by] Norm Barker": drawn "capital_of" both fills are relative clauses, the second
-    reads as the first one's ("Canada that is the capital of …"): awkward, and kept in place as the last try
-    rather than restated; drawn "owned_by" the participles stutter ("owned by Canada owned by Norm Barker")."""
+    """ "Studio 92 [in] Canada [by] Norm Barker": after each noun phrase the drawn predicate's preposition ("of
+    Canada of Norm Barker", "by Canada by Norm Barker"): awkward, kept in place rather than restated."""
     text = "The other six tracks were recorded at Studio 92 in Canada by Norm Barker and Richard Uglow. The end."
     _, masked, _, out = release(extractor, text, "capital_of")
     assert masked.text.count("[REL_") == 2, masked.text
-    assert out.text == (
-        "The other six tracks were recorded at Studio 92 that is the capital of Canada that is the capital of Norm "
-        "Barker and Richard Uglow. The end."
+    assert (
+        out.text
+        == "The other six tracks were recorded at Studio 92 of Canada of Norm Barker and Richard Uglow. The end."
     )
     assert out.restated_sentences == ()
     _, _, _, out = release(extractor, text, "owned_by")
     assert out.text == (
-        "The other six tracks were recorded at Studio 92 owned by Canada owned by Norm Barker and Richard Uglow. "
-        "The end."
+        "The other six tracks were recorded at Studio 92 by Canada by Norm Barker and Richard Uglow. The end."
     ), out.text
     assert out.restated_sentences == ()
 

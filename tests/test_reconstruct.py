@@ -245,7 +245,7 @@ def test_a_name_that_closes_a_relative_clause_is_followed_by_the_main_verb():
 
 def test_a_slot_after_a_prepositions_object_qualifies_it():
     """ "recorded at Studio 92 [in] Canada": the name after "at" is a preposition's object, so the fill cannot be
-    a main verb ("at Studio 92 is headquartered in Canada"); it reads as a participle or a "that" clause."""
+    a main verb ("at Studio 92 is headquartered in Canada"); it reads as the predicate's preposition."""
     text = "The tracks were recorded at Studio 92 in Canada."
     names = {name: text.index(name) for name in ("Studio 92", "Canada")}
     entities = tuple(
@@ -259,7 +259,7 @@ def test_a_slot_after_a_prepositions_object_qualifies_it():
     assert [f.name for f in read_frames(masked)] == [MODIFIER]
     pair = ("FAC", "GPE")
     assert fill(masked, {0: Sampled(pair, "headquartered_in")}, INVERSE).text == (
-        "The tracks were recorded at Studio 92 headquartered in Canada."
+        "The tracks were recorded at Studio 92 in Canada."
     )
     assert fill(masked, {0: Sampled(pair, "founded")}, INVERSE).text == (
         "The tracks were recorded at Studio 92 that founded Canada."

@@ -55,12 +55,12 @@ def test_a_shape_no_fill_reads_in_is_unfillable(extractor, text, predicate, mask
 
 
 def test_several_fills_in_one_clause_stay_in_place_with_every_other_word(extractor):
-    """Where no shape rule passes, the last try keeps every fill the guard reads in place rather than restating
-    the sentence (which loses its dates and descriptions): "owned by X and owned by Y" stutters but keeps the
-    sentence; "founded in 1988 by" keeps its date."""
+    """Fills stay in place with every other word rather than the sentence being restated (which loses its dates
+    and descriptions): after a noun phrase the drawn predicate's preposition reads ("a game by X and by Y");
+    "founded in 1988 by" keeps its date."""
     text = "Daytona USA is a racing video game developed by Amusement Vision and published by Sega. The end."
     _, out = _out(extractor, text, "owned_by")
-    assert out.text == "Daytona USA is a racing video game owned by Amusement Vision and owned by Sega. The end."
+    assert out.text == "Daytona USA is a racing video game by Amusement Vision and by Sega. The end."
     assert out.restated_sentences == () and out.unfillable_sentences == ()
     text = "Zeitgeist Films is an American film distributor based in New York City founded in 1988 by Nancy Gerstman."
     _, out = _out(extractor, text, "located_in")

@@ -159,11 +159,12 @@ def fill_slots(
     deleted = {s.sentence for s in masked.slots if any(outcomes[i].predicate is None for i in s.groups)}
     kept = [n for n, s in enumerate(masked.slots) if s.sentence not in deleted]
     fixed = (after_fixed_phrase(masked) | ranged(masked) | inside_name(masked)) - deleted
-    styles = STYLES if isinstance(verbalize, FormVerbalizer) else STYLES[:1]
+    styles = STYLES if isinstance(verbalize, FormVerbalizer) else ("own",)
     texts: dict[int, str] = {}
     unfillable: set[int] = set()
     open_sentences = {masked.slots[n].sentence for n in kept} - fixed
-    for style, lenient in [(style, False) for style in styles] + [(style, True) for style in styles[:1] + styles[2:]]:
+    lenient_styles = [style for style in styles if style != "relative"]
+    for style, lenient in [(style, False) for style in styles] + [(style, True) for style in lenient_styles]:
         if not open_sentences:
             break
         worder = verbalize if style == "own" else Styled(verbalize, style)
@@ -176,7 +177,7 @@ def fill_slots(
         if style == "own" and not lenient:
             for number in only:
                 if masked.slots[number].sentence in failed and number in words:
-                    texts[number] = words[number]
+                    texts[number] = words[number]  # what a restatement of a sentence no style reads in states
     unfillable = open_sentences | fixed
     return deleted, texts, unfillable - deleted
 

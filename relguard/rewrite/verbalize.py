@@ -225,11 +225,12 @@ class FormVerbalizer:
         raise ValueError(f"unknown frame {frame!r}")
 
 
-#: The wordings a fill tries, in order, where the frame's own form does not read: the preposition the drawn
-#: predicate's clause closes with ("a river [in] X": no clause added to a crowded sentence), a relative clause
-#: ("a river [that flows into] X") where the own form was a participle.
-STYLES = ("own", "preposition", "relative")
-_PREPOSITION_FRAMES = frozenset({fr.MODIFIER, fr.COMMA, fr.APPOSITION})
+#: The wordings a fill tries for a sentence, in order, keeping the first under which every fill reads: after a
+#: noun phrase, the preposition the drawn predicate's clause closes with ("her home [in] the United States", "a
+#: river [in] X"), which attaches to whatever noun stands there and adds no clause; the frame's own form; a
+#: relative clause ("a river [that flows into] X") where the own form was a participle.
+STYLES = ("preposition", "own", "relative")
+_PREPOSITION_FRAMES = frozenset({fr.MODIFIER, fr.COMMA})
 
 
 class Styled:
