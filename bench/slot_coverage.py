@@ -2,7 +2,9 @@
 
 On the first ``--limit`` Re-DocRED dev documents (default 100):
 
-* coverage: gold relations between named entities whose entity pair holds a slot in their document;
+* coverage: gold relations between named entities protected in their document — a slot joins the pair, or every
+  stretch between their mentions in one sentence holds a slot (``relguard.evaluation.gold``); ``coverage_direct``
+  counts the first kind alone;
 * slots off gold: slots on an entity pair with no gold relation in that document (1 − slot precision);
 * verbatim evidence: gold evidence sentences naming both entities that a release at ε = 1 (λ = 1, K = 10)
   leaves byte for byte, the mean over ``--draws`` releases (OS entropy);
@@ -54,6 +56,7 @@ def measure(limit: int, draws: int, speed: bool, slots: str = "spans") -> dict:
         "slots": covered.slots,
         "groups": len(prepared.groups),
         "coverage": covered.coverage,
+        "coverage_direct": covered.direct,
         "slots_off_gold": covered.slots_off_gold,
         "slot_precision": covered.slot_precision,
         "verbatim_evidence_eps1": statistics.fmean(shares),

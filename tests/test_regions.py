@@ -131,3 +131,19 @@ def test_a_region_with_too_few_names_around_it_keeps_the_extractors_triples() ->
     )
     assert [m.text for e in alone.entities for m in e.mentions] == ["Bob Jones"]
     assert pair_by_position(alone).triples == alone.triples
+
+
+def test_a_pair_no_slot_joins_is_protected_when_every_stretch_between_them_holds_a_slot() -> None:
+    """The coverage measure's chain rule (relguard.evaluation.gold): "Alice Smith lives in Dublin near Ireland" with
+    both stretches slotted protects (Alice, Ireland) although no slot joins them; with the second stretch left as
+    written it does not."""
+    from relguard.evaluation.gold import chained_pairs
+
+    text = "Alice Smith lives in Dublin near Ireland."
+    names = {"Alice Smith": "PERSON", "Dublin": "GPE", "Ireland": "GPE"}
+    both = _extraction([("Alice Smith", "lives_in", "Dublin", "lives in"), ("Dublin", "near", "Ireland", "near")],
+                       text, names)  # fmt: skip
+    assert ("Alice Smith", "Ireland") in chained_pairs(both)
+    one = _extraction([("Alice Smith", "lives_in", "Dublin", "lives in")], text, names)
+    assert ("Alice Smith", "Ireland") not in chained_pairs(one)
+    assert ("Alice Smith", "Dublin") in chained_pairs(one)
