@@ -4,7 +4,8 @@ Three numbers, each a share:
 
 * **coverage**: gold relations between named entities that are protected in their document (pairs compared
   unordered: Wikidata's direction often differs from the text's): either a slot joins the pair, or, in a sentence
-  naming both, every stretch between consecutive mentions from one to the other holds a slot — the pair's
+  naming both, every stretch between consecutive mentions from one to the other holds a slot or only lists the
+  names ("A, B and C") — the pair's
   relation is then only readable through drawn slots (one draw per stated relation, DESIGN invariant 6: the far
   ends of a chain "A in B, C" get no draw of their own). ``direct`` counts the first kind alone. A gold relation
   neither covers is never seen by the mechanism and is released as written.
@@ -20,6 +21,7 @@ Names go through the gold alias table (every annotated mention → its entity's 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -29,6 +31,9 @@ from relguard.extract.positions import slot_table
 from relguard.types import DocumentExtraction, Extraction
 
 Pair = tuple[str, frozenset[str]]
+#: A stretch between two names that only lists them ("A, B and C"): it carries no relation words, so what the slot
+#: before the list states reaches every name of it and is drawn.
+_LIST_GAP = re.compile(r"\s*(?:,|;|&|and|or|, and|, or)?\s*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -89,13 +94,16 @@ def gold_coverage(dataset: EvalDataset, extraction: Extraction, resolver: Entity
 
 def chained_pairs(document: DocumentExtraction) -> set[tuple[str, str]]:
     """Entity pairs (by name) of ``document`` named in one sentence with a slot in every stretch between
-    consecutive mentions from one to the other: what the pair states is read only through drawn slots."""
+    consecutive mentions from one to the other (a stretch that only lists names needs none): what the pair states
+    is read only through drawn slots."""
     table = slot_table(document)
     found: set[tuple[str, str]] = set()
     for sentence, row in table.mentions.by_sentence.items():
         regions = [r for r in table.regions if r.sentence == sentence]
+        text = document.document.text
         covered = [
             row[i].entity == row[i + 1].entity
+            or _LIST_GAP.fullmatch(text[row[i].end : row[i + 1].start]) is not None
             or any(row[i].end <= r.start and r.end <= row[i + 1].start for r in regions)
             for i in range(len(row) - 1)
         ]
