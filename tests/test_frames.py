@@ -65,10 +65,10 @@ CASES = [
     ("The county includes the Northwestern Hawaiian Islands (islands beyond Niihau) and Oahu.", FINITE, "located_in",
      "The county includes the Northwestern Hawaiian Islands (islands are located in Niihau) and Oahu."),
     # a noun a preposition governs opens the sentence: the slot after it is no main verb (the predicate's
-    # preposition), the later one is
+    # preposition), the later one is, told in the past as the sentence's other verb ("campaigned")
     ("At the time of the Swedish 1994 referendum on membership in the European Union, Björn von der Esch "
      "clashed with the Moderate Party as he campaigned.", MODIFIER, "member_of",
-     "At the time of the Swedish 1994 referendum on membership of the European Union, Björn von der Esch is a "
+     "At the time of the Swedish 1994 referendum on membership of the European Union, Björn von der Esch was a "
      "member of the Moderate Party as he campaigned."),
     # an ordinal before the slot wants its noun, an aside between or not
     ("Carl Philipp Emanuel Bach was a German musician, the fifth child and second (surviving) son of Johann "

@@ -267,9 +267,9 @@ def test_a_fill_that_writes_its_own_relative_pronoun_or_comma_is_not_a_leak(text
 
 def test_a_comma_opened_clause_shown_for_another_group_of_its_span_is_not_a_leak():
     """HotpotQA paragraph "2009 CONCACAF U-20 Championship" (hotpotqa_train_hipporag.json, reworded to one
-    relation sentence): the span ", which was hosted by" belongs to two groups, and the nearest one (World Cup →
-    Egypt) drew its own predicate, which the verbalizer writes after the comma as ", which was hosted by". For the
-    other group of that span the words are the shown outcome's wording, a function of the sample; 16 of 60 seeded
+    relation sentence): the span ", which was hosted by" stands for the group World Cup → Egypt, whose drawn
+    predicate the verbalizer writes there (its preposition, "by"). The words are the shown outcome's wording, a
+    function of the sample, not a leak; 16 of 60 seeded
     HotpotQA draws at ε = 5 withheld this sentence before the leading comma was read as the comma the verbalizer
     writes itself."""
     text = (
@@ -284,7 +284,7 @@ def test_a_comma_opened_clause_shown_for_another_group_of_its_span_is_not_a_leak
         for g, o in zip(prepared.groups, _substitute_all(prepared), strict=True)
     ]
     release = _release(prepared, outcomes)
-    assert "World Cup hosted by Egypt" in release.documents[0].text  # a clause that does not close: a participle
+    assert "World Cup by Egypt" in release.documents[0].text  # the drawn predicate's preposition after a name
     assert scan(release, public_files(release)) == [], release.documents[0].text
 
 

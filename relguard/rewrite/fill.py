@@ -318,6 +318,7 @@ def _place(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[int
         preposition_after=frame.preposition_after,
         plural=frame.plural,
         has_tail=number in tailed,
+        past=frame.past,
     )
 
 

@@ -74,7 +74,8 @@ _OPENERS = " \t\n\"'“‘([{*-–—•"
 class Frame:
     """A slot's frame and what follows it: a name right after it (only an article between), or a preposition
     ("was [REL] by critics": the fill must not bring its own "by"); and whether the word before is plural
-    ("The islands [are located in]"), for a verb that agrees with it; whether it follows "and" after an earlier
+    ("The islands [are located in]"), for a verb that agrees with it; whether the sentence is told in the past
+    (``past``: its other finite verbs are), for the verb's tense; whether it follows "and" after an earlier
     slot (``coordinated``: "that sanctioned X and [is owned by] Y", one clause form for both); and whether a noun
     phrase follows, a name or not (``phrase_after``: a role noun there keeps its preposition)."""
 
@@ -84,6 +85,7 @@ class Frame:
     plural: bool = False
     coordinated: bool = False
     phrase_after: bool = False
+    past: bool = False
 
 
 def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Frame, ...]:
@@ -109,6 +111,7 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
         ]  # the slots that may be a verb: not a later part, not glued to a name ("Dublin[,] Ohio")
         norp = frozenset((a - base, b - base) for a, b, kind in masked.mentions if base <= a < stop and kind == "NORP")
         c = _Context(text, tags[sentence], mentions, pronouns, hidden_tokens(tags[sentence]), [], heads, norp)
+        past = _told_in_the_past(c)
         for number in numbers:
             slot = masked.slots[number]
             head = masked.slots[slot.head] if slot.head >= 0 else None
@@ -126,6 +129,7 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
                 plural=plural,
                 coordinated=coordinated,
                 phrase_after=phrase_after,
+                past=past,
             )
             c.earlier.append((slot.start - base, frame))
     return tuple(frames)
@@ -341,6 +345,13 @@ def _aside(position: int, c: _Context) -> bool:
         and _finite_word(after[1])
         and after[1][2].lower() not in {"has", "have", "had"} | RELATIVES
     )
+
+
+def _told_in_the_past(c: _Context) -> bool:
+    """Whether the sentence's own finite verbs, outside its slots, are mostly past ("He [REL] Sportivo Dock Sud in
+    1938 and retired in 1950"): a fill then takes the past tense."""
+    tags = [t[3] for t in c.tagged.tokens]
+    return tags.count("VBD") > tags.count("VBZ") + tags.count("VBP")
 
 
 def _plural_before(start: int, c: _Context) -> bool:

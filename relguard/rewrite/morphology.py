@@ -15,6 +15,7 @@ from lemminflect import getInflection, getLemma
 
 _DETERMINERS = frozenset({"the", "a", "an", "its", "his", "her", "their"})
 _AUXILIARIES = {"is": "are", "was": "were", "has": "have", "does": "do"}
+_PAST_AUXILIARIES = {"is": "was", "are": "were", "has": "had", "have": "had", "does": "did", "do": "did"}
 
 
 @functools.cache
@@ -33,6 +34,21 @@ def plural_verb(finite: str) -> str:
     for lemma in getLemma(first, upos="VERB"):
         if first in getInflection(lemma, tag="VBZ"):
             return f"{getInflection(lemma, tag='VBP')[0]} {rest}".strip()
+    return finite
+
+
+def past_tense(finite: str) -> str:
+    """The same form told in the past: "is located in" → "was located in", "leads" → "led", "are" → "were";
+    a form that is past already ("founded", "was born in") or opens with no verb is kept."""
+    first, _, rest = finite.partition(" ")
+    if first in _PAST_AUXILIARIES:
+        return f"{_PAST_AUXILIARIES[first]} {rest}".strip()
+    if first in _DETERMINERS or not first.isalpha():
+        return finite
+    for tag in ("VBZ", "VBP"):
+        for lemma in getLemma(first, upos="VERB"):
+            if first in getInflection(lemma, tag=tag):
+                return f"{getInflection(lemma, tag='VBD')[0]} {rest}".strip()
     return finite
 
 

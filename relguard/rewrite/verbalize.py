@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from relguard.candidates.forms import default_forms
 from relguard.extract.spacy.lexicon import words
 from relguard.rewrite import frames as fr
-from relguard.rewrite.morphology import plural_verb
+from relguard.rewrite.morphology import past_tense, plural_verb
 from relguard.types import TypePair
 
 __all__ = ["APPOSITIVE", "RELATIVES", "Ask", "FormVerbalizer", "Place", "Verbalizer", "default_forms", "wordings"]
@@ -79,6 +79,7 @@ class Place:
     has_tail: bool = False
     plural: bool = False
     phrase_after: bool = False
+    past: bool = False
 
 
 @dataclass(frozen=True)
@@ -177,6 +178,8 @@ class FormVerbalizer:
         relative = "who" if place.person else "that"
         if place.plural:
             finite = plural_verb(finite)
+        if place.past:
+            finite = past_tense(finite)
         if frame == fr.FINITE:
             return finite
         if frame == fr.MODIFIER:
@@ -253,6 +256,7 @@ class Styled:
         if self.style == "relative" and place.frame == fr.MODIFIER and own and not RELATIVE_OPENING.match(own):
             finite = self.base.finite(predicate, type_pair, inverted=place.inverted)
             finite = plural_verb(finite) if place.plural else finite
+            finite = past_tense(finite) if place.past else finite
             relative = "who" if place.person else "that"
             words = f"{relative} {finite}"
             return split_preposition(words)[0] if place.preposition_after and not place.has_tail else words
@@ -268,8 +272,9 @@ def wordings(predicate: str, type_pair: TypePair, forms: Forms = default_forms) 
     found: set[str] = {predicate.replace("_", " ")}
     for frame in fr.FRAMES:
         for inverted in (False, True):
-            for person, closed, plural in itertools.product((False, True), repeat=3):
-                words = verbalize(predicate, type_pair, Place(frame, inverted, person, closed, plural=plural))
+            for person, closed, plural, past in itertools.product((False, True), repeat=4):
+                place = Place(frame, inverted, person, closed, plural=plural, past=past)
+                words = verbalize(predicate, type_pair, place)
                 words = words.lstrip("-") if words else words
                 if words:
                     found.add(words.strip(" ,").lower())
