@@ -325,3 +325,19 @@ def test_a_first_clause_that_opens_with_a_prepositional_phrase_and_no_comma_is_n
     assert clause("In 1997 the band [REL_0] Acme Corp in Boston.", names, "acquired") == (
         "In 1997 the band acquired Acme Corp."
     )
+
+
+def test_a_person_named_only_by_a_pronoun_is_stated_by_that_pronoun():
+    """ "He [REL] the army [REL] World War II": the sentence names its person only as "He"; a statement says "He",
+    never the antecedent the pronoun was resolved to (a guess), and deleting the sentence would lose it."""
+    from relguard.rewrite.mask import MaskedDocument, Slot
+    from relguard.rewrite.restate import restatements
+
+    text = "He [REL_0] World War II in Europe."
+    masked = MaskedDocument(
+        "d", text, ((0, len(text)),), (Slot((0,), 0, 3, 10),), ((0, 2, "PERSON"), (11, 23, "EVENT"))
+    )
+    sampled = {0: Sampled(("PERSON", "EVENT"), "fought_in", "Samuel Brightman", "World War II")}
+    statement = restatements(masked, {0}, sampled, VERBALIZE)[0].text
+    assert statement.startswith("He ") and "Samuel Brightman" not in statement, statement
+    assert statement.endswith("World War II."), statement

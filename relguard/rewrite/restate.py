@@ -157,13 +157,20 @@ def _topic(masked: MaskedDocument, number: int, groups: list[int], outcomes: Map
 def _clause(masked: MaskedDocument, number: int, sampled, verbalize: Verbalizer) -> tuple[str, str, str] | None:
     """(subject, predicate words, object) for one group, or None where a plain statement would not read: a name
     missing or not named in the sentence (a pronoun's antecedent is a guess), a name that is no proper name
-    ("km²", "D", "non-Congress"), a nationality or group (NORP: "American followed …"), no finite form."""
+    ("km²", "D", "non-Congress"), a nationality or group (NORP: "American followed …"), no finite form. A name
+    the sentence names only by a pronoun is said by that pronoun ("He served in World War II"), never by the
+    antecedent the pronoun was resolved to (a guess)."""
     subject, obj = sampled.subject, sampled.object
     if sampled.predicate is None or not subject or not obj or name_key(subject) == name_key(obj):
         return None
     if "NORP" in sampled.type_pair or not (_proper(subject) and _proper(obj)):
         return None
-    spelled = _spelled(masked, number, subject), _spelled(masked, number, obj)
+    spelled = (
+        _spelled(masked, number, subject) or _pronoun(masked, number, sampled.type_pair[0], subject=True),
+        _spelled(masked, number, obj) or _pronoun(masked, number, sampled.type_pair[1], subject=False),
+    )
+    if spelled[0] is not None and spelled[0] == spelled[1]:
+        return None
     words = verbalize(sampled.predicate, sampled.type_pair, Place(FINITE))
     if not words or not words[0].isalpha() or None in spelled:
         return None
@@ -183,6 +190,28 @@ def _proper(name: str) -> bool:
     if _LISTED.search(name):
         return False  # "Pontefract, Barnsley and Doncaster": a list the NER took as one name, no subject for "is"
     return (name[0].isupper() or name[0].isdigit()) and sum(c.isalpha() for c in name) >= 2
+
+
+#: Personal pronouns a sentence may name a person by, as subject and as object.
+_SUBJECT_FORM = {"he": "he", "she": "she", "him": "he", "her": "she", "they": "they", "them": "they"}
+_OBJECT_FORM = {"he": "him", "she": "her", "him": "him", "her": "her", "they": "them", "them": "them"}
+
+
+def _pronoun(masked: MaskedDocument, number: int, kind: str, *, subject: bool) -> str | None:
+    """The one personal pronoun of the sentence that names a ``kind`` entity (a person), in the form its place in
+    a statement wants; None where there is none or more than one."""
+    if kind != "PERSON":
+        return None
+    start, end = masked.sentences[number]
+    found = {
+        masked.text[a:b].lower()
+        for a, b, mention_kind in masked.mentions
+        if start <= a and b <= end and mention_kind == kind and masked.text[a:b].lower() in _SUBJECT_FORM
+    }
+    if len({_SUBJECT_FORM[p] for p in found}) != 1:
+        return None
+    (word,) = {_SUBJECT_FORM[p] for p in found}
+    return word if subject else _OBJECT_FORM[word]
 
 
 def _spelled(masked: MaskedDocument, number: int, name: str) -> str | None:
