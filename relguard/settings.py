@@ -12,7 +12,7 @@ import math
 import numbers
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 from relguard import registry
 from relguard.errors import ConfigError, ConfigTypeError
@@ -332,12 +332,3 @@ def command_line(inputs: Sequence[str], settings: Settings, *, out: str = "relea
         if value is not None and value != getattr(getattr(defaults, spec.section), spec.name):
             parts += [spec.flag] if spec.type is bool else [spec.flag, str(value)]
     return shlex.join(parts)
-
-
-def replace_section(settings: Settings, section: str, **changes: object) -> Settings:
-    """A copy of ``settings`` with fields of one section changed (validated again)."""
-    current = getattr(settings, section)
-    values = {f.name: getattr(current, f.name) for f in fields(current)} | changes
-    return Settings(
-        **{**{s: getattr(settings, s) for s in ("privacy", "backends", "inputs")}, section: type(current)(**values)}
-    )

@@ -120,13 +120,3 @@ def pool_schema(k: int) -> dict[str, Any]:
     """Exactly K short snake_case strings (a grammar cannot say "distinct": the backend checks that)."""
     pool = {"type": "array", "items": {"type": "string", "pattern": POOL_PATTERN}, "minItems": k, "maxItems": k}
     return {"type": "object", "properties": {"relation_pool": pool}, "required": ["relation_pool"]}
-
-
-def forms_schema() -> dict[str, Any]:
-    noun = {"anyOf": [{"type": "string"}, {"type": "null"}]}
-    return {"type": "object", "properties": {"clause": {"type": "string"}, "noun": noun}, "required": ["clause"]}
-
-
-def is_local(base_url: str | None) -> bool:
-    """Whether ``base_url`` points at this machine (where ``auto`` asks for schema-constrained decoding)."""
-    return endpoint.is_local(base_url)
