@@ -20,7 +20,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from relguard.errors import ConfigError
+from relguard.errors import BudgetError, ConfigError
+from relguard.io.read import input_files
+from relguard.privacy.bounds import composed_epsilon
+from relguard.settings import PrivacySettings
 
 #: How earlier draws are counted, in the words the report prints under the ledger and in its limits. One text for
 #: every face, so the app's zip and its replay on the command line read alike.
@@ -49,6 +52,52 @@ class DrawHistory:
             return self.earlier
         return ()
 
+    def applies_to_inputs(self, names: Iterable[str]) -> tuple[Mapping, ...]:
+        """:meth:`applies_to` before any output exists: an input ``x.pdf`` is written as ``documents/x.pdf.txt``
+        (a name plus a suffix, :data:`~relguard.release.report.NAMING`), so its name or that name and a dot."""
+        if self.documents is None:
+            return self.earlier
+        wanted = [f"documents/{name}" for name in names]
+        shared = any(held == w or held.startswith(w + ".") for held in self.documents for w in wanted)
+        return self.earlier if shared else ()
+
+
+@dataclass(frozen=True)
+class Accountant:
+    """Refuses a private draw that would take its corpus past a budget, before the draw is made.
+
+    The budget is on what a reader who sees every draw learns: the ε of a corpus's private draws add up
+    (:func:`~relguard.privacy.bounds.composed_epsilon`), so what is spent is the sum over the ledger's private
+    entries. Teaching draws carry no guarantee and are never published, so they spend nothing and are never
+    refused. ``budget`` None sets no cap (the ledger still counts).
+    """
+
+    budget: float | None = None
+
+    @staticmethod
+    def spent(ledger: Iterable[Mapping]) -> float:
+        return composed_epsilon([entry["epsilon"] for entry in ledger if entry["private"]])
+
+    def remaining(self, ledger: Iterable[Mapping]) -> float | None:
+        """What the budget leaves for further private draws (None: no budget set)."""
+        return None if self.budget is None else max(self.budget - self.spent(ledger), 0.0)
+
+    def charge(self, ledger: Sequence[Mapping], *, epsilon: float, private: bool, where: str) -> None:
+        """Raise :class:`~relguard.errors.BudgetError` when this draw would pass the budget; ``where`` names
+        the ledger (the release folder, the session) in the message."""
+        if self.budget is None or not private:
+            return
+        spent = self.spent(ledger)
+        if spent + epsilon <= self.budget * (1 + 1e-12):
+            return
+        earlier = sum(bool(entry["private"]) for entry in ledger)
+        raise BudgetError(
+            f"{where}: a private draw at epsilon = {epsilon:g} would take this corpus past its budget of "
+            f"{self.budget:g}: {earlier} earlier private draw{'s' if earlier != 1 else ''} already spent {spent:g}, "
+            f"{max(self.budget - spent, 0.0):g} is left. Publish one of the draws already made, or, knowing a reader "
+            "who sees every draw learns their epsilon added up, set a larger budget (--budget)"
+        )
+
 
 def draw_entry(
     *, epsilon: float, lam: float, k: int, entity_epsilon: float | None, private: bool, max_groups: int
@@ -67,6 +116,19 @@ def draw_entry(
 
 def _bound(exponent: float) -> float | str:
     return math.exp(exponent) if exponent < 700 else "inf"
+
+
+def charge_folder(history: DrawHistory, inputs: Sequence[str], *, privacy: PrivacySettings, out: str | Path) -> None:
+    """Refuse, before any work, a draw of ``inputs`` that the ledger of the release folder ``out`` (``history``,
+    :func:`folder_history`) has no budget left for."""
+    names = [name for _, name in input_files(inputs)]
+    ledger = history.applies_to_inputs(names)
+    Accountant(privacy.budget).charge(
+        ledger,
+        epsilon=privacy.epsilon,
+        private=privacy.seed is None,
+        where=f"{Path(out) / 'report.json'} (the ledger of --out)",
+    )
 
 
 def draws_block(history: DrawHistory, current: Mapping, *, documents: Iterable[str]) -> dict:

@@ -89,6 +89,11 @@ def count_draws(log: Sequence[Draw], current: Draw) -> DrawCount:
     )
 
 
+def ledger_of(log: Sequence[Draw], corpus: Sequence[str]) -> list[dict]:
+    """Every draw of ``corpus`` in ``log``, as ledger entries: what a new draw of it is charged against."""
+    return [d.entry() for d in log if same_corpus(d.corpus, corpus)]
+
+
 def _find(log: Sequence[Draw], number: int) -> Draw | None:
     return next((d for d in log if d.number == number), None)
 
