@@ -28,6 +28,7 @@ from relguard.extract.spacy import lexicon as lex
 from relguard.extract.spacy.inflect import expression_word, hyphen_group, normalize_predicate
 from relguard.extract.spacy.juxtaposed import juxtaposed, juxtaposed_predicate
 from relguard.extract.spacy.nouns import NounRules
+from relguard.extract.spacy.parsed import ParsedDocument
 from relguard.extract.spacy.spans import SpanCutter
 from relguard.extract.spacy.wordclass import (
     bearing,
@@ -38,7 +39,6 @@ from relguard.extract.spacy.wordclass import (
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
 
-    from relguard.extract.spacy.document import DocumentState
 
 #: Longest dependency path between two linked mentions, in edges; longer paths relate nothing directly. Failing
 #: closed, the limits are generous: 8 edges and 6 inner words left 1.3 points of Re-DocRED gold coverage (100 dev
@@ -68,7 +68,7 @@ _Found = tuple[int, int, str, tuple[tuple[int, int], ...], tuple[str, ...]]
 class SentenceRelations(NounRules, SpanCutter):
     """The linked mention pairs of one sentence, each with its predicate and its spans (inclusive tokens)."""
 
-    def __init__(self, state: DocumentState, sent: Span) -> None:
+    def __init__(self, state: ParsedDocument, sent: Span) -> None:
         self.s = state
         self.doc = state.doc
         self.ment_of = state.ment_of
