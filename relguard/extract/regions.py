@@ -10,10 +10,8 @@ the two nearest before it as well when it hangs on the name before it ("an Ameri
 region has names on one side only, the two nearest there. That is a function of the masked text: region and
 mention positions and the entities' names and types.
 
-Measured on the first 100 Re-DocRED dev documents, the positional pairs cover the human gold as the parse's did
-(31.4 % against 31.3 %) with a slightly higher slot precision (34.1 % against 32.8 %, ``bench/slot_coverage.py``),
-and the share of re-worded neighbours that nothing tells apart rises from 29.2 % to 48.3 %
-(``bench/neighbour_share.py``, HotpotQA and Re-DocRED).
+How well the positional pairs cover the human gold, and how often a reworded neighbour reads the same, is measured
+in docs/evaluation.md (``bench/slot_coverage.py``, ``bench/neighbour_share.py``).
 """
 
 from __future__ import annotations
@@ -26,9 +24,9 @@ from dataclasses import replace
 from relguard.extract.positions import MentionTable, PlacedMention, Region, slot_regions
 from relguard.types import DocumentExtraction, Occurrence, Triple
 
-#: How many distinct entities on each side of a region it links: the nearest two. One on each side covers the
-#: gold far less (18.8 % on Re-DocRED dev); three covers a little more (34.5 %) at a quarter more groups, each
-#: another chance of a null that deletes the sentence.
+#: How many distinct entities on each side of a region it links. Too few misses relations whose names stand
+#: further from the relation words; each more is another group, so another chance of a null that deletes the
+#: sentence (docs/evaluation.md has the coverage of one, two and three).
 NEAREST = 3
 
 #: The predicate of a pair that a region stands for by position only, the extractor having read no relation

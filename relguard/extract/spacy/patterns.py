@@ -41,8 +41,8 @@ if TYPE_CHECKING:
 
 
 #: Longest dependency path between two linked mentions, in edges; longer paths relate nothing directly. Failing
-#: closed, the limits are generous: 8 edges and 6 inner words left 1.3 points of Re-DocRED gold coverage (100 dev
-#: documents, 29.96 % → 31.3 %) unslotted, at about 1 point of slot precision (bench/slot_coverage.py).
+#: closed, the limits are generous: a pair left without a slot is released as written, while a slot too many only
+#: rewrites a sentence (docs/evaluation.md has what tighter limits cost in gold coverage).
 MAX_PATH_EDGES = 10
 #: Inner path words allowed (after carriers are dropped); more means the two names are only loosely connected.
 MAX_INNER_TOKENS = 8
