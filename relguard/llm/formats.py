@@ -1,8 +1,8 @@
 """JSON schemas for the replies, and how each kind of server is asked to enforce them while decoding.
 
 A small local model follows a shape far better when the server constrains decoding to it: a reply cannot be
-malformed, nor name an endpoint outside the entity list (docs/local-llm.md has the runs). Servers spell that request differently, so :func:`response_format` maps one schema to
-the server's dialect:
+malformed, nor name an endpoint outside the entity list (docs/local-llm.md has the runs). Servers spell that
+request differently, so :func:`response_format` maps one schema to the server's dialect:
 
 * ``schema`` — ``{"type": "json_object", "schema": …}``: llama-cpp-python and llama.cpp's own server (a
   ``json_schema`` request answers HTTP 500 on llama-cpp-python 0.3.36); Ollama and vLLM accept it too (Ollama
