@@ -135,15 +135,9 @@ def run_of(release: Release, *, inputs: list[str] | None = None, review: str | N
         options["exclude_predicates"] = str(policy["file"])
     encoder = str(p.get("encoder") or "")
     encoder = encoder.split(":", 1)[1] if encoder.startswith("sentence-transformers:") else encoder
+    own = {"seed": g.seed, "entity_epsilon": g.entity_epsilon, "budget": p.get("draw_budget")}
     settings = Settings(
-        privacy=PrivacySettings(
-            epsilon=g.epsilon,
-            lam=g.lam,
-            k=g.k,
-            seed=g.seed,
-            entity_epsilon=g.entity_epsilon,
-            budget=p.get("draw_budget"),
-        ),
+        privacy=PrivacySettings(epsilon=g.epsilon, lam=g.lam, k=g.k, **own),
         backends=BackendSettings(**options, **({"encoder": encoder.split("@sha256:", 1)[0]} if encoder else {})),
         inputs=InputSettings(review=review),
     )
