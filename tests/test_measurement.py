@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -12,6 +13,7 @@ from relguard.privacy.measurement import relation_measurement
 from relguard.privacy.mechanism import log_probabilities, utilities
 from relguard.release.report import ReleaseSummary, build_report
 from relguard.types import Guarantee
+from relguard.verify.public import public_file_problems
 
 
 def test_the_opendp_object_states_pure_dp_with_the_map_epsilon_times_d():
@@ -83,3 +85,25 @@ def test_the_report_reads_its_bounds_and_measurement_from_the_object():
     assert block["measurement"]["loss_at_d_R_1"] == m.opendp.map(1.0) == 2.5
     assert block["worst_case_per_relation_bound"] == math.exp(m.opendp.map(1.0))
     assert block["worst_case_per_document_bound"] == pytest.approx(math.exp(m.opendp.map(4.0)))
+
+
+def test_the_audit_finds_a_report_whose_stated_guarantee_is_not_the_draws():
+    """Check 5 compares the report's bounds and measurement with the measurement object: a report that promises
+    more than the draw's map (edited, or written by code that drifted from its draw) is a problem, named."""
+    summary = ReleaseSummary(
+        guarantee=Guarantee(epsilon=3.0, lam=1.0, k=10),
+        provenance={},
+        pools=(),
+        counts={},
+        slots_per_document={},
+        max_groups_in_one_document=2,
+        coverage={},
+    )
+    report = build_report(summary)
+    assert public_file_problems({"report.json": json.dumps(report).encode()}) == []
+    report["guarantee"]["worst_case_per_relation_bound"] = math.exp(1.5)
+    report["guarantee"]["measurement"]["loss_at_d_R_1"] = 1.5
+    problems = public_file_problems({"report.json": json.dumps(report).encode()})
+    assert len(problems) == 2, problems
+    assert "guarantee.worst_case_per_relation_bound" in problems[1] and "privacy map gives" in problems[1]
+    assert "guarantee.measurement" in problems[0]
