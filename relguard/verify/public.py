@@ -21,6 +21,8 @@ from relguard.release.confidential import MARKER
 from relguard.release.report import PUBLIC_COUNTS
 from relguard.types import CandidatePool, DocumentExtraction, Extraction, RelationGroup, Triple, TypePair
 
+#: What check 5 says of files in which it found no problem.
+NO_PROBLEM = "no input digest, no confidential count, no LLM usage; the stated bounds are the draw's privacy map"
 #: Keys that must never appear in a public report: each needs the originals or the confidential mapping.
 FORBIDDEN_KEYS = frozenset(
     {
