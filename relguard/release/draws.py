@@ -34,8 +34,6 @@ COUNTED = (
     "are not seen, and contents are never compared (a digest of the inputs would depend on the original "
     "relations): keep one folder per corpus, and publish one draw."
 )
-#: A ledger entry's fields, each a public setting or public structure of one draw.
-ENTRY_FIELDS = ("draw", "epsilon", "lambda", "k", "entity_epsilon", "private", "max_groups_in_one_document")
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,6 @@ CARRIER_LINKS = frozenset({"conj", "ccomp", "advcl", "parataxis"})
 _OWN_COMPLEMENTS = frozenset({"dobj", "attr", "prep", "agent", "dative", "oprd", "acomp", "pobj"})
 _SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "expl"})
 _VERB_PARTS = frozenset({"aux", "auxpass", "neg", "prt"})
-_NOUN_PARTS = frozenset({"compound", "amod", "det"})
 _MODIFIER_DEPS = frozenset({"amod", "compound", "nmod", "nummod"})
 
 _NOUNS = frozenset({"NOUN", "PROPN"})
