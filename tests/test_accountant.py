@@ -67,7 +67,9 @@ def test_the_cli_refuses_a_private_draw_past_the_budget_before_any_work(tmp_path
     assert _sanitize(tmp_path, "--epsilon", "1", "--budget", "3") == 0
     assert _sanitize(tmp_path, "--epsilon", "2", "--budget", "3") == 0  # 1 + 2 = 3: within
     before = (tmp_path / "out" / "report.json").read_bytes()
-    assert _report(tmp_path)["draws"]["this_draw"] == 2
+    draws = _report(tmp_path)["draws"]
+    assert draws["this_draw"] == 2 and draws["budget"] == 3.0 and draws["budget_left"] == 0.0
+    assert "The budget set for this corpus is ε = 3; it leaves ε = 0." in (tmp_path / "out" / "report.md").read_text()
     capsys.readouterr()
     assert _sanitize(tmp_path, "--epsilon", "0.5", "--budget", "3") == 1
     err = capsys.readouterr().err.strip()
@@ -108,6 +110,8 @@ def test_the_app_refuses_a_draw_past_the_sessions_budget_and_its_export_keeps_th
     assert studio.budget_left() == 1.0
     exported = public_files(studio.public_release())
     assert tomllib.loads(exported["config.toml"].decode())["privacy"]["budget"] == 3.0
+    draws = json.loads(exported["report.json"])["draws"]
+    assert (draws["budget"], draws["budget_left"]) == (3.0, 1.0)
     with pytest.raises(BudgetError, match=r"this session's draws: .*budget of 3"):
         studio.draw(studio.prepared(resources))
     assert state["draws"] == 1

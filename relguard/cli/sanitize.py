@@ -184,7 +184,8 @@ def _dest(flag: str) -> str:
 
 def run_sanitize(args: argparse.Namespace) -> int:
     run, recorded = run_of(args, args.parser_defaults)
-    run = dataclasses.replace(signed_run(run, args), history=folder_history(args.out))
+    history = folder_history(args.out, budget=run.settings.privacy.budget)
+    run = dataclasses.replace(signed_run(run, args), history=history)
     settings = run.settings
     if args.ray_address and args.engine != "ray":
         raise ConfigError("--ray-address needs --engine ray")

@@ -40,10 +40,12 @@ COUNTED = (
 class DrawHistory:
     """The earlier draws a release was made after, as ledger entries (none: this is the first draw seen).
     ``documents``, when given, are the document files the earlier release held: its ledger continues only for a
-    release sharing one of them (a folder reused for another corpus starts a new ledger)."""
+    release sharing one of them (a folder reused for another corpus starts a new ledger). ``budget`` is the cap set
+    on the corpus's private draws (:class:`Accountant`), which the report states with what it leaves."""
 
     earlier: tuple[Mapping, ...] = ()
     documents: frozenset[str] | None = None
+    budget: float | None = None
 
     def applies_to(self, documents: Iterable[str]) -> tuple[Mapping, ...]:
         if self.documents is None or self.documents & set(documents):
@@ -149,10 +151,15 @@ def draws_block(history: DrawHistory, current: Mapping, *, documents: Iterable[s
         "spend k * epsilon per relation, and per document the sum of each draw's epsilon * m; teaching draws carry "
         "no guarantee to add (they are not private releases)",
         "counted": COUNTED,
+        **(
+            {"budget": history.budget, "budget_left": Accountant(history.budget).remaining(ledger)}
+            if history.budget is not None
+            else {}
+        ),
     }
 
 
-def folder_history(out: str | Path) -> DrawHistory:
+def folder_history(out: str | Path, *, budget: float | None = None) -> DrawHistory:
     """The ledger a release folder already holds (its report.json), to continue when a release is written there.
 
     A folder without a report starts a ledger; a report from before the ledger counts as one draw; a report that
@@ -160,7 +167,7 @@ def folder_history(out: str | Path) -> DrawHistory:
     """
     path = Path(out) / "report.json"
     if not path.exists():
-        return DrawHistory(documents=frozenset())
+        return DrawHistory(documents=frozenset(), budget=budget)
     try:
         report = json.loads(path.read_text(encoding="utf-8"))
         documents = frozenset(name for name in report["files"]["outputs"] if name.startswith("documents/"))
@@ -171,7 +178,7 @@ def folder_history(out: str | Path) -> DrawHistory:
             f"{path}: the release already in --out cannot be read ({type(exc).__name__}: {exc}), so its draws "
             "cannot be counted; move that release away or choose another --out"
         ) from exc
-    return DrawHistory(tuple(earlier), documents=documents)
+    return DrawHistory(tuple(earlier), documents=documents, budget=budget)
 
 
 def _entry_of_report(report: Mapping) -> dict:

@@ -117,6 +117,11 @@ def draws_lines(report: dict) -> list[str]:
             else "no private draw is on it yet (teaching draws carry no guarantee to add: never publish them)."
         ),
     ]
+    if "budget" in draws:
+        lines += [
+            "",
+            f"The budget set for this corpus is ε = {draws['budget']:g}; it leaves ε = {draws['budget_left']:g}.",
+        ]
     if number > 1:
         lines += [
             "",

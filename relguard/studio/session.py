@@ -363,8 +363,8 @@ class Studio:
         signed = sign_off_of(self.state)
         if signed:
             provenance["sign_off"] = signed
-        provenance["draw_history"] = history_of(self.state["draw_log"], self.state["draws"])
-        provenance["draw_budget"] = self.state["draw_budget"]
+        budget = self.state["draw_budget"]
+        provenance["draw_history"] = history_of(self.state["draw_log"], self.state["draws"], budget=budget)
         attack = self.state["risk"]
         confidential = dict(release.confidential)
         if attack is not None and attack.release is release:
