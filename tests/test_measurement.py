@@ -68,18 +68,15 @@ def test_the_measurement_draws_the_law_on_its_domain_of_utility_rows():
     assert not m.opendp.input_domain.member(np.array([[0.1, np.nan]]))
 
 
+def _report(*, epsilon: float, m: int) -> dict:
+    """The public report of a release at ``epsilon`` with ``m`` groups in its most crowded document."""
+    empty: dict = {}
+    g = Guarantee(epsilon=epsilon, lam=1.0, k=10)
+    return build_report(ReleaseSummary(g, empty, (), empty, empty, m, empty))
+
+
 def test_the_report_reads_its_bounds_and_measurement_from_the_object():
-    g = Guarantee(epsilon=2.5, lam=1.0, k=10)
-    summary = ReleaseSummary(
-        guarantee=g,
-        provenance={},
-        pools=(),
-        counts={},
-        slots_per_document={},
-        max_groups_in_one_document=4,
-        coverage={},
-    )
-    block = build_report(summary)["guarantee"]
+    block = _report(epsilon=2.5, m=4)["guarantee"]
     m = relation_measurement(epsilon=2.5)
     assert block["measurement"]["output_measure"] == str(m.opendp.output_measure)
     assert block["measurement"]["loss_at_d_R_1"] == m.opendp.map(1.0) == 2.5
@@ -90,16 +87,7 @@ def test_the_report_reads_its_bounds_and_measurement_from_the_object():
 def test_the_audit_finds_a_report_whose_stated_guarantee_is_not_the_draws():
     """Check 5 compares the report's bounds and measurement with the measurement object: a report that promises
     more than the draw's map (edited, or written by code that drifted from its draw) is a problem, named."""
-    summary = ReleaseSummary(
-        guarantee=Guarantee(epsilon=3.0, lam=1.0, k=10),
-        provenance={},
-        pools=(),
-        counts={},
-        slots_per_document={},
-        max_groups_in_one_document=2,
-        coverage={},
-    )
-    report = build_report(summary)
+    report = _report(epsilon=3.0, m=2)
     assert public_file_problems({"report.json": json.dumps(report).encode()}) == []
     report["guarantee"]["worst_case_per_relation_bound"] = math.exp(1.5)
     report["guarantee"]["measurement"]["loss_at_d_R_1"] = 1.5
