@@ -105,7 +105,10 @@ def stated_guarantee_problems(report: Mapping) -> list[str]:
     guarantee, params = report.get("guarantee"), report.get("parameters")
     if not isinstance(guarantee, Mapping) or not isinstance(params, Mapping) or "measurement" not in guarantee:
         return []  # a report from before the measurement was stated: nothing to compare
-    measurement = relation_measurement(epsilon=params["epsilon"])
+    epsilon = params.get("epsilon")
+    if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 <= epsilon < math.inf:
+        return [f"report.json parameters.epsilon is {epsilon!r}, not the epsilon of a draw"]
+    measurement = relation_measurement(epsilon=epsilon)
     per_document = measurement.privacy_map(float(guarantee.get("max_groups_in_one_document", 0)))
     expected = {
         "measurement": measurement.describe(),
