@@ -9,7 +9,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages._shared import init_state, sidebar
+from pages._shared import init_state
+from pages._sidebar import sidebar
 
 st.set_page_config(
     page_title="RelGuard Studio", page_icon=str(Path(__file__).parent / "assets" / "favicon.png"), layout="wide"

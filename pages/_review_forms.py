@@ -6,32 +6,16 @@ only find the offsets and names the edit needs, from what the analyst picks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TypeVar
-
 import streamlit as st
 
-from relguard.extract.review import (
-    AddEntity,
-    AddSlot,
-    Dismiss,
-    MergeAlias,
-    RemoveSlot,
-    SetReferent,
-    SetType,
-    entity_names,
-    locate_span,
-    slot_on,
-    slots_of,
-)
+from pages._entity_forms import add_entity, document_of, merge, pick, record, retype, set_referent
+from relguard.extract.review import AddSlot, Dismiss, RemoveSlot, locate_span, slot_on, slots_of
 from relguard.pipeline import Prepared
-from relguard.studio.queue import PRONOUNS, UNTYPED
 from relguard.studio.review import Flag
 from relguard.studio.session import Studio
 from relguard.studio.wording import count_words, edit_words, sentence_label
-from relguard.types import ENTITY_TYPES
 
-T = TypeVar("T")
+__all__ = ["TABS", "add_entity", "add_slot", "dismiss", "edit_log", "merge", "remove_slot", "retype", "set_referent"]
 TABS = (
     "Add a missed slot",
     "Remove a slot",
@@ -43,32 +27,8 @@ TABS = (
 )
 
 
-def _record(session: Studio, edit) -> None:
-    session.edit(edit)
-    st.rerun()
-
-
-def _pick(label: str, items: Sequence[T], words: Callable[[T], str], *, key: str) -> T | None:
-    """A select box over ``items``, each shown by ``words(item)``. The options are those words themselves, not
-    positions: when an edit changes the list under the box (the item shown was just removed, or dismissed), the
-    box shows what it returns instead of a stale label over another item."""
-    labels: dict[str, T] = {}
-    for item in items:
-        text, number = words(item), 2
-        while text in labels:
-            text, number = f"{words(item)} ({number})", number + 1
-        labels[text] = item
-    chosen = st.selectbox(label, list(labels), key=key)
-    return labels.get(chosen) if chosen is not None else None
-
-
-def _document(corpus: Prepared, key: str):
-    names = [d.document.name for d in corpus.extraction.documents]
-    return corpus.extraction.documents[names.index(st.selectbox("Document", names, key=key))]
-
-
 def add_slot(corpus: Prepared, session: Studio) -> None:
-    doc = _document(corpus, "add_document")
+    doc = document_of(corpus, "add_document")
     number = st.selectbox(
         "Sentence",
         range(len(doc.sentences)),
@@ -85,61 +45,21 @@ def add_slot(corpus: Prepared, session: Studio) -> None:
         elif slot_on(doc, span[0], span[1], pair[0], pair[1]) is not None:
             st.warning(f"{words!r} already has a slot between {pair[0]} and {pair[1]}; nothing was added.")
         else:
-            _record(session, AddSlot(doc.document.name, span[0], span[1], pair[0], pair[1]))
+            record(session, AddSlot(doc.document.name, span[0], span[1], pair[0], pair[1]))
 
 
 def remove_slot(corpus: Prepared, session: Studio) -> None:
-    doc = _document(corpus, "remove_document")
-    span = _pick("Slot", slots_of(doc), lambda s: f"sentence {s[0] + 1}: {s[3]!r}", key="remove_slot_choice")
+    doc = document_of(corpus, "remove_document")
+    span = pick("Slot", slots_of(doc), lambda s: f"sentence {s[0] + 1}: {s[3]!r}", key="remove_slot_choice")
     if st.button("Remove slot", key="remove_slot", disabled=span is None):
-        _record(session, RemoveSlot(doc.document.name, span[1], span[2]))
-
-
-def add_entity(queues: dict[str, list[Flag]], session: Studio) -> None:
-    suggested = sorted({flag.item.split(":", 1)[1] for flag in queues.get(UNTYPED, [])})
-    name = st.selectbox(
-        "The name, exactly as the documents spell it (every place it is spelled becomes a mention)",
-        suggested,
-        index=None,
-        accept_new_options=True,
-        placeholder="pick a name from the queue or type one",
-        key="entity_name",
-    )
-    kind = st.selectbox("Its type", ENTITY_TYPES, key="entity_type")
-    if st.button("Add entity", key="add_entity", disabled=not (name or "").strip()):
-        _record(session, AddEntity(name.strip(), kind))
-
-
-def set_referent(corpus: Prepared, queues: dict[str, list[Flag]], session: Studio) -> None:
-    doc = _document(corpus, "referent_document")
-    links = [f for f in queues.get(PRONOUNS, []) if f.document == doc.document.name]
-    link = _pick("The word", links, lambda f: f"sentence {f.sentence + 1}: {f.problem}", key="referent_word")
-    entity = st.selectbox("It refers to", sorted(e.name for e in doc.entities), key="referent_entity")
-    if st.button("Set referent", key="set_referent", disabled=link is None or entity is None):
-        start, end = (int(part) for part in link.item.split("-"))
-        _record(session, SetReferent(doc.document.name, start, end, entity))
-
-
-def retype(corpus: Prepared, session: Studio) -> None:
-    entity = st.selectbox("Entity", entity_names(corpus.extraction), key="type_entity")
-    kind = st.selectbox("Its type", ENTITY_TYPES, key="type_value")
-    if st.button("Set type", key="set_type"):
-        _record(session, SetType(entity, kind))
-
-
-def merge(corpus: Prepared, session: Studio) -> None:
-    everyone = entity_names(corpus.extraction)
-    alias = st.selectbox("This name …", everyone, key="merge_alias")
-    canonical = st.selectbox("… names the same entity as", everyone, key="merge_canonical")
-    if st.button("Merge", key="merge", disabled=alias == canonical):
-        _record(session, MergeAlias(alias, canonical))
+        record(session, RemoveSlot(doc.document.name, span[1], span[2]))
 
 
 def dismiss(flags: list[Flag], session: Studio) -> None:
-    flag = _pick("Queue item", flags, lambda f: f"{f.queue} · {f.document}: {f.problem[:90]}", key="dismiss_item")
+    flag = pick("Queue item", flags, lambda f: f"{f.queue} · {f.document}: {f.problem[:90]}", key="dismiss_item")
     reason = st.text_input("Why it is harmless (recorded in review.json)", key="dismiss_reason")
     if st.button("Dismiss", key="dismiss", disabled=flag is None or not reason.strip()):
-        _record(session, Dismiss(flag.queue, flag.document, flag.item, reason.strip()))
+        record(session, Dismiss(flag.queue, flag.document, flag.item, reason.strip()))
 
 
 def edit_log(corpus: Prepared, session: Studio) -> None:

@@ -1,8 +1,8 @@
-"""Streamlit glue every page shares: the session's :class:`~relguard.studio.session.Studio`, cached models,
-the sliders that keep their value across pages, and the sidebar.
+"""Streamlit glue every page shares: the session's :class:`~relguard.studio.session.Studio`, the prepared
+corpus, and the sliders that keep their value across pages.
 
-Heavy objects (spaCy, the encoder, the inventory, the content-keyed extraction cache) are loaded once per process
-behind ``st.cache_resource``; everything else is :mod:`relguard.studio.session`, which holds the logic.
+The cached models are :mod:`pages._resources` (re-exported here), the sidebar :mod:`pages._sidebar`; everything
+else is :mod:`relguard.studio.session`, which holds the logic.
 """
 
 from __future__ import annotations
@@ -13,13 +13,14 @@ from pathlib import Path
 
 import streamlit as st
 
-from relguard import registry
-from relguard.candidates.cache import PoolCache
+from pages._resources import candidates as candidates
+from pages._resources import encoder as encoder
+from pages._resources import extractor as extractor
+from pages._resources import resources
 from relguard.errors import RelGuardError
 from relguard.pipeline import Prepared
-from relguard.settings import DEFAULT_ENCODER
-from relguard.studio.session import CANDIDATES, EXTRACTORS, ExtractionCache, Resources, Studio
-from relguard.studio.wording import GLOSSARY, round_grid
+from relguard.studio.session import CANDIDATES, EXTRACTORS, Studio
+from relguard.studio.wording import round_grid
 
 __all__ = ["CANDIDATES", "EPSILONS", "EXTRACTORS", "LAMBDAS", "SAMPLE_DIR", "SAMPLE_NAMES"]
 
@@ -40,35 +41,6 @@ def init_state() -> None:
     studio().init(sample=SAMPLE_DIR if autoload else None)
 
 
-@st.cache_resource(show_spinner="Loading spaCy …")
-def extractor():
-    return registry.create("extractor", "spacy")
-
-
-@st.cache_resource(show_spinner="Loading the encoder …")
-def encoder():
-    return registry.create("encoder", "sentence-transformers", model=DEFAULT_ENCODER)
-
-
-@st.cache_resource(show_spinner=False)
-def candidates():
-    return registry.create("candidates", "inventory")
-
-
-@st.cache_resource(show_spinner=False)
-def extraction_cache() -> ExtractionCache:
-    return ExtractionCache()
-
-
-@st.cache_resource(show_spinner=False)
-def pool_cache() -> PoolCache:
-    return PoolCache()
-
-
-def resources() -> Resources:
-    return Resources(extractor(), candidates(), encoder(), extraction_cache(), pool_cache())
-
-
 def prepared(*, progress: bool = True) -> Prepared | None:
     """The session's corpus, extracted and prepared for its current K (recomputed only when they change)."""
     bar = st.progress(0.0, text="Extracting triples …") if progress and studio().documents else None
@@ -85,6 +57,24 @@ def prepared(*, progress: bool = True) -> Prepared | None:
     finally:
         if bar is not None:
             bar.empty()
+
+
+def draw_button(corpus: Prepared) -> None:
+    """The corpus's draw budget (the ε its private draws may spend together), what it leaves, and the draw: one
+    past the budget is refused in words."""
+    label = "Budget: the most ε this corpus's private draws may spend together (empty: no cap)"
+    lasting(st.number_input, label, value=None, min_value=0.0, step=1.0, key="w_budget", state="draw_budget")
+    budget_left()
+    if st.button("Draw a release", type="primary"):
+        try:
+            studio().draw(corpus)
+        except RelGuardError as exc:
+            st.error(str(exc))
+
+
+def budget_left() -> None:
+    if (left := studio().budget_left()) is not None:
+        st.caption(f"The budget leaves ε = {left:g} for further private draws of this corpus.")
 
 
 def need_corpus() -> Prepared | None:
@@ -122,28 +112,6 @@ def _number(value: float) -> str:
 
 def _keep(widget_key: str, state_key: str) -> None:
     st.session_state[state_key] = st.session_state[widget_key]
-
-
-def sidebar() -> None:
-    """Corpus status and the current privacy parameters, on every page."""
-    with st.sidebar:
-        count = len(st.session_state.documents)
-        st.caption(f"**{count}** document{'s' if count != 1 else ''} loaded")
-        extractor_name, candidates_name = studio().backend_choice()
-        st.caption(f"Extractor: {extractor_name} · pools: {candidates_name}")
-        per = " per entity" if st.session_state.entity_budget else ""
-        st.caption(f"ε = {st.session_state.epsilon:g}{per} · λ = {st.session_state.lam:g} · K = {st.session_state.k}")
-        release = st.session_state.release
-        if release is not None:
-            g = release.guarantee
-            label = "teaching draw (not private)" if st.session_state.release_seed is not None else "private draw"
-            st.caption(f"Release drawn at ε = {g.epsilon:g} · λ = {g.lam:g} · K = {g.k} ({label})")
-            if reason := studio().stale_reason():
-                st.warning(f"Drawn release is stale: {reason}.", icon="⚠️")
-        if review := st.session_state.review:
-            st.caption(f"{len(review)} review edit{'s' if len(review) != 1 else ''} applied")
-        with st.expander("Glossary: slots, relations, relation groups …"):
-            st.markdown("\n".join(f"- **{term}**: {meaning}" for term, meaning in GLOSSARY.items()))
 
 
 def help_text(name: str) -> str:

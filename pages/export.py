@@ -4,7 +4,7 @@ import datetime
 
 import streamlit as st
 
-from pages._shared import SAMPLE_NAMES, help_text, lasting, studio
+from pages._shared import SAMPLE_NAMES, budget_left, help_text, lasting, studio
 from relguard.engine.marks import CLOSE, MEANING, OPEN
 from relguard.engine.memory import release_counts
 from relguard.release.confidential import MAPPING_FILE
@@ -44,6 +44,7 @@ else:
         st.caption(line.strip().lstrip("- "))
     if (draws := session.draw_count()) is not None:
         (st.warning if draws.private > 1 else st.caption)(f"Draws: {draws.words()}")
+    budget_left()
     if earlier := session.earlier_exports():
         total = session.composed(g.epsilon)
         st.warning(

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from pages._charts import outcome_curves, probability_bars
-from pages._shared import EPSILONS, LAMBDAS, encoder, help_text, lasting, log_slider, need_corpus, studio
+from pages._shared import EPSILONS, LAMBDAS, draw_button, encoder, help_text, lasting, log_slider, need_corpus, studio
 from relguard.privacy.bounds import document_bound, relation_bound
 from relguard.studio.entities import budget_note, entity_rows, shares
 from relguard.studio.tables import close_summary, group_label, groups_per_document, probability_rows
@@ -99,8 +99,7 @@ if corpus is not None and corpus.groups:
 
     st.subheader("Draw a release")
     lasting(st.toggle, "Teaching seed (reproducible, NOT a private release)", key="w_teaching", state="teaching_seed")
-    if st.button("Draw a release", type="primary"):
-        studio().draw(corpus)
+    draw_button(corpus)
     release = studio().current_release(corpus)
     if release is not None:
         g = release.guarantee

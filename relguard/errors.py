@@ -39,3 +39,7 @@ class ModelError(RelGuardError):
 
 class OutputError(RelGuardError):
     """Results cannot be written where asked (read-only folder, disk full, ...)."""
+
+
+class BudgetError(RelGuardError):
+    """A draw would spend more ε than the budget set for its corpus."""

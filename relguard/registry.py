@@ -13,13 +13,10 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Literal, overload
+from typing import Literal, overload
 
 from relguard.errors import BackendError
 from relguard.protocols import Encoder, Extractor, PoolGenerator, Sanitizer
-
-if TYPE_CHECKING:
-    from relguard.extract.spacy import SpacyExtractor
 
 Kind = Literal["extractor", "candidates", "encoder", "sanitizer"]
 Backend = Extractor | PoolGenerator | Encoder | Sanitizer
@@ -88,8 +85,6 @@ def available(kind: str) -> tuple[str, ...]:
 STRICT_SUFFIX = "+stretches"
 
 
-@overload
-def create(kind: Literal["extractor"], name: Literal["spacy"], **options: object) -> SpacyExtractor: ...
 @overload
 def create(kind: Literal["extractor"], name: str, **options: object) -> Extractor: ...
 @overload

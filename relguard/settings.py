@@ -12,7 +12,7 @@ import math
 import numbers
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 from relguard import registry
 from relguard.errors import ConfigError, ConfigTypeError
@@ -27,43 +27,37 @@ SLOT_MODES = ("spans", "stretches")
 VERBALIZERS = ("forms", "llm")
 
 
+def _finite_at_least_zero(value: object, *, name: str, hint: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ConfigTypeError(f"{name} must be a number, got {type(value).__name__}: {value!r}")
+    number = float(value)
+    if not math.isfinite(number) or number < 0:
+        raise ConfigError(f"{name} must be a finite number >= 0 (got {value!r}); {hint}")
+    return number
+
+
 def check_epsilon(epsilon: object) -> float:
     """ε must be a finite real ≥ 0: 0 is 'no information', larger means less privacy."""
-    if isinstance(epsilon, bool) or not isinstance(epsilon, numbers.Real):
-        raise ConfigTypeError(f"epsilon must be a number, got {type(epsilon).__name__}: {epsilon!r}")
-    value = float(epsilon)
-    if not math.isfinite(value) or value < 0:
-        raise ConfigError(
-            f"epsilon must be a finite number >= 0 (got {epsilon!r}); "
-            "typical values are 0.1 (strong privacy) to 10 (weak privacy)"
-        )
-    return value
+    hint = "typical values are 0.1 (strong privacy) to 10 (weak privacy)"
+    return _finite_at_least_zero(epsilon, name="epsilon", hint=hint)
 
 
 def check_lam(lam: object) -> float:
     """λ is the distance assigned to deleting a relation (Eq. 6): a finite real ≥ 0."""
-    if isinstance(lam, bool) or not isinstance(lam, numbers.Real):
-        raise ConfigTypeError(f"lam (lambda) must be a number, got {type(lam).__name__}: {lam!r}")
-    value = float(lam)
-    if not math.isfinite(value) or value < 0:
-        raise ConfigError(
-            f"lam (lambda) must be a finite number >= 0 (got {lam!r}); smaller values delete more "
-            "relations, 1 is the paper's default"
-        )
-    return value
+    hint = "smaller values delete more relations, 1 is the paper's default"
+    return _finite_at_least_zero(lam, name="lam (lambda)", hint=hint)
 
 
 def check_entity_epsilon(value: object) -> float:
     """E, the budget of one entity's relations together, must be a finite real ≥ 0 (like ε)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ConfigTypeError(f"entity epsilon must be a number, got {type(value).__name__}: {value!r}")
-    number = float(value)
-    if not math.isfinite(number) or number < 0:
-        raise ConfigError(
-            f"entity epsilon must be a finite number >= 0 (got {value!r}); it is the budget of all of one "
-            "entity's relations together, e.g. 5"
-        )
-    return number
+    hint = "it is the budget of all of one entity's relations together, e.g. 5"
+    return _finite_at_least_zero(value, name="entity epsilon", hint=hint)
+
+
+def check_budget(value: object) -> float:
+    """The ε a corpus's private draws may spend together must be a finite real ≥ 0 (like ε)."""
+    hint = "it is the total epsilon all private draws of one corpus may spend, e.g. 10 for two draws at 5"
+    return _finite_at_least_zero(value, name="budget", hint=hint)
 
 
 def check_k(k: object) -> int:
@@ -82,6 +76,8 @@ class PrivacySettings:
     ``entity_epsilon`` E is the per-entity budget (DESIGN invariant 13): each group is then drawn at
     ε_g = E / max(n(s), n(o)) (:mod:`relguard.privacy.entity`), and ``epsilon`` must be E too — the most any one
     group can get, so everything that reads ε as a per-relation ceiling stays right. :meth:`per_entity` builds it.
+    ``budget`` caps the ε all private draws of one corpus spend together (:class:`~relguard.release.draws.
+    Accountant`); None sets no cap.
     """
 
     epsilon: float = 5.0
@@ -89,9 +85,12 @@ class PrivacySettings:
     k: int = 10
     seed: int | None = None
     entity_epsilon: float | None = None
+    budget: float | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+        if self.budget is not None:
+            object.__setattr__(self, "budget", check_budget(self.budget))
         if self.entity_epsilon is not None:
             object.__setattr__(self, "entity_epsilon", check_entity_epsilon(self.entity_epsilon))
             if self.epsilon != self.entity_epsilon:
@@ -209,6 +208,14 @@ FLAGS: tuple[Flag, ...] = (
         "per-entity budget E ≥ 0 instead of --epsilon: each relation group (s, o) is drawn at "
         "ε_g = E / max(n(s), n(o)), n an entity's groups, so all of one entity's relations together stay within e^E",
     ),
+    Flag(
+        "--budget",
+        "privacy",
+        "budget",
+        float,
+        "the most epsilon all private draws of this corpus may spend together (the release folder's ledger counts "
+        "them): a draw that would pass it is refused before any work (default: no cap)",
+    ),
     Flag("--extractor", "backends", "extractor", str, "extractor backend (default: spacy, offline)"),
     Flag("--candidates", "backends", "candidates", str, "candidate-pool backend (default: inventory)"),
     Flag(
@@ -325,6 +332,8 @@ def command_line(inputs: Sequence[str], settings: Settings, *, out: str = "relea
     parts += [*budget, "--lam", f"{privacy.lam:g}", "--k", str(privacy.k)]
     if privacy.seed is not None:
         parts += ["--seed", str(privacy.seed)]
+    if privacy.budget is not None:
+        parts += ["--budget", f"{privacy.budget:g}"]
     for spec in FLAGS:
         if spec.section == "privacy":
             continue
@@ -332,12 +341,3 @@ def command_line(inputs: Sequence[str], settings: Settings, *, out: str = "relea
         if value is not None and value != getattr(getattr(defaults, spec.section), spec.name):
             parts += [spec.flag] if spec.type is bool else [spec.flag, str(value)]
     return shlex.join(parts)
-
-
-def replace_section(settings: Settings, section: str, **changes: object) -> Settings:
-    """A copy of ``settings`` with fields of one section changed (validated again)."""
-    current = getattr(settings, section)
-    values = {f.name: getattr(current, f.name) for f in fields(current)} | changes
-    return Settings(
-        **{**{s: getattr(settings, s) for s in ("privacy", "backends", "inputs")}, section: type(current)(**values)}
-    )

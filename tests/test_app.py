@@ -338,3 +338,18 @@ def test_the_exclusion_policy_editor_takes_predicates_out_of_the_pools_and_the_z
     assert f"exclusion policy {POLICY_FILE}" in report.replace("`", "")
     config = next(e for e in at.expander if "config.toml" in e.label).code[0].value
     assert f'exclude_predicates = "{POLICY_FILE}"' in config
+
+
+def test_tune_takes_a_draw_budget_refuses_a_draw_past_it_in_words_and_export_shows_what_is_left():
+    at = with_sample()
+    goto(at, "tune")
+    at.number_input(key="w_budget").set_value(1.5).run()
+    assert any("leaves ε = 1.5" in c.value for c in at.caption)
+    assert not any("Session State" in w.value for w in at.warning)
+    at = draw(at)  # ε = 1 (the session's default): within the budget
+    assert any("leaves ε = 0.5" in c.value for c in at.caption)
+    goto(at, "tune")
+    next(b for b in at.button if b.label == "Draw a release").click().run()
+    assert not at.exception
+    assert any("budget of 1.5" in e.value and "already spent 1" in e.value for e in at.error)
+    assert at.session_state.draws == 1

@@ -1,8 +1,9 @@
 """The shape of the house: packages by role on floors, no import circle, no arrow up a floor, short modules.
 
-The import graph is read from the source (every ``import`` and ``from … import``, inside functions too, since an
-import hidden in a function is still an arrow; only ``if TYPE_CHECKING:`` blocks are left out, as they never run).
-A module may import from its own floor or any floor below. Each of these would fail if the structure regressed.
+The import graph is read from the source: every ``import`` and ``from … import``, inside functions and inside
+``if TYPE_CHECKING:`` blocks too, since an import hidden in a function is still an arrow and a type imported for
+checking is still a dependency a reader must follow (a circle hidden there is a circle all the same). A module may
+import from its own floor or any floor below. Each of these would fail if the structure regressed.
 """
 
 from __future__ import annotations
@@ -47,24 +48,12 @@ def floor(module: str) -> int:
     raise AssertionError(f"{module} is on no floor: add its package to FLOORS")
 
 
-def _type_checking_lines(tree: ast.Module) -> set[int]:
-    lines: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            for inner in node.body:
-                lines.update(range(inner.lineno, (inner.end_lineno or inner.lineno) + 1))
-    return lines
-
-
 def imports(module: str) -> set[str]:
     """The relguard modules ``module`` imports (``from pkg import sub`` counts as an arrow to ``pkg.sub``)."""
     tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
-    skip = _type_checking_lines(tree)
     package = module if MODULES[module].name == "__init__.py" else module.rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(tree):
-        if getattr(node, "lineno", None) in skip:
-            continue
         if isinstance(node, ast.Import):
             found |= {a.name for a in node.names if a.name.startswith("relguard")}
         elif isinstance(node, ast.ImportFrom):
@@ -134,8 +123,9 @@ def test_no_library_module_over_400_lines_and_no_page_over_120():
     }
     assert not long_modules, long_modules
     app = (ROOT / "app.py").read_text()
-    pages = [p for p in (ROOT / "pages").glob("*.py") if f"pages/{p.name}" in app]
-    assert len(pages) >= 7
+    assert sum(f"pages/{p.name}" in app for p in (ROOT / "pages").glob("*.py")) >= 7
+    # the pages' helper modules too: a long page does not get short by moving its code into pages/_x.py
+    pages = list((ROOT / "pages").glob("*.py"))
     long_pages = {p.name: n for p in pages if (n := len(p.read_text().splitlines())) > MAX_PAGE_LINES}
     assert not long_pages, long_pages
 

@@ -125,7 +125,7 @@ def _config(tmp: Path, change) -> Path:
         (lambda d: d["privacy"].update(epsilon=-1.0), "[privacy] epsilon must be a finite number >= 0"),  # value
         (
             lambda d: d["privacy"].update(epsilonn=1.0),
-            "[privacy] epsilonn is not a field; known: entity_epsilon, epsilon, k, lam",
+            "[privacy] epsilonn is not a field; known: budget, entity_epsilon, epsilon, k, lam",
         ),
         (lambda d: d["privacy"].update(k="ten"), "[privacy] k must be a whole number, got str 'ten'"),  # type
         (lambda d: d["privacy"].update(k=True), "[privacy] k must be a whole number, got bool True"),

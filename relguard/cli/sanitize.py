@@ -33,7 +33,7 @@ from relguard.llm.estimate import estimate
 from relguard.pipeline import sanitize
 from relguard.release.confidential import MappingRow, confidential_counts
 from relguard.release.config import SIGNED, RunConfig, RunOptions, read_config, recorded_of, resolve_inputs
-from relguard.release.draws import folder_history
+from relguard.release.draws import charge_folder, folder_history
 from relguard.release.entity import summary_words
 from relguard.release.signoff import DECISION_NAMES, REFUSED, checked_sign_off, date_of, decision_of
 from relguard.settings import FLAGS
@@ -184,7 +184,8 @@ def _dest(flag: str) -> str:
 
 def run_sanitize(args: argparse.Namespace) -> int:
     run, recorded = run_of(args, args.parser_defaults)
-    run = dataclasses.replace(signed_run(run, args), history=folder_history(args.out))
+    history = folder_history(args.out, budget=run.settings.privacy.budget)
+    run = dataclasses.replace(signed_run(run, args), history=history)
     settings = run.settings
     if args.ray_address and args.engine != "ray":
         raise ConfigError("--ray-address needs --engine ray")
@@ -199,6 +200,7 @@ def run_sanitize(args: argparse.Namespace) -> int:
             ).describe()
         )
         return 0
+    charge_folder(run.history, run.paths, privacy=settings.privacy, out=args.out)
     if run.options.self_audit:
         if args.engine != "local" or run.options.parquet:
             raise ConfigError(

@@ -1,12 +1,12 @@
 """The draw's embeddings on the extraction's worker processes, one ONNX Runtime thread each.
 
 After extraction the workers wait while this process embeds every typed sentence the distance rows read. Two
-processes of one thread each embed faster than one process of two (13.1 s of one thread took 8.1 s on two;
-split by process it takes half, plus one encoder load per worker). An embedding is a function of its text alone
-(:func:`relguard.embed.base.same_length_batches`: every pass is one length and one shape), so where it is
-computed does not change a float; the texts are split by whole batches all the same, so each pass is the one
-this process would have run. The vectors come back into this process's encoder cache, checked to be from the
-same model and runtime, and :func:`~relguard.engine.outcomes.distance_matrix` then reads them from there.
+processes of one thread each embed faster than one process of two threads (ONNX Runtime's threads share one pass;
+processes split the passes, at one encoder load per worker; docs/scaling.md has the timings). An embedding is a
+function of its text alone (:func:`relguard.embed.base.same_length_batches`: every pass is one length and one
+shape), so where it is computed does not change a float; the texts are split by whole batches all the same, so each
+pass is the one this process would have run. The vectors come back into this process's encoder cache, checked to be
+from the same model and runtime, and :func:`~relguard.engine.outcomes.distance_matrix` then reads them from there.
 
 Only the encoders this package names can be built in a worker (a user's registered encoder lives in the user's
 process); for any other the driver embeds as before.

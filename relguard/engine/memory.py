@@ -135,17 +135,16 @@ def run_of(release: Release, *, inputs: list[str] | None = None, review: str | N
         options["exclude_predicates"] = str(policy["file"])
     encoder = str(p.get("encoder") or "")
     encoder = encoder.split(":", 1)[1] if encoder.startswith("sentence-transformers:") else encoder
+    history = p.get("draw_history")
+    history = history if isinstance(history, DrawHistory) else DrawHistory()
+    own = {"seed": g.seed, "entity_epsilon": g.entity_epsilon, "budget": history.budget}
     settings = Settings(
-        privacy=PrivacySettings(epsilon=g.epsilon, lam=g.lam, k=g.k, seed=g.seed, entity_epsilon=g.entity_epsilon),
+        privacy=PrivacySettings(epsilon=g.epsilon, lam=g.lam, k=g.k, **own),
         backends=BackendSettings(**options, **({"encoder": encoder.split("@sha256:", 1)[0]} if encoder else {})),
         inputs=InputSettings(review=review),
     )
-    history = p.get("draw_history")
     return RunConfig(
-        settings,
-        tuple(inputs or input_names(release)),
-        sign_off=dict(p.get("sign_off") or {}),
-        history=history if isinstance(history, DrawHistory) else DrawHistory(),
+        settings, tuple(inputs or input_names(release)), sign_off=dict(p.get("sign_off") or {}), history=history
     )
 
 

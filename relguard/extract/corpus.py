@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, MutableMapping, Sequence
 
 from relguard.extract.slots import align_corpus
 from relguard.protocols import Extractor
@@ -63,13 +63,3 @@ def extract_corpus(
             progress(done, len(documents))
     ordered = align_corpus(tuple(results[i] for i in range(len(documents))))
     return Extraction(ordered, group_relations(ordered), extractor=extractor.model_id)
-
-
-def extraction_counts(extraction: Extraction) -> Mapping[str, int]:
-    """Documents, sentences, relation slots and groups of an extraction (all public structure)."""
-    return {
-        "documents": len(extraction.documents),
-        "sentences": sum(len(d.sentences) for d in extraction.documents),
-        "slots": sum(len(g.occurrences) for g in extraction.groups),
-        "groups": len(extraction.groups),
-    }

@@ -90,7 +90,7 @@ def _docx_text(name: str, data: bytes) -> str:
 
 
 def _refuse_zip_bomb(name: str, data: bytes, *, limit: int = 10 * DEFAULT_MAX_BYTES) -> None:
-    """A .docx is a zip: refuse one whose parts would unpack to more than ``limit`` bytes (added for issue 6)."""
+    """A .docx is a zip: refuse one whose parts would unpack to more than ``limit`` bytes (a zip bomb)."""
     import zipfile
 
     try:

@@ -70,10 +70,6 @@ class ParquetWriter:
         if len(self._rows) >= ROW_GROUP:
             self._flush()
 
-    def add_many(self, rows: Iterable[tuple]) -> None:
-        for row in rows:
-            self.add(*row)
-
     def _flush(self) -> None:
         if self._rows:
             columns = list(zip(*self._rows, strict=True))

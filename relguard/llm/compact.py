@@ -1,10 +1,9 @@
 """The ``compact`` prompt set: the paper's rules in a shape that small local models follow.
 
-Measured against Qwen2.5-Coder-1.5B-Instruct (Q4_K_M, llama.cpp, two CPU cores; docs/local-llm.md): the Fig. 4
-prompt's nested JSON came back without ``occurrences`` in every triple and pretty-printed at a few tokens a
-second; a HippoRAG-style one-shot that receives the entity list and answers with flat ``[subject, relation,
-object]`` arrays on one line, the relation copied from the passage, found about twice the gold entity pairs in a
-fraction of the tokens. The rules stay the paper's:
+A small local model drops fields of the Fig. 4 prompt's nested JSON and spends its few tokens a second
+pretty-printing it; a HippoRAG-style one-shot that receives the entity list and answers with flat ``[subject,
+relation, object]`` arrays on one line, the relation copied from the passage, asks for less and finds more
+(docs/local-llm.md has the runs). The rules stay the paper's:
 
 * **exact spans** — the relation is the passage's own phrase; the backend locates it in a sentence and cuts the
   span from the text (``relguard.llm.locate``), so nothing the model writes reaches a release unchecked;

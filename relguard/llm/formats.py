@@ -1,9 +1,8 @@
 """JSON schemas for the replies, and how each kind of server is asked to enforce them while decoding.
 
-A small local model follows a shape far better when the server constrains decoding to it (measured with
-Qwen2.5-Coder-1.5B on llama.cpp: malformed triples went from 50 of 122 to none, and endpoints outside the entity
-list became impossible). Servers spell that request differently, so :func:`response_format` maps one schema to
-the server's dialect:
+A small local model follows a shape far better when the server constrains decoding to it: a reply cannot be
+malformed, nor name an endpoint outside the entity list (docs/local-llm.md has the runs). Servers spell that
+request differently, so :func:`response_format` maps one schema to the server's dialect:
 
 * ``schema`` — ``{"type": "json_object", "schema": …}``: llama-cpp-python and llama.cpp's own server (a
   ``json_schema`` request answers HTTP 500 on llama-cpp-python 0.3.36); Ollama and vLLM accept it too (Ollama
@@ -120,13 +119,3 @@ def pool_schema(k: int) -> dict[str, Any]:
     """Exactly K short snake_case strings (a grammar cannot say "distinct": the backend checks that)."""
     pool = {"type": "array", "items": {"type": "string", "pattern": POOL_PATTERN}, "minItems": k, "maxItems": k}
     return {"type": "object", "properties": {"relation_pool": pool}, "required": ["relation_pool"]}
-
-
-def forms_schema() -> dict[str, Any]:
-    noun = {"anyOf": [{"type": "string"}, {"type": "null"}]}
-    return {"type": "object", "properties": {"clause": {"type": "string"}, "noun": noun}, "required": ["clause"]}
-
-
-def is_local(base_url: str | None) -> bool:
-    """Whether ``base_url`` points at this machine (where ``auto`` asks for schema-constrained decoding)."""
-    return endpoint.is_local(base_url)

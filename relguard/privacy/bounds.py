@@ -6,12 +6,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from relguard.settings import check_epsilon
+from relguard.privacy.measurement import relation_measurement
 
 
 def privacy_loss(d_r: float | np.ndarray, *, epsilon: float) -> float | np.ndarray:
-    """The bound on |log P(S|r) − log P(S|r′)| for relations at distance d_R: ε·d_R."""
-    return check_epsilon(epsilon) * np.asarray(d_r, dtype=np.float64)
+    """The bound on |log P(S|r) − log P(S|r′)| for relations at distance d_R: the draw's privacy map, ε·d_R."""
+    return relation_measurement(epsilon=epsilon).privacy_map(np.asarray(d_r, dtype=np.float64))
 
 
 def relation_bound(d_r: float, *, epsilon: float) -> float:
@@ -22,7 +22,7 @@ def relation_bound(d_r: float, *, epsilon: float) -> float:
 def document_bound(distances: Sequence[float], *, epsilon: float) -> float:
     """The document-level guarantee e^{ε·Σ d_R(r_i, r′_i)} (Eq. 8-9) for aligned triples."""
     total = float(np.sum(np.asarray(distances, dtype=np.float64)))
-    return float(np.exp(check_epsilon(epsilon) * total))
+    return float(np.exp(privacy_loss(total, epsilon=epsilon)))
 
 
 def composed_epsilon(epsilons: Sequence[float]) -> float:

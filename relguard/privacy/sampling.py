@@ -1,9 +1,10 @@
-"""Drawing outcomes: OpenDP's noisy max with OS entropy, or a seeded draw of the same law for teaching.
+"""Drawing outcomes: the OpenDP measurement with OS entropy, or a seeded draw of the same law for teaching.
 
-OpenDP's ``make_noisy_max`` adds Gumbel noise under the zero-concentrated measure, which selects index i with
-probability softmax(u / scale); with scale 2/ε this is exactly P(y) ∝ exp(ε·u(r, y)/2) (DESIGN invariant 5).
-A teaching seed switches to a seeded Gumbel-max draw of the same distribution, and the release then says it is
-not private (DESIGN invariant 8).
+The measurement (:mod:`relguard.privacy.measurement`) adds Gumbel noise through OpenDP's ``make_noisy_max``,
+which selects index i with probability softmax(u / scale); with scale 2/ε this is exactly
+P(y) ∝ exp(ε·u(r, y)/2) (DESIGN invariant 5), and its privacy map states the guarantee. A teaching seed switches
+to a seeded Gumbel-max draw of the same distribution, and the release then says it is not private (DESIGN
+invariant 8).
 """
 
 from __future__ import annotations
@@ -13,16 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from relguard.privacy.measurement import noisy_max, relation_measurement
 from relguard.privacy.mechanism import epsilon_column, utilities
-
-
-@lru_cache(maxsize=256)
-def _noisy_max(scale: float):
-    import opendp.prelude as dp
-
-    dp.enable_features("contrib")
-    space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.linf_distance(T=float)
-    return dp.m.make_noisy_max(*space, dp.zero_concentrated_divergence(), scale=scale)
 
 
 def sample_outcomes(
@@ -36,8 +29,8 @@ def sample_outcomes(
     """Draw one outcome index per row (K means null).
 
     ``epsilon`` is one value for every row, or one per row: each group at its own ε_g (a per-entity budget,
-    :mod:`relguard.privacy.entity`). Without ``seed`` each row is drawn by OpenDP with OS entropy, through the
-    noisy max of its own scale 2/ε_g (one measurement per distinct ε). With a seed the same distribution is
+    :mod:`relguard.privacy.entity`). Without ``seed`` the rows are drawn by OpenDP with OS entropy, through the
+    measurement at their own ε_g (one per distinct ε). With a seed the same distribution is
     drawn by a seeded Gumbel-max, which is reproducible and therefore only fit for teaching and tests, never for
     a release. ``allow_null=False`` draws among the K candidates only (never returns K).
     """
@@ -52,11 +45,7 @@ def sample_outcomes(
     chosen = np.zeros(scores.shape[0], dtype=np.int64)
     for value in np.unique(epsilons[:, 0]):
         rows = np.flatnonzero(epsilons[:, 0] == value)
-        if value == 0.0:
-            measurement, block = _noisy_max(1.0), np.zeros((len(rows), scores.shape[1]))
-        else:
-            measurement, block = _noisy_max(2.0 / float(value)), scores[rows]
-        chosen[rows] = [measurement(row.tolist()) for row in block]
+        chosen[rows] = relation_measurement(epsilon=float(value))(scores[rows])
     return chosen
 
 
@@ -87,9 +76,9 @@ class Draws:
         """Index i with probability softmax(scores / scale)."""
         if self._rng is not None:
             return int(np.argmax(np.asarray(scores) / scale + self._rng.gumbel(size=len(scores))))
-        return int(_noisy_max(float(scale))([float(s) for s in scores]))
+        return int(noisy_max(float(scale))([float(s) for s in scores]))
 
     def uniform_index(self, n: int) -> int:
         if self._rng is not None:
             return int(self._rng.integers(n))
-        return int(_noisy_max(1.0)([0.0] * n))
+        return int(noisy_max(1.0)([0.0] * n))

@@ -20,7 +20,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from relguard.errors import ConfigError
+from relguard.errors import BudgetError, ConfigError
+from relguard.io.read import input_files
+from relguard.privacy.bounds import composed_epsilon
+from relguard.settings import PrivacySettings
 
 #: How earlier draws are counted, in the words the report prints under the ledger and in its limits. One text for
 #: every face, so the app's zip and its replay on the command line read alike.
@@ -31,23 +34,69 @@ COUNTED = (
     "are not seen, and contents are never compared (a digest of the inputs would depend on the original "
     "relations): keep one folder per corpus, and publish one draw."
 )
-#: A ledger entry's fields, each a public setting or public structure of one draw.
-ENTRY_FIELDS = ("draw", "epsilon", "lambda", "k", "entity_epsilon", "private", "max_groups_in_one_document")
 
 
 @dataclass(frozen=True)
 class DrawHistory:
     """The earlier draws a release was made after, as ledger entries (none: this is the first draw seen).
     ``documents``, when given, are the document files the earlier release held: its ledger continues only for a
-    release sharing one of them (a folder reused for another corpus starts a new ledger)."""
+    release sharing one of them (a folder reused for another corpus starts a new ledger). ``budget`` is the cap set
+    on the corpus's private draws (:class:`Accountant`), which the report states with what it leaves."""
 
     earlier: tuple[Mapping, ...] = ()
     documents: frozenset[str] | None = None
+    budget: float | None = None
 
     def applies_to(self, documents: Iterable[str]) -> tuple[Mapping, ...]:
         if self.documents is None or self.documents & set(documents):
             return self.earlier
         return ()
+
+    def applies_to_inputs(self, names: Iterable[str]) -> tuple[Mapping, ...]:
+        """:meth:`applies_to` before any output exists: an input ``x.pdf`` is written as ``documents/x.pdf.txt``
+        (a name plus a suffix, :data:`~relguard.release.report.NAMING`), so its name or that name and a dot."""
+        if self.documents is None:
+            return self.earlier
+        wanted = [f"documents/{name}" for name in names]
+        shared = any(held == w or held.startswith(w + ".") for held in self.documents for w in wanted)
+        return self.earlier if shared else ()
+
+
+@dataclass(frozen=True)
+class Accountant:
+    """Refuses a private draw that would take its corpus past a budget, before the draw is made.
+
+    The budget is on what a reader who sees every draw learns: the ε of a corpus's private draws add up
+    (:func:`~relguard.privacy.bounds.composed_epsilon`), so what is spent is the sum over the ledger's private
+    entries. Teaching draws carry no guarantee and are never published, so they spend nothing and are never
+    refused. ``budget`` None sets no cap (the ledger still counts).
+    """
+
+    budget: float | None = None
+
+    @staticmethod
+    def spent(ledger: Iterable[Mapping]) -> float:
+        return composed_epsilon([entry["epsilon"] for entry in ledger if entry["private"]])
+
+    def remaining(self, ledger: Iterable[Mapping]) -> float | None:
+        """What the budget leaves for further private draws (None: no budget set)."""
+        return None if self.budget is None else max(self.budget - self.spent(ledger), 0.0)
+
+    def charge(self, ledger: Sequence[Mapping], *, epsilon: float, private: bool, where: str) -> None:
+        """Raise :class:`~relguard.errors.BudgetError` when this draw would pass the budget; ``where`` names
+        the ledger (the release folder, the session) in the message."""
+        if self.budget is None or not private:
+            return
+        spent = self.spent(ledger)
+        if spent + epsilon <= self.budget * (1 + 1e-12):
+            return
+        earlier = sum(bool(entry["private"]) for entry in ledger)
+        raise BudgetError(
+            f"{where}: a private draw at epsilon = {epsilon:g} would take this corpus past its budget of "
+            f"{self.budget:g}: {earlier} earlier private draw{'s' if earlier != 1 else ''} already spent {spent:g}, "
+            f"{max(self.budget - spent, 0.0):g} is left. Publish one of the draws already made, or, knowing a reader "
+            "who sees every draw learns their epsilon added up, set a larger budget (--budget)"
+        )
 
 
 def draw_entry(
@@ -67,6 +116,19 @@ def draw_entry(
 
 def _bound(exponent: float) -> float | str:
     return math.exp(exponent) if exponent < 700 else "inf"
+
+
+def charge_folder(history: DrawHistory, inputs: Sequence[str], *, privacy: PrivacySettings, out: str | Path) -> None:
+    """Refuse, before any work, a draw of ``inputs`` that the ledger of the release folder ``out`` (``history``,
+    :func:`folder_history`) has no budget left for."""
+    names = [name for _, name in input_files(inputs)]
+    ledger = history.applies_to_inputs(names)
+    Accountant(privacy.budget).charge(
+        ledger,
+        epsilon=privacy.epsilon,
+        private=privacy.seed is None,
+        where=f"{Path(out) / 'report.json'} (the ledger of --out)",
+    )
 
 
 def draws_block(history: DrawHistory, current: Mapping, *, documents: Iterable[str]) -> dict:
@@ -89,10 +151,15 @@ def draws_block(history: DrawHistory, current: Mapping, *, documents: Iterable[s
         "spend k * epsilon per relation, and per document the sum of each draw's epsilon * m; teaching draws carry "
         "no guarantee to add (they are not private releases)",
         "counted": COUNTED,
+        **(
+            {"budget": history.budget, "budget_left": Accountant(history.budget).remaining(ledger)}
+            if history.budget is not None
+            else {}
+        ),
     }
 
 
-def folder_history(out: str | Path) -> DrawHistory:
+def folder_history(out: str | Path, *, budget: float | None = None) -> DrawHistory:
     """The ledger a release folder already holds (its report.json), to continue when a release is written there.
 
     A folder without a report starts a ledger; a report from before the ledger counts as one draw; a report that
@@ -100,7 +167,7 @@ def folder_history(out: str | Path) -> DrawHistory:
     """
     path = Path(out) / "report.json"
     if not path.exists():
-        return DrawHistory(documents=frozenset())
+        return DrawHistory(documents=frozenset(), budget=budget)
     try:
         report = json.loads(path.read_text(encoding="utf-8"))
         documents = frozenset(name for name in report["files"]["outputs"] if name.startswith("documents/"))
@@ -111,7 +178,7 @@ def folder_history(out: str | Path) -> DrawHistory:
             f"{path}: the release already in --out cannot be read ({type(exc).__name__}: {exc}), so its draws "
             "cannot be counted; move that release away or choose another --out"
         ) from exc
-    return DrawHistory(tuple(earlier), documents=documents)
+    return DrawHistory(tuple(earlier), documents=documents, budget=budget)
 
 
 def _entry_of_report(report: Mapping) -> dict:

@@ -117,6 +117,11 @@ def draws_lines(report: dict) -> list[str]:
             else "no private draw is on it yet (teaching draws carry no guarantee to add: never publish them)."
         ),
     ]
+    if "budget" in draws:
+        lines += [
+            "",
+            f"The budget set for this corpus is ε = {draws['budget']:g}; it leaves ε = {draws['budget_left']:g}.",
+        ]
     if number > 1:
         lines += [
             "",
@@ -170,6 +175,17 @@ def review_lines(report: dict) -> list[str]:
     ]
 
 
+def measurement_lines(measurement: dict | None) -> list[str]:
+    """The draw's OpenDP measurement and its privacy map, which the bounds above are read from."""
+    if not measurement:
+        return []
+    return [
+        f"- **Measurement:** {measurement['opendp']}; input metric: {measurement['input_metric']}; output measure: "
+        f"{measurement['output_measure']}; privacy map {measurement['privacy_map']} "
+        f"(ε·d_R = {measurement['loss_at_d_R_1']:g} at d_R = 1)."
+    ]
+
+
 def render_markdown(report: dict) -> str:
     """A human-readable rendering of :func:`~relguard.release.report.build_report`."""
     params = report["parameters"]
@@ -197,6 +213,7 @@ def render_markdown(report: dict) -> str:
         + (f"{per_document:.4g}" if isinstance(per_document, float) else "∞")
         + f", {in_words(per_document)} when every relation of that document changes at once.",
         f"- **Grouping:** {guarantee['grouping']}.",
+        *measurement_lines(guarantee.get("measurement")),
         f"- **Randomness:** {report['rng']}.",
         "",
         "## How it was computed",

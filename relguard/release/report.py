@@ -21,6 +21,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from relguard.privacy.measurement import relation_measurement
 from relguard.release.draws import COUNTED, DrawHistory, draw_entry, draws_block
 from relguard.types import CandidatePool, Guarantee
 
@@ -37,17 +38,17 @@ LIMITS = (
     "Every count here follows from the released text itself; how many relations kept their original wording "
     "is known only to the confidential file.",
 )
-#: What each slot mode covers, in plain words, with the share measured by ``bench/neighbour_share.py`` (HotpotQA's
-#: 994 paragraphs and the first 100 Re-DocRED dev documents, every slot reworded once).
+#: What each slot mode covers, in plain words. Every report prints one of them, so they say what holds for every
+#: corpus; how often a rewording leaves the masked document unchanged is measured per corpus by
+#: ``bench/neighbour_share.py`` and recorded in docs/evaluation.md, not asserted here.
 SLOT_MODES = {
     "spans": "Slot mode 'spans' (the default, the paper's): a slot is the relation expression the parser finds, so "
-    "where the slots are is read from the wording. Measured on HotpotQA and Re-DocRED, a rewording of one relation "
-    "leaves the same masked document in 57 % of cases; in the others, which sentences were rewritten and how can "
-    "tell one wording from another. Use --slots stretches where that matters.",
+    "where the slots are is read from the wording: where a rewording of one relation changes which sentences were "
+    "rewritten and how, that can tell one wording from another. Use --slots stretches where that matters.",
     "stretches": "Slot mode 'stretches' (strict): every stretch between two adjacent names of a sentence is a slot "
-    "whatever its words, so where the slots are does not depend on the wording (98 % of measured rewordings leave "
-    "the same masked document; the rest move a name). What a stretch held besides the relation (a date, a "
-    "description) is not in the release, and words before a sentence's first name or after its last are not slotted.",
+    "whatever its words, so where the slots are does not depend on the wording (only a rewording that moves a name "
+    "changes them). What a stretch held besides the relation (a date, a description) is not in the release, and "
+    "words before a sentence's first name or after its last are not slotted.",
 }
 #: The public counts, each computable from the sanitized output and the public structure of the slots.
 PUBLIC_COUNTS = (
@@ -103,10 +104,16 @@ class ReleaseSummary:
 
 
 def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | None = None) -> dict:
-    """The public report as a JSON-ready dict: outcomes and public information only (DESIGN invariant 12)."""
+    """The public report as a JSON-ready dict: outcomes and public information only (DESIGN invariant 12).
+
+    The bounds are the draw's privacy map read at d_R = 1 (the farthest two relations are) and, for a document,
+    at its m groups' sum of moves (at most m): the object that drew states the promise.
+    """
     g = summary.guarantee
     p = summary.provenance
     worst_m = summary.max_groups_in_one_document
+    measurement = relation_measurement(epsilon=g.epsilon)
+    per_document = measurement.privacy_map(float(worst_m))
     this_draw = draw_entry(
         epsilon=g.epsilon,
         lam=g.lam,
@@ -132,11 +139,10 @@ def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | 
             "grouping": "every occurrence on one aligned entity pair (canonical subject and object, their types, "
             "direction), in every document, shares one outcome; a group's utility is -min_i d_R(r_i, c), which "
             "moves by at most d_R(r, r') when one of its relations changes",
-            "worst_case_per_relation_bound": math.exp(g.epsilon),
+            "measurement": measurement.describe(),
+            "worst_case_per_relation_bound": math.exp(measurement.privacy_map(1.0)),
             "max_groups_in_one_document": worst_m,
-            "worst_case_per_document_bound": math.exp(g.epsilon * worst_m)
-            if worst_m < 700 / max(g.epsilon, 1e-9)
-            else "inf",
+            "worst_case_per_document_bound": math.exp(per_document) if per_document < 700 else "inf",
         },
         "parameters": {
             "epsilon": g.epsilon,

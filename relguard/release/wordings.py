@@ -31,7 +31,7 @@ def wordings(predicate: str, type_pair: TypePair, forms: Forms) -> frozenset[str
     """Every public way the sampled predicate may read in the output (the verbalizer's own list, normalized).
 
     Kept per (predicate, pair, backend's forms): a function of public wordings alone, and the leak scan asks it
-    for every relation of every document (it was 85 % of the rewrite's time on HotpotQA)."""
+    for every relation of every document, far more often than there are distinct (predicate, pair) keys."""
     words = verbalized(predicate, type_pair, forms)
     words |= {f"{pronoun} {word}" for pronoun in RELATIVES for word in words}  # "that employs", "which borders"
     if predicate in APPOSITIVE:

@@ -89,6 +89,11 @@ def count_draws(log: Sequence[Draw], current: Draw) -> DrawCount:
     )
 
 
+def ledger_of(log: Sequence[Draw], corpus: Sequence[str]) -> list[dict]:
+    """Every draw of ``corpus`` in ``log``, as ledger entries: what a new draw of it is charged against."""
+    return [d.entry() for d in log if same_corpus(d.corpus, corpus)]
+
+
 def _find(log: Sequence[Draw], number: int) -> Draw | None:
     return next((d for d in log if d.number == number), None)
 
@@ -99,8 +104,8 @@ def count_of(log: Sequence[Draw], number: int) -> DrawCount | None:
     return None if current is None else count_draws(log, current)
 
 
-def history_of(log: Sequence[Draw], number: int) -> DrawHistory:
+def history_of(log: Sequence[Draw], number: int, *, budget: float | None = None) -> DrawHistory:
     """The earlier draws of draw ``number``'s corpus, as the ledger its exported report continues."""
     current = _find(log, number)
     earlier = earlier_of(log, current) if current is not None else []
-    return DrawHistory(tuple(d.entry() for d in earlier))
+    return DrawHistory(tuple(d.entry() for d in earlier), budget=budget)

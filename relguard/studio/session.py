@@ -25,8 +25,9 @@ from relguard.pipeline import Backends, Prepared, prepare
 from relguard.privacy.bounds import composed_epsilon
 from relguard.privacy.closeness import default_threshold
 from relguard.privacy.expected import OutcomeModel
+from relguard.release.draws import Accountant
 from relguard.settings import BackendSettings
-from relguard.studio.draws import Draw, DrawCount, count_of, history_of
+from relguard.studio.draws import Draw, DrawCount, count_of, history_of, ledger_of
 from relguard.studio.resources import ExtractionCache, Resources, content_key, document_key
 from relguard.studio.signoff import Gate, sign_off_gate, sign_off_of
 from relguard.types import Document, Release
@@ -69,6 +70,7 @@ DEFAULTS: dict[str, object] = {
     "sign_decision": None,  # cleared by every new draw: a decision approves one draw
     "sign_notes": "",
     "draw_log": [],  # every Draw of this session (relguard.studio.draws): draws compose
+    "draw_budget": None,  # the most ε this corpus's private draws may spend together (None: no cap)
     "exclusion_policy": "",  # the policy file's text the pools are built under (public; "" for none)
 }
 
@@ -241,7 +243,11 @@ class Studio:
         return prepared.group_epsilons(**self.budget())
 
     def draw(self, prepared: Prepared) -> Release:
+        """Draw a release, unless its private draw would take this corpus past the budget (a BudgetError)."""
         seed = self.state["seed"] if self.state["teaching_seed"] else None
+        self.accountant().charge(
+            self.ledger(), epsilon=self.state["epsilon"], private=seed is None, where="this session's draws"
+        )
         release = prepared.draw(lam=self.state["lam"], seed=seed, **self.budget())
         self.state["release"], self.state["release_seed"] = release, seed
         self.state["release_key"] = self._release_key()
@@ -256,6 +262,17 @@ class Studio:
         s, corpus = self.state, tuple(d.name for d in self.documents)
         m = most_groups_in_one_document(release.extraction.documents)
         return Draw(s["draws"], corpus, s["epsilon"], s["lam"], s["k"], s["entity_budget"], teaching, m)
+
+    def accountant(self) -> Accountant:
+        return Accountant(self.state["draw_budget"])
+
+    def ledger(self) -> list[dict]:
+        """This session's draws of the current corpus, as ledger entries (what the budget is charged against)."""
+        return ledger_of(self.state["draw_log"], tuple(d.name for d in self.documents))
+
+    def budget_left(self) -> float | None:
+        """The ε the budget leaves for further private draws of this corpus (None: no budget set)."""
+        return self.accountant().remaining(self.ledger())
 
     def draw_count(self) -> DrawCount | None:
         """The drawn release's count among this session's draws of its corpus, or None before any draw."""
@@ -346,7 +363,8 @@ class Studio:
         signed = sign_off_of(self.state)
         if signed:
             provenance["sign_off"] = signed
-        provenance["draw_history"] = history_of(self.state["draw_log"], self.state["draws"])
+        budget = self.state["draw_budget"]
+        provenance["draw_history"] = history_of(self.state["draw_log"], self.state["draws"], budget=budget)
         attack = self.state["risk"]
         confidential = dict(release.confidential)
         if attack is not None and attack.release is release:

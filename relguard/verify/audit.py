@@ -28,7 +28,7 @@ module checks five things and returns a pass/fail table:
    groups, their order and their slots unchanged.
 5. **Public files reveal only outcomes.** No digest of an input file, no count
    that needs the confidential mapping, no LLM usage and no confidential file
-   among a release's files.
+   among a release's files; the bounds the report states are the draw's privacy map.
 
 What an audit *records in a public report* is computed from public inputs only
 (:func:`public_audit`): the numbers of an audit over the corpus's original
@@ -55,7 +55,7 @@ from relguard.verify.bound import TOLERANCE, audit_groups, audit_pools
 from relguard.verify.entity import entity_checks
 from relguard.verify.epsilons import at_each, by_epsilon, epsilons_by_pool, keys_of
 from relguard.verify.pools import pool_checks
-from relguard.verify.public import grouping_is_public, public_file_problems
+from relguard.verify.public import NO_PROBLEM, grouping_is_public, public_file_problems
 from relguard.verify.report_file import pools_from_report
 from relguard.verify.result import Check, SelfAudit
 from relguard.verify.sampler import Chi2Result, family_power, per_group_conformance, sampler_conformance
@@ -143,8 +143,7 @@ def run_audit(inputs: AuditInputs, *, settings: AuditSettings, backends: AuditBa
             Check(
                 "public files: outcomes and public information only",
                 not problems,
-                f"{len(inputs.public_files)} files; "
-                + ("; ".join(problems[:3]) if problems else "no input digest, no confidential count, no LLM usage"),
+                f"{len(inputs.public_files)} files; " + ("; ".join(problems[:3]) if problems else NO_PROBLEM),
             )
         )
     if options.pools_check and backends.generator is not None:

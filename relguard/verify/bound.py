@@ -5,6 +5,8 @@ relations r, r′ compared under the pool it checks
 
     max_y |log P(y | r) − log P(y | r′)| ≤ ε · d_R(r, r′) + 1e-9.
 
+The right side is the draw's own privacy map (:mod:`relguard.privacy.measurement`), read from the measurement
+the release drew with, so a map that promised more than the law gives fails here.
 Inputs cover the candidates themselves, other relations, and near-duplicates made by small perturbations of
 their embeddings, where the bound is tightest relative to d_R. Relation groups are checked with one member
 replaced at a time (:func:`audit_groups`).
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from relguard.embed import pairwise_distances
+from relguard.privacy.measurement import relation_measurement
 from relguard.privacy.mechanism import group_distances, log_probabilities
 from relguard.protocols import Encoder
 from relguard.settings import check_epsilon, check_lam
@@ -82,6 +85,7 @@ def audit_pool(
     thousands of inputs fit in memory; pairs of identical inputs are skipped unless their outputs differ.
     """
     epsilon, lam = check_epsilon(epsilon), check_lam(lam)
+    privacy_map = relation_measurement(epsilon=epsilon).privacy_map
     pairs = int(len(inputs) * (len(inputs) - 1))
     log_p = probabilities(pairwise_distances(inputs, candidates), epsilon=epsilon, lam=lam)
     best = (-np.inf, 0.0, 0.0)
@@ -91,7 +95,7 @@ def audit_pool(
     for start in range(0, len(inputs), BLOCK):
         block = log_p[start : start + BLOCK]
         ratio = np.max(np.abs(block[:, None, :] - log_p[None, :, :]), axis=2)
-        bound = epsilon * pairwise_distances(inputs[start : start + BLOCK], inputs)
+        bound = privacy_map(pairwise_distances(inputs[start : start + BLOCK], inputs))
         excess = ratio - bound
         rows = np.arange(len(block))
         excess[rows, start + rows] = -np.inf
@@ -190,6 +194,7 @@ def audit_groups(
     """
     combine = combine or group_distances
     epsilon, lam = check_epsilon(epsilon), check_lam(lam)
+    privacy_map = relation_measurement(epsilon=epsilon).privacy_map
     members: dict[TypePair, list[list[str]]] = {}
     for group in groups:
         members.setdefault(group.type_pair, []).append(list(group.predicates))
@@ -218,7 +223,7 @@ def audit_groups(
                 owners = np.repeat(np.arange(len(z_new)), len(predicates))
                 changed = combine(flat, owners, len(z_new))
                 ratio = np.max(np.abs(probabilities(changed, epsilon=epsilon, lam=lam) - log_base), axis=1)
-                bound = epsilon * pairwise_distances(z_g[j : j + 1], z_new)[0]
+                bound = privacy_map(pairwise_distances(z_g[j : j + 1], z_new)[0])
                 worst = max(worst, float(np.max(ratio - bound)))
                 replaced += len(z_new)
             checked += 1

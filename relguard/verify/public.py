@@ -7,6 +7,7 @@ the relation groups do not depend on the predicates.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -15,10 +16,13 @@ from relguard.errors import RelGuardError
 from relguard.extract.corpus import group_relations
 from relguard.io.parquet import parquet_rows
 from relguard.io.write import CONFIDENTIAL_PREFIX
+from relguard.privacy.measurement import relation_measurement
 from relguard.release.confidential import MARKER
 from relguard.release.report import PUBLIC_COUNTS
 from relguard.types import CandidatePool, DocumentExtraction, Extraction, RelationGroup, Triple, TypePair
 
+#: What check 5 says of files in which it found no problem.
+NO_PROBLEM = "no input digest, no confidential count, no LLM usage; the stated bounds are the draw's privacy map"
 #: Keys that must never appear in a public report: each needs the originals or the confidential mapping.
 FORBIDDEN_KEYS = frozenset(
     {
@@ -50,7 +54,8 @@ def public_file_problems(files: Mapping[str, bytes], *, input_digests: Sequence[
       weights' (an input's digest would let a reader confirm a guess of the original text);
     * no key of :data:`FORBIDDEN_KEYS` anywhere in report.json, and only public counts under ``counts``;
     * no confidential file among them: none named ``CONFIDENTIAL-…``, none holding the mapping's marker;
-    * a Parquet copy of the documents (``--parquet``) holds exactly the texts of ``documents/``, nothing else.
+    * a Parquet copy of the documents (``--parquet``) holds exactly the texts of ``documents/``, nothing else;
+    * the guarantee report.json states is the one the draw's measurement carries (:func:`stated_guarantee_problems`).
     """
 
     problems: list[str] = []
@@ -90,7 +95,31 @@ def public_file_problems(files: Mapping[str, bytes], *, input_digests: Sequence[
     extra = set(report.get("counts", {})) - set(PUBLIC_COUNTS)
     if extra:
         problems.append(f"report.json counts {', '.join(sorted(extra))} need the confidential mapping")
-    return problems
+    return problems + stated_guarantee_problems(report)
+
+
+def stated_guarantee_problems(report: Mapping) -> list[str]:
+    """Where the report's bounds and measurement differ from what the draw's OpenDP measurement states: its privacy
+    map at d_R = 1 per relation and at m per document, and the measurement read from the object. A report edited to
+    promise more, or written by code whose promise drifted from its draw, fails here."""
+    guarantee, params = report.get("guarantee"), report.get("parameters")
+    if not isinstance(guarantee, Mapping) or not isinstance(params, Mapping) or "measurement" not in guarantee:
+        return []  # a report from before the measurement was stated: nothing to compare
+    epsilon = params.get("epsilon")
+    if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 <= epsilon < math.inf:
+        return [f"report.json parameters.epsilon is {epsilon!r}, not the epsilon of a draw"]
+    measurement = relation_measurement(epsilon=epsilon)
+    per_document = measurement.privacy_map(float(guarantee.get("max_groups_in_one_document", 0)))
+    expected = {
+        "measurement": measurement.describe(),
+        "worst_case_per_relation_bound": math.exp(measurement.privacy_map(1.0)),
+        "worst_case_per_document_bound": math.exp(per_document) if per_document < 700 else "inf",
+    }
+    return [
+        f"report.json guarantee.{key} is {guarantee.get(key)!r}, but the draw's privacy map gives {value!r}"
+        for key, value in expected.items()
+        if guarantee.get(key) != value
+    ]
 
 
 def parquet_copy_problems(name: str, data: bytes, files: Mapping[str, bytes]) -> list[str]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import statistics
 from collections.abc import Sequence
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from relguard.textable import markdown_table
@@ -136,34 +135,3 @@ def plot_frontier(result, summary: Sequence[dict[str, Any]], folder: Path) -> li
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return [path]
-
-
-def load_run(folder: str | Path) -> tuple[SimpleNamespace, list[dict[str, Any]]]:
-    """A finished run's rows, summary, dataset name, counts and seconds, read back from its output folder."""
-    import pandas as pd
-
-    folder = Path(folder)
-
-    def records(name: str) -> list[dict[str, Any]]:
-        frame = pd.read_csv(folder / name)
-        return [{k: v for k, v in row.items() if not pd.isna(v)} for row in frame.to_dict("records")]
-
-    summary = records("summary.csv")
-    for item in summary:
-        item.setdefault("epsilon", None)
-    lines = (folder / "tables.md").read_text(encoding="utf-8").splitlines()
-    info, seconds = {}, {}
-    for line in lines:
-        if line.startswith("- seconds "):
-            name, value = line.removeprefix("- seconds ").split(": ")
-            seconds[name] = float(value)
-        elif line.startswith("- documents: "):
-            info["documents"] = int(line.removeprefix("- documents: "))
-    dataset = lines[0].removeprefix("# ").split(":")[0]
-    return SimpleNamespace(rows=records("results.csv"), dataset=dataset, info=info, seconds=seconds), summary
-
-
-def replot(folder: str | Path) -> list[Path]:
-    """Redraw ``frontier_seed.png`` and return the seed tables of a finished run (from its CSVs)."""
-    result, summary = load_run(folder)
-    return plot_frontier(result, summary, Path(folder))

@@ -109,10 +109,6 @@ class SpacyExtractor:
                 batch = []
         yield from self.finish_batch(batch)
 
-    def extract_doc(self, document: Document, doc: Doc) -> DocumentExtraction:
-        """The post-parse step: sentences, canonical entities and triples of ``doc`` (a parse of the text)."""
-        return self.finish_batch([self._state(document, doc)])[0]
-
     def finish_batch(self, states: list[DocumentState]) -> list[DocumentExtraction]:
         """Type the entities of ``states`` from their masked sentences and names (one NER pass), then finish."""
         masked = [masked_sentences(state) for state in states]

@@ -21,8 +21,8 @@ def normalize_predicate(text: str) -> str:
     of" -> ``capital_of``, "was born in" -> ``born_in``, "works at" ->
     ``works_at``), and a word repeated next to itself said once: a path through
     "the daughter of Henry Percy, Earl of Northumberland" collects "of" twice, an
-    artefact of the path that d_R would otherwise read as part of the relation
-    (3 % of the distinct predicates on HotpotQA had one). Tense and voice are
+    artefact of the path that d_R would otherwise read as part of the relation.
+    Tense and voice are
     *not* changed here; the spaCy extractor does that from the parse before
     calling this (module docstring).
     """

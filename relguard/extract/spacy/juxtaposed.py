@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from relguard.extract.spacy.parsed import ParsedDocument
+
 if TYPE_CHECKING:
     from spacy.tokens import Token
 
-    from relguard.extract.spacy.document import DocumentState
 
 #: How the second name may hang on the first: apposition, an unmarked conjunct, a bare noun-phrase adverbial.
 LINKS = frozenset({"appos", "conj", "npadvmod"})
@@ -23,7 +24,7 @@ MAX_LINKS = 8
 _PLACE_TYPES = frozenset({"GPE", "LOC", "FAC"})
 
 
-def juxtaposed(state: DocumentState, a: int, b: int, heads: dict[int, Token]) -> tuple[tuple[int, int], ...]:
+def juxtaposed(state: ParsedDocument, a: int, b: int, heads: dict[int, Token]) -> tuple[tuple[int, int], ...]:
     """The comma tokens (inclusive token spans) of mentions ``a`` and ``b`` in apposition, or () when the two
     are not: another word between them, a list, or a second name that does not hang on the first."""
     low, high = state.mentions[a][1], state.mentions[b][0]
@@ -44,7 +45,7 @@ def juxtaposed(state: DocumentState, a: int, b: int, heads: dict[int, Token]) ->
     return ()
 
 
-def commas_between(state: DocumentState, low: int, high: int) -> list[int]:
+def commas_between(state: ParsedDocument, low: int, high: int) -> list[int]:
     """The commas of tokens ``low:high`` when all else there is names, a hyphen inside a name, a name's own
     modifier ("Barcelona, northeastern Spain") or a parenthesis ("Kristiania (now Oslo), Norway"); empty when
     any other word stands between."""
@@ -67,14 +68,14 @@ def commas_between(state: DocumentState, low: int, high: int) -> list[int]:
     return commas if depth == 0 else []
 
 
-def juxtaposed_predicate(state: DocumentState, a: int, b: int) -> str:
+def juxtaposed_predicate(state: ParsedDocument, a: int, b: int) -> str:
     """The confidential normal form (it only feeds d_R): "located_in" between places, else "associated_with"."""
     types = state.entity_types
     places = {types[state.mentions[m][3]] for m in (a, b)} <= _PLACE_TYPES
     return "located_in" if places else "associated_with"
 
 
-def _listed(state: DocumentState, link: Token) -> bool:
+def _listed(state: ParsedDocument, link: Token) -> bool:
     """Whether ``link`` is an item of a list of names: its coordination has a conjunction followed by a name
     ("Paris, Berlin, and Rome"). A conjunction that joins larger phrases ("in Montreal, Quebec, and at INSEAD")
     does not make the names a list."""

@@ -16,18 +16,10 @@ _words = words
 
 
 MODALS = _words("would could might may should shall will must 'd 'll wo")
-COND_MARKS = _words("if whether unless")
 HEDGES = _words(
     "allegedly reportedly possibly perhaps probably supposedly apparently maybe presumably purportedly likely never not"
 )
-#: Clause-embedding verbs whose complement is not asserted as fact ("plans to", "denied that").
-HYPOTHETICAL = _words(
-    """plan want hope intend wish try attempt seek aim expect consider propose refuse fail deny claim allege
-    rumor rumour speculate suggest believe think suppose doubt threaten decline suspect imagine assume like
-    need prepare offer agree promise vow pledge"""
-)
 COPULAS = _words("be become remain")
-REL_PRONOUNS = _words("who which that whom")
 LEADING_DETS = _words("the The THE")
 NON_PERSON = _words("ORG GPE LOC FAC PRODUCT EVENT WORK_OF_ART LAW")
 PERSON_ONLY = _words("PERSON")
@@ -140,7 +132,6 @@ DOUBLING = _words(
 )
 
 FUNCTION_WORDS = _words("is are was were be been being am has have had do does did the a an to also later then first")
-PLACE_TYPES = _words("FAC ORG GPE LOC")
 #: Surname particles: "Pieter de Vries" is referred back to as "De Vries".
 NAME_PARTICLES = _words("de da di du del della der den des la le van von ter ten bin ibn al el st st. mac")
 #: Last words of organization names the small NER model often labels PERSON ("Quantix Labs", "Atlas Shipping").
@@ -160,8 +151,6 @@ PLACE_HEADS = _words(
 NON_RELATIONAL_PREPS = _words("like unlike than including excluding despite except per via besides notwithstanding")
 #: Light nouns of support-verb idioms, kept in the predicate: "took place in", "took part in", "played a role in".
 LIGHT_NOUNS = _words("place part role charge control office power command care advantage shape")
-#: Prepositions read through a short object onto its verb: "studied engineering at Y", "received a grant from Y".
-OBJECT_PREPS = _words("at from")
 #: Bodies one serves on: "serves on the board of Y" -> ``served_on_board_of``.
 BODY_NOUNS = _words("board panel council committee staff faculty jury")
 #: Abbreviations that open what follows them (a title before a name, "Ref." before a reference): a full stop after

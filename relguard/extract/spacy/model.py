@@ -60,10 +60,15 @@ def _spacy_load(spacy, name: str) -> Language:
     """``spacy.load(name)`` without importing other packages' spaCy components, unless the pipeline needs one.
 
     Every ``Language()`` imports each installed package's ``spacy_factories`` entry point first. With the
-    evaluation extra that is Presidio's Hugging Face component, which imports transformers: 2.3 of the 4.1 s a
-    worker spent loading this pipeline. The pipelines RelGuard reads use spaCy's own components and ours, so
-    the entry points are skipped; a pipeline that names another package's component is loaded again the usual
-    way (spaCy raises ValueError for a factory it cannot find).
+    evaluation extra that is Presidio's Hugging Face component, which imports transformers: most of what a worker
+    spends loading this pipeline (docs/scaling.md). The pipelines RelGuard reads use spaCy's own components and
+    ours, so the entry points are skipped; a pipeline that names another package's component is loaded again the
+    usual way (spaCy raises ValueError for a factory it cannot find).
+
+    No public spaCy setting skips them, so this reaches into spaCy: ``Language.__init__`` calls
+    ``registry._entry_point_factories.get_all()``, and the load shadows that one method with ``dict`` (nothing
+    found) for its duration. ``tests/test_spacy_internals.py`` fails when spaCy stops reading entry points
+    that way, or when the shadow outlives the load.
     """
     factories = getattr(spacy.util.registry, "_entry_point_factories", None)
     if factories is None:  # pragma: no cover - another spaCy layout: load as usual

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
 from relguard.extract.spacy import lexicon as lex
@@ -14,12 +13,6 @@ def org_core(words: Sequence[str]) -> tuple[str, ...]:
     while len(core) > 1 and core[-1].strip(",") in lex.ORG_SUFFIXES:
         core = core[:-1]
     return core
-
-
-def clean_name(text: str) -> str:
-    """A canonical name without control or format characters and with single spaces (mentions stay verbatim)."""
-    kept = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf") or c.isspace())
-    return " ".join(kept.split()) or text
 
 
 def short_forms(label: str, words: Sequence[str]) -> tuple[tuple[str, ...], ...]:

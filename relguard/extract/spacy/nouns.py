@@ -43,8 +43,8 @@ class NounRules:
         ("is a collectible dice game created by" → "created by"); a predicate noun that names no relation only
         carries a preposition ("a racing driver from"). A noun that a name modifies (``described``: "a Norwegian
         politician", "the Disney film") is what relates the two, so it stays. A noun argument between the names
-        ("won two medals at") no longer drops the pair: which nouns may stand there was a word list, so a slot
-        depended on the relation's words (invariant 11), and a pair left out is released as written.
+        ("won two medals at") keeps the pair: a list of which nouns may stand there would make a slot depend on the
+        relation's words (invariant 11), and a pair left out is released as written.
         """
         order = {t.i: k for k, t in enumerate(path)}
         for k in range(len(path) - 1):

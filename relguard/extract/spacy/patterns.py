@@ -28,6 +28,7 @@ from relguard.extract.spacy import lexicon as lex
 from relguard.extract.spacy.inflect import expression_word, hyphen_group, normalize_predicate
 from relguard.extract.spacy.juxtaposed import juxtaposed, juxtaposed_predicate
 from relguard.extract.spacy.nouns import NounRules
+from relguard.extract.spacy.parsed import ParsedDocument
 from relguard.extract.spacy.spans import SpanCutter
 from relguard.extract.spacy.wordclass import (
     bearing,
@@ -38,11 +39,10 @@ from relguard.extract.spacy.wordclass import (
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
 
-    from relguard.extract.spacy.document import DocumentState
 
 #: Longest dependency path between two linked mentions, in edges; longer paths relate nothing directly. Failing
-#: closed, the limits are generous: 8 edges and 6 inner words left 1.3 points of Re-DocRED gold coverage (100 dev
-#: documents, 29.96 % → 31.3 %) unslotted, at about 1 point of slot precision (bench/slot_coverage.py).
+#: closed, the limits are generous: a pair left without a slot is released as written, while a slot too many only
+#: rewrites a sentence (docs/evaluation.md has what tighter limits cost in gold coverage).
 MAX_PATH_EDGES = 10
 #: Inner path words allowed (after carriers are dropped); more means the two names are only loosely connected.
 MAX_INNER_TOKENS = 8
@@ -54,7 +54,6 @@ CARRIER_LINKS = frozenset({"conj", "ccomp", "advcl", "parataxis"})
 _OWN_COMPLEMENTS = frozenset({"dobj", "attr", "prep", "agent", "dative", "oprd", "acomp", "pobj"})
 _SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "expl"})
 _VERB_PARTS = frozenset({"aux", "auxpass", "neg", "prt"})
-_NOUN_PARTS = frozenset({"compound", "amod", "det"})
 _MODIFIER_DEPS = frozenset({"amod", "compound", "nmod", "nummod"})
 
 _NOUNS = frozenset({"NOUN", "PROPN"})
@@ -68,7 +67,7 @@ _Found = tuple[int, int, str, tuple[tuple[int, int], ...], tuple[str, ...]]
 class SentenceRelations(NounRules, SpanCutter):
     """The linked mention pairs of one sentence, each with its predicate and its spans (inclusive tokens)."""
 
-    def __init__(self, state: DocumentState, sent: Span) -> None:
+    def __init__(self, state: ParsedDocument, sent: Span) -> None:
         self.s = state
         self.doc = state.doc
         self.ment_of = state.ment_of

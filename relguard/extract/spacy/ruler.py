@@ -1,12 +1,17 @@
-"""The attribute ruler's matching by lookup: the same matches as spaCy's Matcher, a fifth of the time.
+"""The attribute ruler's matching by lookup: the same matches as spaCy's Matcher, in a fraction of the time.
 
 en_core_web_sm's attribute ruler (tag map, morph rules, lemma exceptions) runs 180 token patterns through a
-spaCy Matcher on every document: 1.9 of the 14.4 s its pipeline spends on the HotpotQA paragraphs (0.33 s here),
-and a third of what tagging a sentence costs the rewrite's guard. Every one of those patterns is a fixed sequence
+spaCy Matcher on every document, a noticeable share of the pipeline's time and of what tagging a sentence costs
+the rewrite's guard (docs/scaling.md has the timings). Every one of those patterns is a fixed sequence
 of tokens, each a test of a word's lower case, tag, dependency or whitespace against a value, a set or a regular
 expression, so they are looked up here by the first token's value instead. The ruler itself still sets the
 attributes, in its own order (:meth:`AttributeRuler.set_annotations`): only how the matches are found changes. A
 ruler holding a pattern of any other shape (an operator, another attribute) is left as it is.
+
+The ruler instance's ``match`` is shadowed (:func:`fast_attribute_ruler`) rather than the component replaced by a
+registered one, so the loaded package, its config and its patterns stay spaCy's own. That relies on
+``AttributeRuler.__call__`` finding its matches through ``self.match`` and on the (pattern index, match id, start,
+end) rows ``set_annotations`` reads; ``tests/test_spacy_internals.py`` fails when either changes.
 """
 
 from __future__ import annotations

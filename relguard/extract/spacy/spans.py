@@ -12,11 +12,11 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from relguard.extract.spacy import lexicon as lex
+from relguard.extract.spacy.parsed import ParsedDocument
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
 
-    from relguard.extract.spacy.document import DocumentState
 
 from relguard.extract.spacy.wordclass import bearing, edge, gap_word, object_word
 
@@ -33,7 +33,7 @@ _COMPLEMENTS = frozenset({"dobj", "attr", "oprd", "dative", "acomp"})
 class SpanCutter:
     """Spans of an expression (mixed into :class:`~relguard.extract.spacy.patterns.SentenceRelations`)."""
 
-    s: DocumentState
+    s: ParsedDocument
     doc: object
     ment_of: list[int]
     sent: Span
