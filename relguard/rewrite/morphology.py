@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 
 import inflect
-from lemminflect import getInflection, getLemma
 
 _DETERMINERS = frozenset({"the", "a", "an", "its", "his", "her", "their"})
 _AUXILIARIES = {"is": "are", "was": "were", "has": "have", "does": "do"}
@@ -23,6 +22,14 @@ def _english() -> inflect.engine:
     return inflect.engine()
 
 
+def _verbs():
+    """lemminflect's (lemmatize, inflect) pair, imported on first use: it loads spaCy, which the CLI must not
+    import before a command needs it."""
+    from lemminflect import getInflection, getLemma
+
+    return getLemma, getInflection
+
+
 def plural_verb(finite: str) -> str:
     """The form for a plural subject: "is located in" → "are located in", "goes" → "go", "focuses on" →
     "focus on"; a past tense ("founded") or a form that does not open with a verb is kept."""
@@ -31,6 +38,7 @@ def plural_verb(finite: str) -> str:
         return f"{_AUXILIARIES[first]} {rest}".strip()
     if first in _DETERMINERS or not first.isalpha() or not first.endswith("s"):
         return finite
+    getLemma, getInflection = _verbs()
     for lemma in getLemma(first, upos="VERB"):
         if first in getInflection(lemma, tag="VBZ"):
             return f"{getInflection(lemma, tag='VBP')[0]} {rest}".strip()
@@ -45,6 +53,7 @@ def past_tense(finite: str) -> str:
         return f"{_PAST_AUXILIARIES[first]} {rest}".strip()
     if first in _DETERMINERS or not first.isalpha():
         return finite
+    getLemma, getInflection = _verbs()
     for tag in ("VBZ", "VBP"):
         for lemma in getLemma(first, upos="VERB"):
             if first in getInflection(lemma, tag=tag):
