@@ -30,8 +30,8 @@ if corpus is not None and corpus.triples:
     st.dataframe(rows, hide_index=True, width="stretch")
     if any(t.predicate == UNREAD for t in shown):
         st.caption(
-            f"`{UNREAD}`: a pair protected by position. A slot lies next to both names, so its outcome decides "
-            "whether the sentence is kept, but the extractor read no relation between these two."
+            f"`{UNREAD}`: a slot the extractor read no relation words in (a strict-mode stretch): it is drawn "
+            "from a constant input, and its outcome is printed like any other."
         )
 
     st.subheader("Entities, the weakest bound first")

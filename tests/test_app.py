@@ -52,8 +52,8 @@ def test_every_page_renders_on_the_sample_corpus():
     goto(at, "triples")
     assert len(table(at)) > 0
     assert any("relguard-doc" in h.value for h in at.get("html"))
-    assert "related_to" in set(table(at)["relation"])  # "Novak was born in Bratislava and performed with …"
-    assert any("protected by position" in c.value for c in at.caption)
+    # one draw per stated relation: every slot of the default mode holds the words it was read from
+    assert "related_to" not in set(table(at)["relation"])
 
 
 def test_empty_session_points_to_documents():

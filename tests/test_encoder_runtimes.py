@@ -60,7 +60,7 @@ def real_texts(shared_data) -> list[str]:
     folder = shared_data
     extractor = registry.create("extractor", "spacy")
     for name in ("hotpotqa", "2wiki", "redocred"):
-        documents = load_dataset(name, data_dir=folder).documents[:6]
+        documents = load_dataset(name, data_dir=folder).documents[:9]
         for doc in extractor.extract_many(documents):
             for triple in doc.triples:
                 texts.append(predicate_text(triple.predicate, triple.type_pair))

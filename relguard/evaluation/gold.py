@@ -94,24 +94,29 @@ def gold_coverage(dataset: EvalDataset, extraction: Extraction, resolver: Entity
 
 def chained_pairs(document: DocumentExtraction) -> set[tuple[str, str]]:
     """Entity pairs (by name) of ``document`` named in one sentence with a slot in every stretch between
-    consecutive mentions from one to the other (a stretch that only lists names needs none): what the pair states
-    is read only through drawn slots."""
+    consecutive mentions from one to the other (a stretch that only lists names needs none, but one slot at least
+    lies between them): what the pair states is read only through drawn slots."""
     table = slot_table(document)
     found: set[tuple[str, str]] = set()
     for sentence, row in table.mentions.by_sentence.items():
         regions = [r for r in table.regions if r.sentence == sentence]
         text = document.document.text
+        slotted = [
+            any(row[i].end <= r.start and r.end <= row[i + 1].start for r in regions) for i in range(len(row) - 1)
+        ]
         covered = [
-            row[i].entity == row[i + 1].entity
+            slotted[i]
+            or row[i].entity == row[i + 1].entity
             or _LIST_GAP.fullmatch(text[row[i].end : row[i + 1].start]) is not None
-            or any(row[i].end <= r.start and r.end <= row[i + 1].start for r in regions)
             for i in range(len(row) - 1)
         ]
         for i in range(len(row)):
+            drawn = False
             for j in range(i + 1, len(row)):
                 if not covered[j - 1]:
                     break
-                if row[i].entity != row[j].entity:
+                drawn |= slotted[j - 1]
+                if drawn and row[i].entity != row[j].entity:
                     found.add((row[i].entity[0], row[j].entity[0]))
     return found
 

@@ -160,6 +160,8 @@ def fill_slots(
     kept = [n for n, s in enumerate(masked.slots) if s.sentence not in deleted]
     fixed = (after_fixed_phrase(masked) | ranged(masked) | inside_name(masked)) - deleted
     styles = STYLES if isinstance(verbalize, FormVerbalizer) else ("own",)
+    if hasattr(verbalize, "rewrite_sentence"):
+        styles = ("own",)  # a model words the sentence whole; the offline fills it falls back on are its own
     texts: dict[int, str] = {}
     unfillable: set[int] = set()
     open_sentences = {masked.slots[n].sentence for n in kept} - fixed
