@@ -198,7 +198,6 @@ def test_cli_engine_flags_give_one_line_on_misuse(tmp_path, capsys):
     cases = [
         (["--workers", "0"], "--workers must be a whole number of processes, at least 1"),
         (["--ray-address", "auto"], "--ray-address needs --engine ray"),
-        (["--self-audit", "--parquet"], "--self-audit runs in one process and writes no Parquet"),
     ]
     for extra, message in cases:
         try:
