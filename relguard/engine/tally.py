@@ -59,8 +59,13 @@ class Tally:
 
     @classmethod
     def of(cls, doc: DocumentExtraction, out: SanitizedDocument) -> Tally:
-        """One document's counts: from where its slots and entities are, and from what its rewrite removed."""
-        missed = unprotected_in(doc)
+        """One document's counts: from where its slots and entities are, and from what its rewrite removed.
+
+        A sentence the release no longer holds (deleted by its outcome, unfillable, withheld) is not counted as
+        released unprotected: what it said is gone, and its words must not reach a count (DESIGN invariant 12).
+        """
+        gone = set(out.gone_sentences)
+        missed = [s for s in unprotected_in(doc) if s.sentence not in gone]
         unprotected = sum(s.reason == "no slot" for s in missed)
         slots = sum(len(t.occurrences) for t in doc.triples)
         return cls(
