@@ -16,7 +16,7 @@ import pytest
 from relguard import cli, registry
 from relguard.errors import ConfigError, ConfigTypeError
 from relguard.extract.llm import LLMExtractor
-from relguard.llm import LLMConfig, compact, endpoint, fence, prompts
+from relguard.llm import LLMClient, LLMConfig, Usage, compact, endpoint, fence, prompts
 from relguard.release.confidential import MAPPING_FILE
 from relguard.types import Document
 from tests.llm_replies import last_user, types_reply, typing_names
@@ -286,3 +286,26 @@ def test_evaluate_passes_the_flag_to_the_llm_backends_it_builds(clean_env, monke
         registry.create("extractor", "llm")
     built = _extractor("llm", None, allow_remote=True)  # nothing is contacted while building
     assert built.config.allow_remote and built.config.endpoint == "https://llm.example.com/v1"
+
+
+# ---------------------------------------------------------------- proxies
+
+
+@pytest.mark.parametrize("variable", ["HTTP_PROXY", "http_proxy", "ALL_PROXY"])
+def test_a_local_endpoint_is_reached_directly_whatever_proxy_the_environment_names(variable, monkeypatch):
+    """Issue 38: with a proxy in the environment, a request to a local URL went through the proxy (off this
+    machine) while the endpoint check called the URL local. The proxy here is a dead port: a request routed
+    through it fails; the answer comes back only when the client goes to the local server directly."""
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        dead = probe.getsockname()[1]
+    for name in ("NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv(variable, f"http://127.0.0.1:{dead}")
+    with ScriptedLLM(["direct answer"]) as server:
+        config = LLMConfig(model="test-model", base_url=server.base_url, max_retries=0, timeout=5.0)
+        assert endpoint.is_local(config.base_url)
+        reply = LLMClient(config).complete([{"role": "user", "content": "hi"}], purpose="test", usage=Usage())
+        assert reply == "direct answer" and len(server.requests) == 1
