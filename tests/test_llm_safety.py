@@ -309,3 +309,69 @@ def test_a_local_endpoint_is_reached_directly_whatever_proxy_the_environment_nam
         assert endpoint.is_local(config.base_url)
         reply = LLMClient(config).complete([{"role": "user", "content": "hi"}], purpose="test", usage=Usage())
         assert reply == "direct answer" and len(server.requests) == 1
+
+
+# ---------------------------------------------------------------- every prompt builder
+
+#: A word that stands for a document's text in every builder's input below.
+DOC_WORD = "Zarquon"
+
+
+def _builders():
+    """Every function that builds a prompt, with document-derived input where it takes one (None: it takes none)."""
+    from relguard.evaluation import reader
+    from relguard.rewrite import llm_verbalize
+    from relguard.rewrite.verbalize import Ask, Place
+
+    sentence = f"{DOC_WORD} Smith secretly founded Acme Corp."
+    ask = Ask(len(DOC_WORD) + 7, len(DOC_WORD) + 23, "employs", ("PERSON", "ORG"), Place("clause"))
+    extraction = compact.extraction_messages(sentence, [f"{DOC_WORD} Smith"])
+    return {
+        "prompts.extraction_messages": prompts.extraction_messages([sentence]),
+        "prompts.extraction_messages (known)": prompts.extraction_messages([sentence], known=[f"{DOC_WORD} Smith"]),
+        "prompts.typing_messages": prompts.typing_messages([f"{DOC_WORD} Smith"]),
+        "compact.extraction_messages": extraction,
+        "compact.gleaning_messages": compact.gleaning_messages(extraction, '{"triples": []}'),
+        "llm_verbalize.messages": llm_verbalize.messages(sentence, [ask]),
+        "reader.messages": reader.messages(f"Who is {DOC_WORD}?", [("Title", sentence)]),
+        # public inputs only: the ordered type pair and K, a sampled predicate, the model's own proposals
+        "prompts.candidate_messages": None,
+        "compact.pool_messages": None,
+        "prompts.forms_messages": None,
+    }
+
+
+#: Prompts with document text that are not fenced, and why.
+UNFENCED = {
+    "reader.messages": "the QA reader of `relguard evaluate` reads a release or the original corpus to score it; "
+    "its answer is only scored, never written into a release",
+}
+
+
+def test_every_prompt_builder_fences_the_documents_words():
+    """Issue 38: the verbalizer sent the masked sentence without the fence. Every builder with document-derived
+    input puts it between the fence markers, with the data rule in the system prompt; the builders are found by
+    reading the source, so a new one fails here until it is listed."""
+    import re
+    from pathlib import Path
+
+    import relguard
+
+    root = Path(relguard.__file__).parent
+    building = {
+        path.relative_to(root).as_posix()
+        for path in root.rglob("*.py")
+        if re.search(r"""["']role["']: ["']system["']""", path.read_text(encoding="utf-8"))
+    }
+    assert building == {"llm/prompts.py", "llm/compact.py", "rewrite/llm_verbalize.py", "evaluation/reader.py"}
+    for name, chat in _builders().items():
+        if chat is None or name in UNFENCED:
+            continue
+        assert fence.DATA_RULE in chat[0]["content"], name
+        for message in chat[1:]:
+            if message["role"] != "user" or DOC_WORD not in message["content"]:
+                continue
+            data = fenced_data(message["content"])
+            outside = message["content"].replace(data, "")
+            assert DOC_WORD in data and DOC_WORD not in outside, (name, message["content"])
+    assert all(name in _builders() for name in UNFENCED)
