@@ -63,6 +63,7 @@ def _cases(tmp_path: Path) -> dict[str, list[str]]:
         "backends.exclude_predicates": ["--exclude-predicates", str(policy)],
         "inputs.max_bytes": ["--max-bytes", "4000"],
         "inputs.text_field": ["--text-field", "body"],
+        "inputs.keep_fields": ["--text-field", "body", "--keep-fields", "id"],
         "inputs.review": ["--review", str(review)],
     }
 
@@ -109,7 +110,7 @@ def test_self_audit_releases_what_the_plain_run_releases_for_every_setting(tmp_p
             flags = [str(pools / "report.json") if f == "POOLS" else f for f in flags]
             if "--llm-model" in flags:
                 flags += ["--base-url", server.base_url]
-            source = records if name == "inputs.text_field" else texts
+            source = records if "--text-field" in flags else texts
             if tuple(flags) in done:  # the same flags cover another field: one run is enough
                 continue
             done[tuple(flags)] = name

@@ -189,9 +189,7 @@ def run_sanitize(args: argparse.Namespace) -> int:
     if args.ray_address and args.engine != "ray":
         raise ConfigError("--ray-address needs --engine ray")
     if args.dry_run:
-        documents, _ = read_documents(
-            run.paths, max_bytes=settings.inputs.max_bytes, text_field=settings.inputs.text_field
-        )
+        documents, _ = read_documents(run.paths, **settings.inputs.reading)
         backends = backends_of(settings)
         print(
             estimate(
@@ -229,9 +227,7 @@ def _self_audit(args: argparse.Namespace, run: RunConfig, finished: Finished, ba
     from relguard.verify import audit_report, read_release_files, record_in_release, render_table
 
     settings = run.settings
-    documents, hashes = read_documents(
-        run.paths, max_bytes=settings.inputs.max_bytes, text_field=settings.inputs.text_field
-    )
+    documents, hashes = read_documents(run.paths, **settings.inputs.reading)
     review = Review.read(settings.inputs.review) if settings.inputs.review else None
     corpus = prepare(
         documents,
@@ -276,6 +272,12 @@ def _summary(report: dict, rows: list[MappingRow], args: argparse.Namespace, run
             f"not protected: {cover['sentences_with_two_entities_and_no_slot']} sentences name two or more entities "
             f"but hold no relation slot, {cover['sentences_with_an_untyped_name']} hold a name no entity stands for "
             "(relations the extractor missed are released as written; see the report)"
+        )
+    fields = report.get("record_fields") or {}
+    if fields.get("left_out"):
+        print(
+            f"left out: the record fields {', '.join(fields['left_out'])} (only the text field is sanitized; "
+            "--keep-fields NAME releases one as written)"
         )
     if counts["sentences_unfillable"]:
         print(f"deleted: {counts['sentences_unfillable']} sentences where no wording of the drawn relation fits")

@@ -59,6 +59,20 @@ def summary_lines(report: dict) -> list[str]:
         "released word for word. Entity names are not hidden. "
         f"Slot mode: **{report.get('slot_mode', 'spans')}** (see Limits).",
     ]
+    fields = report.get("record_fields") or {}
+    if fields.get("left_out"):
+        lines += [
+            "",
+            f"**Left out:** the record fields {', '.join(f'`{n}`' for n in fields['left_out'])} hold words and only "
+            "the text field is sanitized, so they are not in this release (rerun with --keep-fields NAME to release "
+            "one as written).",
+        ]
+    if fields.get("kept_as_written"):
+        lines += [
+            "",
+            f"**Released as written, not sanitized:** the record fields "
+            f"{', '.join(f'`{n}`' for n in fields['kept_as_written'])} (--keep-fields).",
+        ]
     unfillable = counts.get("sentences_unfillable", 0)
     if unfillable:
         lines += [
