@@ -62,10 +62,11 @@ class Tally:
     def of(cls, doc: DocumentExtraction, out: SanitizedDocument) -> Tally:
         """One document's counts: from where its slots and entities are, and from what its rewrite removed.
 
-        A sentence the release no longer holds (deleted by its outcome, unfillable, withheld) is not counted as
-        released unprotected: what it said is gone, and its words must not reach a count (DESIGN invariant 12).
+        A sentence its outcome deleted, or that no wording of its outcome fills, is not counted as released
+        unprotected: what it said is gone, and its words must not reach a count (DESIGN invariant 12). Both follow
+        from the masked text and the outcomes; a sentence the leak scan withheld is counted as if it stood.
         """
-        gone = set(out.gone_sentences)
+        gone = {*out.removed_sentences, *out.unfillable_sentences}
         missed = [s for s in unprotected_in(doc) if s.sentence not in gone]
         unprotected = sum(s.reason == "no slot" for s in missed)
         slots = sum(len(t.occurrences) for t in doc.triples)
