@@ -274,10 +274,10 @@ def _summary(report: dict, rows: list[MappingRow], args: argparse.Namespace, run
             "(relations the extractor missed are released as written; see the report)"
         )
     fields = report.get("record_fields") or {}
-    if fields.get("left_out"):
+    if left := fields.get("left_out"):
         print(
-            f"left out: the record fields {', '.join(fields['left_out'])} (only the text field is sanitized; "
-            "--keep-fields NAME releases one as written)"
+            f"left out: the record {'field' if len(left) == 1 else 'fields'} {', '.join(left)} (only the text field "
+            "is sanitized; --keep-fields NAME releases one as written)"
         )
     if counts["sentences_unfillable"]:
         print(f"deleted: {counts['sentences_unfillable']} sentences where no wording of the drawn relation fits")

@@ -60,18 +60,20 @@ def summary_lines(report: dict) -> list[str]:
         f"Slot mode: **{report.get('slot_mode', 'spans')}** (see Limits).",
     ]
     fields = report.get("record_fields") or {}
-    if fields.get("left_out"):
+    if left := fields.get("left_out"):
+        one = len(left) == 1
         lines += [
             "",
-            f"**Left out:** the record fields {', '.join(f'`{n}`' for n in fields['left_out'])} hold words and only "
-            "the text field is sanitized, so they are not in this release (rerun with --keep-fields NAME to release "
+            f"**Left out:** the record {'field' if one else 'fields'} {', '.join(f'`{n}`' for n in left)} "
+            f"{'holds' if one else 'hold'} words and only the text field is sanitized, so "
+            f"{'it is' if one else 'they are'} not in this release (rerun with --keep-fields NAME to release "
             "one as written).",
         ]
-    if fields.get("kept_as_written"):
+    if kept := fields.get("kept_as_written"):
         lines += [
             "",
-            f"**Released as written, not sanitized:** the record fields "
-            f"{', '.join(f'`{n}`' for n in fields['kept_as_written'])} (--keep-fields).",
+            f"**Released as written, not sanitized:** the record {'field' if len(kept) == 1 else 'fields'} "
+            f"{', '.join(f'`{n}`' for n in kept)} (--keep-fields).",
         ]
     unfillable = counts.get("sentences_unfillable", 0)
     if unfillable:
