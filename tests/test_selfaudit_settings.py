@@ -1,10 +1,11 @@
 """``sanitize --self-audit`` releases what the plain run releases, for every setting (issue 38).
 
 The self-audit path once assembled its own call and dropped the per-entity budget and the verbalizer. This test
-walks every field of :class:`relguard.settings.Settings` — enumerated from the dataclasses, so a field added
-later fails here until it gets a case or a stated reason — and runs ``relguard sanitize … --seed 7`` with and
-without ``--self-audit``: the documents must be the same bytes and report.json the same, but for the self-audit's
-own entry. The LLM settings run against the local OpenAI-protocol test server (real HTTP).
+walks every field of :class:`relguard.settings.Settings` and every run option — enumerated from the dataclasses,
+so a field added later fails here until it gets a case or a stated reason — and runs ``relguard sanitize …
+--seed 7`` with and without ``--self-audit``: every file but those that record the audit must be the same bytes
+(documents, the Parquet copy, slots.jsonl) and report.json the same but for the self-audit's own entry. The LLM
+settings run against the local OpenAI-protocol test server (real HTTP).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import pytest
 
 from relguard import cli
 from relguard.extract.review import Review, SetType
+from relguard.release.config import RunOptions
 from relguard.settings import Settings
 from tests.llm_replies import DOCS, respond
 from tests.llm_server import ScriptedLLM, system_prompt
@@ -26,6 +28,7 @@ NOT_VARIED = {
     "privacy.seed": "both runs of every case use --seed 7: comparing two releases byte for byte needs one seed",
     "backends.encoder": "only all-MiniLM-L6-v2 is on this machine and nothing may be downloaded at run time; its "
     "runtime is varied (backends.encoder_runtime)",
+    "options.self_audit": "the flag under test: every case runs with and without it",
 }
 #: The LLM flags: one local endpoint for the extractor, the pools and the verbalizer alike.
 LLM = ("--llm-model", "test-model", "--api-key-env", "RELGUARD_TEST_KEY", "--allow-remote-llm")
@@ -65,21 +68,35 @@ def _cases(tmp_path: Path) -> dict[str, list[str]]:
         "inputs.text_field": ["--text-field", "body"],
         "inputs.keep_fields": ["--text-field", "body", "--keep-fields", "id"],
         "inputs.review": ["--review", str(review)],
+        "options.parquet": ["--parquet"],
+        "options.allow_withheld": ["--allow-withheld"],
+        "options.mark_slots": ["--mark-slots"],
     }
 
 
 def _fields() -> list[str]:
-    return [
+    """Every field of the settings, and every run option (how a run writes: the Parquet copy, the marks, ...)."""
+    settings = [
         f"{section.name}.{inner.name}"
         for section in dataclasses.fields(Settings)
         for inner in dataclasses.fields(section.default_factory())  # type: ignore[misc]
     ]
+    return settings + [f"options.{option.name}" for option in dataclasses.fields(RunOptions)]
+
+
+#: Files the self-audit writes differently by design: its own entry in report.md, ``self_audit = true`` in config.
+_RECORDS_THE_AUDIT = ("report.json", "report.md", "config.toml")
 
 
 def _release(folder: Path) -> tuple[dict[str, bytes], dict]:
-    documents = {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted((folder / "documents").rglob("*"))}
+    """Every file of a release but those that record the audit, and report.json."""
+    files = {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.relative_to(folder).as_posix() not in _RECORDS_THE_AUDIT
+    }
     report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
-    return documents, report
+    return files, report
 
 
 def test_every_settings_field_has_a_case_or_a_reason(tmp_path):
