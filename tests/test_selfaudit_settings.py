@@ -153,8 +153,11 @@ def test_self_audit_keeps_the_per_entity_budget(tmp_path, capsys):
         (source / name).write_text(text, encoding="utf-8")
     base = ["sanitize", str(source), "--entity-epsilon", "1", "--seed", "11", "--quiet"]
     assert cli.main([*base, "--out", str(tmp_path / "plain")]) == 0
-    assert cli.main([*base, "--out", str(tmp_path / "audited"), "--self-audit"]) == 0
+    mapping = tmp_path / "private" / "map.json"
+    assert cli.main([*base, "--out", str(tmp_path / "audited"), "--self-audit", "--mapping", str(mapping)]) == 0
     capsys.readouterr()
+    assert mapping.stat().st_mode & 0o777 == 0o600  # rewritten with the audit over the originals, still private
+    assert json.loads(mapping.read_text(encoding="utf-8"))["self_audit"]["passed"] is True
     documents, report = _release(tmp_path / "plain")
     documents_audited, report_audited = _release(tmp_path / "audited")
     assert report_audited["parameters"]["entity_epsilon"] == 1.0

@@ -243,7 +243,8 @@ def _self_audit(args: argparse.Namespace, run: RunConfig, finished: Finished, ba
     print(full.table() if args.verbose else render_table(public.to_dict()))
     if args.mapping:
         private = {**finished.confidential, "self_audit": full.to_dict()}
-        atomic_write(Path(args.mapping), confidential_bytes(confidential_document(finished.mapping_rows, private)))
+        document = confidential_document(finished.mapping_rows, private)
+        atomic_write(Path(args.mapping), confidential_bytes(document), mode=0o600)  # the owner's alone, as written
     report = {**finished.report, "self_audit": public.to_dict()}
     return dataclasses.replace(finished, report=report, confidential=private if args.mapping else finished.confidential)
 
