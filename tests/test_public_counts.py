@@ -64,3 +64,30 @@ def test_untyped_names_are_read_outside_the_slots():
     inside = [o for t in role.triples for o in t.occurrences if "President" in o.text]
     if inside:  # the slot holds the role's words (the default mode's span), so no count may read them
         assert not any("President" in n for s in untyped_names_in(role) for n in s.entities)
+
+
+def _jsonl_release(headline: str, root) -> dict[str, bytes]:
+    """A one-record .jsonl corpus released at ε = 0 with teaching seed 7, from inside ``root``."""
+    import contextlib
+
+    from relguard import cli
+
+    source = root / "in"
+    source.mkdir(parents=True)
+    record = {"id": 7, "headline": headline, "text": "Maria Lopez joined Redfern Bank in March."}
+    (source / "news.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    with contextlib.chdir(root):
+        assert cli.main(["sanitize", "in", "--out", "out", "--epsilon", "0", "--seed", "7", "--quiet"]) == 0
+    out = root / "out"
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def test_a_relation_in_a_records_other_field_changes_no_public_file(tmp_path, capsys):
+    """Issue 38: "Maria Lopez wed John Miller" in a ``headline`` was copied into the release as written; the
+    field is left out now (and named in the report), so the two corpora give the same public files."""
+    first = _jsonl_release("Maria Lopez wed John Miller", tmp_path / "a")
+    second = _jsonl_release("Maria Lopez divorced John Miller", tmp_path / "b")
+    capsys.readouterr()
+    assert first == second
+    assert b"John Miller" not in first["documents/news.jsonl"]
+    assert json.loads(first["report.json"])["record_fields"]["left_out"] == ["headline"]
