@@ -165,15 +165,33 @@ class BackendSettings:
 
 @dataclass(frozen=True)
 class InputSettings:
-    """How input files are read: the size limit, the text field of ``.jsonl`` records, the review to replay."""
+    """How input files are read: the size limit, the text field of ``.jsonl`` records, the review to replay, and
+    ``keep_fields``, the records' other string fields to release as written (comma-separated names; every other
+    string field is left out, :func:`relguard.io.rows.record_fields`)."""
 
     max_bytes: int = DEFAULT_MAX_BYTES
     text_field: str = "text"
     review: str | None = None
+    keep_fields: str | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.max_bytes, bool) or not isinstance(self.max_bytes, int) or self.max_bytes < 1:
             raise ConfigError(f"max bytes must be a positive integer, got {self.max_bytes!r}")
+        if self.keep_fields is not None and not isinstance(self.keep_fields, str):
+            raise ConfigTypeError(f"keep fields must be comma-separated field names, got {self.keep_fields!r}")
+        if self.text_field in self.kept_fields:
+            raise ConfigError(
+                f"--keep-fields names the text field {self.text_field!r}: it is always sanitized; name other fields"
+            )
+
+    @property
+    def kept_fields(self) -> frozenset[str]:
+        return frozenset(name.strip() for name in (self.keep_fields or "").split(",") if name.strip())
+
+    @property
+    def reading(self) -> dict:
+        """The options every reader of the inputs takes (:func:`relguard.io.read_documents`)."""
+        return {"max_bytes": self.max_bytes, "text_field": self.text_field, "keep_fields": self.kept_fields}
 
 
 @dataclass(frozen=True)
@@ -253,6 +271,15 @@ FLAGS: tuple[Flag, ...] = (
     ),
     Flag("--max-bytes", "inputs", "max_bytes", int, "refuse input files larger than this (default 20 MB)"),
     Flag("--text-field", "inputs", "text_field", str, "field holding the text in .jsonl input (default text)"),
+    Flag(
+        "--keep-fields",
+        "inputs",
+        "keep_fields",
+        str,
+        "other fields of .jsonl records (and .csv/.parquet columns) to release AS WRITTEN, comma-separated, e.g. "
+        "id,date: only the text field is sanitized, so every other field holding a string is left out of the "
+        "release unless named here (numbers, booleans and nulls are kept); the report lists what was left out",
+    ),
     Flag(
         "--review",
         "inputs",

@@ -38,6 +38,8 @@ class Document:
     ``source`` is the relative path the document came from and, for ``.jsonl``
     input, ``line`` its 1-based line number and ``fields`` the record's other
     fields as (key, JSON) pairs, so the sanitized corpus keeps the same layout.
+    ``left_out`` names the record's fields that are not released (strings nobody
+    asked to keep as written, :func:`relguard.io.rows.record_fields`).
     """
 
     name: str
@@ -45,6 +47,7 @@ class Document:
     source: str = ""
     line: int | None = None
     fields: tuple[tuple[str, str], ...] = ()
+    left_out: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -179,3 +179,16 @@ def test_a_stale_confidential_file_in_the_release_folder_is_an_error(tmp_path, c
     err = capsys.readouterr().err
     assert "CONFIDENTIAL-mapping.json: a confidential file sits in the release folder" in err
     assert sorted(p.name for p in out.rglob("*")) == ["CONFIDENTIAL-mapping.json", "old"]
+
+
+def test_a_mapping_under_any_name_in_the_release_folder_is_an_error(tmp_path, capsys):
+    """Issue 38: ``--mapping private/map.json`` and then ``--out private``: the mapping is known by its content."""
+    (tmp_path / "ok.txt").write_text(GOOD)
+    private = tmp_path / "private"
+    argv = ["sanitize", str(tmp_path / "ok.txt"), "--quiet", "--seed", "1"]
+    assert main([*argv, "--out", str(tmp_path / "first"), "--mapping", str(private / "map.json")]) == 0
+    capsys.readouterr()
+    assert main([*argv, "--out", str(private)]) == 1
+    err = capsys.readouterr().err
+    assert "map.json: a confidential file sits in the release folder" in err and len(err.strip().splitlines()) == 1
+    assert sorted(p.name for p in private.rglob("*")) == ["map.json"]

@@ -85,11 +85,13 @@ def test_html_drops_scripts_and_keeps_visible_text_as_text():
     assert "alert" not in document.text
 
 
-def test_csv_rows_become_documents_and_keep_other_columns():
+def test_csv_rows_become_documents_and_keep_the_columns_named():
+    """A CSV's other columns are strings: left out unless named (issue 38), and the document says which."""
     data = b'id,text,lang\n1,"Alice founded Acme.",en\n2,,en\n3,"Bob, the CEO, left.",en\n'
-    documents = documents_from_upload("notes.csv", data)
+    assert documents_from_upload("notes.csv", data)[0].left_out == ("id", "lang")
+    documents = documents_from_upload("notes.csv", data, keep_fields=frozenset({"id", "lang"}))
     assert [d.text for d in documents] == ["Alice founded Acme.", "Bob, the CEO, left."]
-    assert documents[0].fields == (("id", '"1"'), ("lang", '"en"'))
+    assert documents[0].fields == (("id", '"1"'), ("lang", '"en"')) and documents[0].left_out == ()
     files = written([(d, d.text.upper()) for d in documents])
     lines = [json.loads(line) for line in files["notes.csv.jsonl"].decode().splitlines()]
     assert lines == [
@@ -140,3 +142,51 @@ def test_two_documents_with_one_output_name_are_refused_not_overwritten():
     with pytest.raises(OutputError, match="'a'"):
         written([same[0], (record, "third")])
     assert set(written([same[0], (Document("b", "Second text."), "second")])) == {"a", "b", "slots.jsonl"}
+
+
+RECORDS = (
+    '{"id": "n1", "n": 3, "ok": true, "tags": [1, 2], "meta": {"w": "x"}, "headline": "HEADLINE_A", '
+    '"text": "Alice Smith founded Acme Corp in 2001."}\n'
+    '{"id": "n2", "n": 4, "ok": null, "headline": "HEADLINE_B", "text": "Bob Jones works for Globex."}\n'
+)
+
+
+def test_other_string_fields_of_a_record_are_left_out_unless_named(tmp_path, capsys):
+    """Issue 38: a relation in a record's ``headline`` was copied into the release as written. Only the text field
+    is sanitized, so every other field holding words is left out by default and named in the CLI summary, the
+    report and report.md; --keep-fields releases a field as written; numbers, booleans and nulls stay."""
+    from relguard.cli import main
+
+    source = tmp_path / "in"
+    source.mkdir()
+    (source / "news.jsonl").write_text(RECORDS, encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["sanitize", str(source), "--out", str(out), "--seed", "7", "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert "left out: the record fields headline, id, meta" in printed
+    released = (out / "documents" / "news.jsonl").read_text(encoding="utf-8")
+    assert "HEADLINE" not in released and '"n1"' not in released
+    first = json.loads(released.splitlines()[0])
+    assert {k: first[k] for k in ("n", "ok", "tags")} == {"n": 3, "ok": True, "tags": [1, 2]}
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["record_fields"]["left_out"] == ["headline", "id", "meta"]
+    assert report["record_fields"]["kept_as_written"] == []
+    assert "`headline`, `id`, `meta`" in (out / "report.md").read_text(encoding="utf-8")
+
+    kept = tmp_path / "kept"
+    assert main(["sanitize", str(source), "--out", str(kept), "--seed", "7", "--quiet", "--keep-fields", "id"]) == 0
+    capsys.readouterr()
+    released = (kept / "documents" / "news.jsonl").read_text(encoding="utf-8")
+    assert [json.loads(line)["id"] for line in released.splitlines()] == ["n1", "n2"] and "HEADLINE" not in released
+    report = json.loads((kept / "report.json").read_text(encoding="utf-8"))
+    assert report["record_fields"]["kept_as_written"] == ["id"]
+    assert 'keep_fields = "id"' in (kept / "config.toml").read_text(encoding="utf-8")
+
+
+def test_text_documents_have_no_record_fields_block(tmp_path, capsys):
+    from relguard.cli import main
+
+    (tmp_path / "a.txt").write_text("Alice Smith founded Acme Corp.\n", encoding="utf-8")
+    assert main(["sanitize", str(tmp_path / "a.txt"), "--out", str(tmp_path / "out"), "--seed", "1", "--quiet"]) == 0
+    capsys.readouterr()
+    assert "record_fields" not in json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))

@@ -205,12 +205,13 @@ def test_no_false_positive_on_the_sample_corpus_over_many_draws():
 
 def test_a_record_field_that_repeats_a_deleted_sentence_is_not_a_leak(tmp_path):
     """A .jsonl record whose ``id`` repeats its first sentence (HotpotQA titles often repeat a phrase of the
-    paragraph) keeps that field as written; the scan counts the copy the original record already shows a reader
-    there, so deleting the sentence in ``text`` passes, while a copy the rewrite puts back in ``text`` is caught."""
+    paragraph) keeps that field as written when the run names it (``--keep-fields id``); the scan counts the copy
+    the original record already shows a reader there, so deleting the sentence in ``text`` passes, while a copy the
+    rewrite puts back in ``text`` is caught."""
     sentence = "Alice Smith founded Acme Corporation in 1990."
     source = tmp_path / "titled.jsonl"
     source.write_text(json.dumps({"id": sentence, "text": f"{sentence} Acme Corporation is based in Berlin."}) + "\n")
-    documents, _ = read_documents([source])
+    documents, _ = read_documents([source], keep_fields=frozenset({"id"}))
     prepared = prepare(documents, k=10)
     outcomes = [Outcome(g, None) for g in prepared.groups]
     release = _release(prepared, outcomes)

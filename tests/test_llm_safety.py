@@ -16,7 +16,7 @@ import pytest
 from relguard import cli, registry
 from relguard.errors import ConfigError, ConfigTypeError
 from relguard.extract.llm import LLMExtractor
-from relguard.llm import LLMConfig, compact, endpoint, fence, prompts
+from relguard.llm import LLMClient, LLMConfig, Usage, compact, endpoint, fence, prompts
 from relguard.release.confidential import MAPPING_FILE
 from relguard.types import Document
 from tests.llm_replies import last_user, types_reply, typing_names
@@ -286,3 +286,92 @@ def test_evaluate_passes_the_flag_to_the_llm_backends_it_builds(clean_env, monke
         registry.create("extractor", "llm")
     built = _extractor("llm", None, allow_remote=True)  # nothing is contacted while building
     assert built.config.allow_remote and built.config.endpoint == "https://llm.example.com/v1"
+
+
+# ---------------------------------------------------------------- proxies
+
+
+@pytest.mark.parametrize("variable", ["HTTP_PROXY", "http_proxy", "ALL_PROXY"])
+def test_a_local_endpoint_is_reached_directly_whatever_proxy_the_environment_names(variable, monkeypatch):
+    """Issue 38: with a proxy in the environment, a request to a local URL went through the proxy (off this
+    machine) while the endpoint check called the URL local. The proxy here is a dead port: a request routed
+    through it fails; the answer comes back only when the client goes to the local server directly."""
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        dead = probe.getsockname()[1]
+    for name in ("NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv(variable, f"http://127.0.0.1:{dead}")
+    with ScriptedLLM(["direct answer"]) as server:
+        config = LLMConfig(model="test-model", base_url=server.base_url, max_retries=0, timeout=5.0)
+        assert endpoint.is_local(config.base_url)
+        reply = LLMClient(config).complete([{"role": "user", "content": "hi"}], purpose="test", usage=Usage())
+        assert reply == "direct answer" and len(server.requests) == 1
+
+
+# ---------------------------------------------------------------- every prompt builder
+
+#: A word that stands for a document's text in every builder's input below.
+DOC_WORD = "Zarquon"
+
+
+def _builders():
+    """Every function that builds a prompt, with document-derived input where it takes one (None: it takes none)."""
+    from relguard.evaluation import reader
+    from relguard.rewrite import llm_verbalize
+    from relguard.rewrite.verbalize import Ask, Place
+
+    sentence = f"{DOC_WORD} Smith secretly founded Acme Corp."
+    ask = Ask(len(DOC_WORD) + 7, len(DOC_WORD) + 23, "employs", ("PERSON", "ORG"), Place("clause"))
+    extraction = compact.extraction_messages(sentence, [f"{DOC_WORD} Smith"])
+    return {
+        "prompts.extraction_messages": prompts.extraction_messages([sentence]),
+        "prompts.extraction_messages (known)": prompts.extraction_messages([sentence], known=[f"{DOC_WORD} Smith"]),
+        "prompts.typing_messages": prompts.typing_messages([f"{DOC_WORD} Smith"]),
+        "compact.extraction_messages": extraction,
+        "compact.gleaning_messages": compact.gleaning_messages(extraction, '{"triples": []}'),
+        "llm_verbalize.messages": llm_verbalize.messages(sentence, [ask]),
+        "reader.messages": reader.messages(f"Who is {DOC_WORD}?", [("Title", sentence)]),
+        # public inputs only: the ordered type pair and K, a sampled predicate, the model's own proposals
+        "prompts.candidate_messages": None,
+        "compact.pool_messages": None,
+        "prompts.forms_messages": None,
+    }
+
+
+#: Prompts with document text that are not fenced, and why.
+UNFENCED = {
+    "reader.messages": "the QA reader of `relguard evaluate` reads a release or the original corpus to score it; "
+    "its answer is only scored, never written into a release",
+}
+
+
+def test_every_prompt_builder_fences_the_documents_words():
+    """Issue 38: the verbalizer sent the masked sentence without the fence. Every builder with document-derived
+    input puts it between the fence markers, with the data rule in the system prompt; the builders are found by
+    reading the source, so a new one fails here until it is listed."""
+    import re
+    from pathlib import Path
+
+    import relguard
+
+    root = Path(relguard.__file__).parent
+    building = {
+        path.relative_to(root).as_posix()
+        for path in root.rglob("*.py")
+        if re.search(r"""["']role["']: ["']system["']""", path.read_text(encoding="utf-8"))
+    }
+    assert building == {"llm/prompts.py", "llm/compact.py", "rewrite/llm_verbalize.py", "evaluation/reader.py"}
+    for name, chat in _builders().items():
+        if chat is None or name in UNFENCED:
+            continue
+        assert fence.DATA_RULE in chat[0]["content"], name
+        for message in chat[1:]:
+            if message["role"] != "user" or DOC_WORD not in message["content"]:
+                continue
+            data = fenced_data(message["content"])
+            outside = message["content"].replace(data, "")
+            assert DOC_WORD in data and DOC_WORD not in outside, (name, message["content"])
+    assert all(name in _builders() for name in UNFENCED)

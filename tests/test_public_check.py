@@ -133,3 +133,27 @@ def test_relguard_audit_fails_a_corrupted_folder_and_any_confidential_file_in_it
     failing = [line for line in capsys.readouterr().out.splitlines() if "FAIL" in line]
     assert any("the confidential file CONFIDENTIAL-old.json is in the release folder" in line for line in failing)
     assert any("leak scan of the folder" in line and "documents/atlas_shipping.txt" in line for line in failing)
+
+
+def test_an_untouched_document_passes_and_an_input_digest_elsewhere_still_fails(tmp_path, capsys):
+    """Issue 38: a document with no slot is written as read, so report.json lists its input's SHA-256 as an
+    output's; that is the digest of a public file, not a leak. An input's digest that no output file has stays
+    one (it confirms a guess of text the release changed)."""
+    source = tmp_path / "in"
+    source.mkdir()
+    (source / "plain.txt").write_text("The weather was fine all week.\n", encoding="utf-8")
+    (source / "rel.txt").write_text("Alice Smith founded Acme Corp in 2001.\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["sanitize", str(source), "--out", str(out), "--seed", "3", "--quiet"]) == 0
+    assert (out / "documents" / "plain.txt").read_bytes() == (source / "plain.txt").read_bytes()
+    capsys.readouterr()
+    assert main(["audit", "--release", str(out), str(source)]) == 0, capsys.readouterr().out
+    assert "public files: outcomes and public information only" in capsys.readouterr().out
+    _, hashes = read_documents([source])
+    files = read_release_files(out)
+    assert public_file_problems(files, input_digests=hashes.values()) == []
+    changed = hashes[next(name for name in hashes if name.endswith("rel.txt"))]
+    assert files["documents/rel.txt"] != (source / "rel.txt").read_bytes()
+    leaked = dict(files, **{"report.md": files["report.md"] + f"\n{changed}\n".encode()})
+    problems = public_file_problems(leaked, input_digests=hashes.values())
+    assert problems == ["report.md holds the SHA-256 of an input file"]

@@ -1,7 +1,8 @@
 """``relguard sanitize``: read a corpus, draw a release, write its public files (the mapping apart, on request).
 
-Every run goes through the release core (:mod:`relguard.engine`): streamed on every core (the default), on Ray
-(``--engine ray``), or in memory with the self-audit recorded (``--self-audit``). Every release folder gets its
+Every run goes through the release core (:mod:`relguard.engine`): streamed on every core (the default) or on Ray
+(``--engine ray``). ``--self-audit`` is that same run, then ``relguard audit`` on the folder it wrote, recorded in
+its report: the audited release is the plain release, whatever the settings. Every release folder gets its
 config.toml, and ``--config`` replays one.
 """
 
@@ -19,19 +20,18 @@ from relguard.cli.common import (
     INPUTS_HELP,
     add_settings_flags,
     backends_of,
-    progress_bar,
     settings_of,
     stage_bar,
     workers_count,
 )
-from relguard.engine import Backends, FolderSink, export, run_local, run_ray
+from relguard.engine import Backends, Finished, run_local, run_ray
 from relguard.engine.marks import CLOSE, OPEN, SLOTS_FIELD, SLOTS_FILE
 from relguard.errors import ConfigError
 from relguard.extract.review import Review
-from relguard.io import read_documents
+from relguard.io import atomic_write, read_documents
 from relguard.llm.estimate import estimate
-from relguard.pipeline import sanitize
-from relguard.release.confidential import MappingRow, confidential_counts
+from relguard.pipeline import prepare
+from relguard.release.confidential import MappingRow, confidential_bytes, confidential_counts, confidential_document
 from relguard.release.config import SIGNED, RunConfig, RunOptions, read_config, recorded_of, resolve_inputs
 from relguard.release.draws import charge_folder, folder_history
 from relguard.release.entity import summary_words
@@ -190,9 +190,7 @@ def run_sanitize(args: argparse.Namespace) -> int:
     if args.ray_address and args.engine != "ray":
         raise ConfigError("--ray-address needs --engine ray")
     if args.dry_run:
-        documents, _ = read_documents(
-            run.paths, max_bytes=settings.inputs.max_bytes, text_field=settings.inputs.text_field
-        )
+        documents, _ = read_documents(run.paths, **settings.inputs.reading)
         backends = backends_of(settings)
         print(
             estimate(
@@ -201,13 +199,6 @@ def run_sanitize(args: argparse.Namespace) -> int:
         )
         return 0
     charge_folder(run.history, run.paths, privacy=settings.privacy, out=args.out)
-    if run.options.self_audit:
-        if args.engine != "local" or run.options.parquet:
-            raise ConfigError(
-                "--self-audit runs in one process and writes no Parquet; drop --engine/--parquet, or run "
-                "`relguard audit --release OUT INPUT...` on the finished release"
-            )
-        return _audited(args, run, recorded)
     backends = backends_of(settings) if settings.backends.uses_llm else None
     update, close = stage_bar(not args.quiet)
     try:
@@ -222,38 +213,42 @@ def run_sanitize(args: argparse.Namespace) -> int:
     finally:
         close()
     _export_pools(backends, settings.backends.pool_file)
+    if run.options.self_audit:
+        finished = _self_audit(args, run, finished, backends)
     return _summary(finished.report, finished.mapping_rows, args, run, recorded)
 
 
-def _audited(args: argparse.Namespace, run: RunConfig, recorded: dict[str, str]) -> int:
-    """The in-memory run with the self-audit recorded in its report (teaching-sized corpora)."""
-    from relguard.verify import audit_with_backends, render_table  # scipy: only the audited run pays its import
+def _self_audit(args: argparse.Namespace, run: RunConfig, finished: Finished, backends: Backends | None) -> Finished:
+    """``relguard audit --release OUT INPUT... --record`` on the release just written, whatever its settings.
 
-    settings, privacy = run.settings, run.settings.privacy
-    reading = {"max_bytes": settings.inputs.max_bytes, "text_field": settings.inputs.text_field}
-    documents, hashes = read_documents(run.paths, **reading)
-    backends = backends_of(settings)
+    The release is the plain run's, byte for byte: the audit reads the written folder (its report, its public
+    files) and the inputs again, so no setting can be dropped on the way. The public report gets the audit of
+    public inputs only; the audit over the original relations is printed with ``--verbose`` and kept in the
+    confidential mapping, never in the release.
+    """
+    from relguard.verify import audit_report, read_release_files, record_in_release, render_table
+
+    settings = run.settings
+    documents, hashes = read_documents(run.paths, **settings.inputs.reading)
     review = Review.read(settings.inputs.review) if settings.inputs.review else None
-    update, close = progress_bar(not args.quiet and len(documents) > 1)
-    try:
-        release = sanitize(
-            documents,
-            epsilon=privacy.epsilon,
-            lam=privacy.lam,
-            k=privacy.k,
-            seed=privacy.seed,
-            backends=backends,
-            input_hashes=hashes,
-            progress=update,
-            review=review,
-        )
-    finally:
-        close()
-    audit, release = audit_with_backends(release, extractor=backends.extractor, candidates=backends.candidates)
-    print(audit.table() if args.verbose else render_table(release.provenance["self_audit"]))
-    finished = export(release, FolderSink(args.out, mapping=args.mapping), run=run, mapping=args.mapping is not None)
-    _export_pools(backends, settings.backends.pool_file)
-    return _summary(finished.report, finished.mapping_rows, args, run, recorded)
+    corpus = prepare(
+        documents,
+        k=settings.privacy.k,
+        backends=backends or backends_of(settings),
+        input_hashes=hashes,
+        review=review,
+    )
+    files = read_release_files(args.out)
+    full = audit_report(finished.report, prepared=corpus, public=files, input_digests=tuple(hashes.values()))
+    public = audit_report(finished.report, public=files)
+    record_in_release(args.out, public)
+    print(full.table() if args.verbose else render_table(public.to_dict()))
+    if args.mapping:
+        private = {**finished.confidential, "self_audit": full.to_dict()}
+        document = confidential_document(finished.mapping_rows, private)
+        atomic_write(Path(args.mapping), confidential_bytes(document), mode=0o600)  # the owner's alone, as written
+    report = {**finished.report, "self_audit": public.to_dict()}
+    return dataclasses.replace(finished, report=report, confidential=private if args.mapping else finished.confidential)
 
 
 def _export_pools(backends: Backends | None, pool_file: str | None) -> None:
@@ -280,6 +275,12 @@ def _summary(report: dict, rows: list[MappingRow], args: argparse.Namespace, run
             f"not protected: {cover['sentences_with_two_entities_and_no_slot']} sentences name two or more entities "
             f"but hold no relation slot, {cover['sentences_with_an_untyped_name']} hold a name no entity stands for "
             "(relations the extractor missed are released as written; see the report)"
+        )
+    fields = report.get("record_fields") or {}
+    if left := fields.get("left_out"):
+        print(
+            f"left out: the record {'field' if len(left) == 1 else 'fields'} {', '.join(left)} (only the text field "
+            "is sanitized; --keep-fields NAME releases one as written)"
         )
     if counts["sentences_unfillable"]:
         print(f"deleted: {counts['sentences_unfillable']} sentences where no wording of the drawn relation fits")

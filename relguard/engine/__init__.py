@@ -4,7 +4,7 @@ A release is drawn once (:mod:`.outcomes`), each document is rewritten from the 
 (:mod:`.rewrite`), and the pieces go through one :class:`~relguard.engine.assemble.Assembly` into a sink
 (:mod:`.sink`: a folder or memory) whose finish always writes report.json, report.md and config.toml and always
 runs the public-file check (:mod:`.check`). The faces differ only in where the documents come from and where
-they are rewritten: in memory (:mod:`.memory`, the app, the library, ``--self-audit``), streamed on every core
+they are rewritten: in memory (:mod:`.memory`, the app, the library), streamed on every core
 (:func:`run_local`) or on Ray (:func:`run_ray`).
 """
 

@@ -58,7 +58,7 @@ def run_local(
     tell = progress or (lambda stage, done, total: None)
     sink = FolderSink(out, mapping=mapping)  # refuses a mapping inside ``out`` before any work is done
     review = Review.read(settings.inputs.review) if settings.inputs.review else Review()
-    reading = {"max_bytes": settings.inputs.max_bytes, "text_field": settings.inputs.text_field}
+    reading = settings.inputs.reading
     expected = count_documents(inputs, **reading)
     workers = auto_workers(inputs) if workers is None else workers
     if backends is None and settings.backends.uses_llm:

@@ -1,4 +1,4 @@
-"""A release held in memory: the one-batch case of the streaming core (the app, the library, ``--self-audit``).
+"""A release held in memory: the one-batch case of the streaming core (the app and the library).
 
 :func:`draw_release` rewrites every document of an extraction through the same per-document rewrite as a batch
 run; :func:`export` then writes the release through any sink with the same assembly, reports, config and

@@ -93,7 +93,7 @@ def _run(ray, data, files, run: RunConfig, review, sink: FolderSink, staging, ma
     settings = run.settings
     loader = DrawLoader(settings.backends)
     actors = max(1, int(ray.cluster_resources().get("CPU", 1)))
-    reading = {"max_bytes": settings.inputs.max_bytes, "text_field": settings.inputs.text_field}
+    reading = settings.inputs.reading
     items = [{"file": i, "path": str(path), "name": name} for i, (path, name) in enumerate(files)]
     documents = (
         data.from_items(items, override_num_blocks=min(len(items), 4 * actors))
@@ -177,9 +177,11 @@ def _run(ray, data, files, run: RunConfig, review, sink: FolderSink, staging, ma
         return assembly.finish(again, run=run, files=sorted(hashes), provenance=public, confidential=confidential)
 
 
-def _read_file(item: dict, *, max_bytes: int, text_field: str) -> list[dict]:
+def _read_file(item: dict, *, max_bytes: int, text_field: str, keep_fields: frozenset[str]) -> list[dict]:
     """One input file → one row per document (the first row carries the file's digest, for the mapping)."""
-    digest, found = read_file(Path(item["path"]), item["name"], max_bytes=max_bytes, text_field=text_field)
+    digest, found = read_file(
+        Path(item["path"]), item["name"], max_bytes=max_bytes, text_field=text_field, keep_fields=keep_fields
+    )
     return [
         {
             "file": item["file"],

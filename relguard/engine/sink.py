@@ -24,6 +24,10 @@ from typing import BinaryIO, Protocol
 from relguard.errors import ConfigError, OutputError
 from relguard.io.digest import sha256_file
 from relguard.io.write import CONFIDENTIAL_PREFIX, file_mode, safe_output_path
+from relguard.release.confidential import MARKER
+
+#: How much of a file is read to recognise a confidential mapping: its marker opens the file.
+_MARKER_WITHIN = 4096
 
 
 class Sink(Protocol):
@@ -216,12 +220,24 @@ def refuse_confidential_inside(out: Path, mapping: Path | None) -> None:
                 "with a release; give a path outside it"
             )
     if root.is_dir():
-        stale = sorted(p for p in root.rglob(f"{CONFIDENTIAL_PREFIX}*") if p.is_file())
+        stale = [p for p in sorted(root.rglob("*")) if p.is_file() and is_confidential_file(p)]
         if stale:
             raise OutputError(
                 f"{stale[0]}: a confidential file sits in the release folder {out}; move it out of there (it must "
                 "never be published with a release) and run again"
             )
+
+
+def is_confidential_file(path: Path) -> bool:
+    """A confidential mapping, however it was named (``--mapping private/map.json``): a ``CONFIDENTIAL-`` name, or
+    the marker every mapping opens with."""
+    if path.name.startswith(CONFIDENTIAL_PREFIX):
+        return True
+    try:
+        with open(path, "rb") as stream:
+            return MARKER.encode() in stream.read(_MARKER_WITHIN)
+    except OSError:
+        return False
 
 
 @contextmanager

@@ -56,11 +56,18 @@ class Tally:
     strict_documents: int = 0
     max_groups_in_one_document: int = 0
     slots_per_document: dict[str, int] = field(default_factory=dict)
+    fields_left_out: set[str] = field(default_factory=set)
 
     @classmethod
     def of(cls, doc: DocumentExtraction, out: SanitizedDocument) -> Tally:
-        """One document's counts: from where its slots and entities are, and from what its rewrite removed."""
-        missed = unprotected_in(doc)
+        """One document's counts: from where its slots and entities are, and from what its rewrite removed.
+
+        A sentence its outcome deleted, or that no wording of its outcome fills, is not counted as released
+        unprotected: what it said is gone, and its words must not reach a count (DESIGN invariant 12). Both follow
+        from the masked text and the outcomes; a sentence the leak scan withheld is counted as if it stood.
+        """
+        gone = {*out.removed_sentences, *out.unfillable_sentences}
+        missed = [s for s in unprotected_in(doc) if s.sentence not in gone]
         unprotected = sum(s.reason == "no slot" for s in missed)
         slots = sum(len(t.occurrences) for t in doc.triples)
         return cls(
@@ -78,6 +85,7 @@ class Tally:
             sentences_withheld=len(out.withheld_sentences),
             max_groups_in_one_document=groups_in(doc),
             slots_per_document={doc.document.name: slots} if slots else {},
+            fields_left_out=set(doc.document.left_out),
         )
 
     def merge(self, other: Tally) -> None:
@@ -86,6 +94,8 @@ class Tally:
                 self.max_groups_in_one_document = max(self.max_groups_in_one_document, other.max_groups_in_one_document)
             elif spec.name == "slots_per_document":
                 self.slots_per_document.update(other.slots_per_document)
+            elif spec.name == "fields_left_out":
+                self.fields_left_out |= other.fields_left_out
             else:
                 setattr(self, spec.name, getattr(self, spec.name) + getattr(other, spec.name))
 
@@ -118,6 +128,13 @@ class Tally:
             "documents_with_unprotected_sentences": self.documents_unprotected,
             "documents_without_slots": self.documents_without_slots,
         }
+
+    def record_fields(self, *, kept: Iterable[str]) -> dict[str, list[str]]:
+        """The report's ``record_fields``: the records' fields left out of the release and those the run kept as
+        written (``--keep-fields``); names only, the schema (:func:`relguard.io.rows.record_fields`)."""
+        if not self.fields_left_out and not kept:
+            return {}
+        return {"left_out": sorted(self.fields_left_out), "kept_as_written": sorted(kept)}
 
 
 class Relations:

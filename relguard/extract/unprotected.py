@@ -5,7 +5,8 @@ two or more different entities but has no slot ("no slot"), and one with a capit
 that no mention covers — a person or company the NER did not type, so no slot can stand for it ("untyped name",
 "Priyanka Das founded Pellucid Analytics"). The counts are public structure (names, entities and slots, never a
 relation's words — in the default slot mode where slots are is itself read from the wording, and the report says
-so); the list of sentences is for the analyst's review queue.
+so): untyped names are looked for in the masked text, outside every slot. The list of sentences is for the
+analyst's review queue.
 """
 
 from __future__ import annotations
@@ -98,10 +99,13 @@ _NOT_NAMES = frozenset(
 
 
 def untyped_names_in(doc: DocumentExtraction) -> tuple[UnprotectedSentence, ...]:
-    """The sentences of ``doc`` with a capitalized name of two or more words that no mention overlaps."""
+    """The sentences of ``doc`` with a capitalized name of two or more words that no mention overlaps, read in the
+    masked text: a slot's words are the relation's and are replaced by the fill, so they are neither a name left
+    as written nor anything a public count may read ("Vice President" vs "vice president" inside a slot must not
+    change the report, DESIGN invariant 12)."""
     covered = [(m.start, m.end) for e in doc.entities for m in e.mentions]
     found: list[UnprotectedSentence] = []
-    text = doc.document.text
+    text = masked_text(doc)
     for sentence in doc.sentences:
         names = []
         for match in _NAME_RUN.finditer(text, sentence.start, sentence.end):
@@ -114,6 +118,15 @@ def untyped_names_in(doc: DocumentExtraction) -> tuple[UnprotectedSentence, ...]
         if names:
             found.append(UnprotectedSentence(doc.document.name, sentence.index, tuple(names), "untyped name"))
     return tuple(found)
+
+
+def masked_text(doc: DocumentExtraction) -> str:
+    """The document's text with every slot's characters blanked (offsets kept): what its counts may read."""
+    chars = list(doc.document.text)
+    for triple in doc.triples:
+        for occurrence in triple.occurrences:
+            chars[occurrence.start : occurrence.end] = "\0" * (occurrence.end - occurrence.start)
+    return "".join(chars)
 
 
 def unprotected_sentences(extraction: Extraction) -> tuple[UnprotectedSentence, ...]:

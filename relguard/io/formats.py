@@ -136,12 +136,14 @@ def html_text(markup: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def _csv_documents(name: str, data: bytes, *, text_column: str | None) -> list[Document]:
+def _csv_documents(
+    name: str, data: bytes, *, text_column: str | None, keep_fields: frozenset[str] = frozenset()
+) -> list[Document]:
     text = decode_text(data, where=name)
     try:
         reader = csv.DictReader(io.StringIO(text, newline=""))
         column = choose_text_column(name, reader.fieldnames or [], text_column)
-        return row_documents(name, ((reader.line_num, row) for row in reader), column)
+        return row_documents(name, ((reader.line_num, row) for row in reader), column, keep_fields=keep_fields)
     except csv.Error as exc:
         raise InputError(f"{name}: not valid CSV ({exc}); save it as comma-separated UTF-8") from exc
 
@@ -153,25 +155,27 @@ def documents_from_upload(
     max_bytes: int = DEFAULT_MAX_BYTES,
     text_column: str | None = None,
     text_field: str = "text",
+    keep_fields: frozenset[str] = frozenset(),
 ) -> list[Document]:
     """Parse one file into documents or raise :class:`InputError` naming the file and the fix.
 
     ``text_field`` names the text of ``.jsonl`` records; ``text_column`` that of ``.csv`` rows (default: the first
-    of ``text``, ``body``, ``content``, ``document`` present).
+    of ``text``, ``body``, ``content``, ``document`` present). A record's other string fields are left out unless
+    ``keep_fields`` names them (:func:`relguard.io.rows.record_fields`).
     """
     suffix = Path(name).suffix.lower()
     if suffix not in UPLOAD_SUFFIXES:
         raise InputError(f"{name}: unsupported file type {suffix or '(none)'!r}; use {', '.join(UPLOAD_SUFFIXES)}")
     if suffix in (".txt", ".md", ".jsonl"):
-        return documents_from_bytes(name, data, max_bytes=max_bytes, text_field=text_field)
+        return documents_from_bytes(name, data, max_bytes=max_bytes, text_field=text_field, keep_fields=keep_fields)
     if len(data) > max_bytes:
         raise InputError(f"{name}: {len(data):,} bytes is over the limit of {max_bytes:,}; split the file")
     if not data:
         raise InputError(f"{name}: the file is empty; remove it or add text")
     if suffix == ".csv":
-        return _csv_documents(name, data, text_column=text_column)
+        return _csv_documents(name, data, text_column=text_column, keep_fields=keep_fields)
     if suffix == ".parquet":
-        return parquet_documents(name, data, text_column=text_column)
+        return parquet_documents(name, data, text_column=text_column, keep_fields=keep_fields)
     if suffix == ".pdf":
         return _text_document(name, _pdf_text(name, data))
     if suffix == ".docx":

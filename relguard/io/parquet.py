@@ -34,7 +34,9 @@ def _pyarrow():
     return pyarrow, pyarrow.parquet
 
 
-def parquet_documents(name: str, data: bytes, *, text_column: str | None = None) -> list[Document]:
+def parquet_documents(
+    name: str, data: bytes, *, text_column: str | None = None, keep_fields: frozenset[str] = frozenset()
+) -> list[Document]:
     """Every row of a Parquet file with text in its text column, as a document (see the module docstring)."""
     _, parquet = _pyarrow()
     try:
@@ -42,7 +44,7 @@ def parquet_documents(name: str, data: bytes, *, text_column: str | None = None)
     except Exception as exc:  # pyarrow raises its own ArrowInvalid/OSError family for a bad file
         raise InputError(f"{name}: not a readable Parquet file ({exc}); write it again with pyarrow or pandas") from exc
     column = choose_text_column(name, table.column_names, text_column)
-    return row_documents(name, enumerate(table.to_pylist(), start=1), column)
+    return row_documents(name, enumerate(table.to_pylist(), start=1), column, keep_fields=keep_fields)
 
 
 def parquet_rows(data: bytes) -> list[dict]:

@@ -49,19 +49,27 @@ def _expand(paths: Sequence[str | os.PathLike]) -> list[tuple[Path, str]]:
 
 
 def read_documents(
-    paths: Sequence[str | os.PathLike], *, max_bytes: int = DEFAULT_MAX_BYTES, text_field: str = "text"
+    paths: Sequence[str | os.PathLike],
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    text_field: str = "text",
+    keep_fields: frozenset[str] = frozenset(),
 ) -> tuple[list[Document], dict[str, str]]:
     """Read files and folders into documents; returns them and the SHA-256 of every input file."""
     documents: list[Document] = []
     hashes: dict[str, str] = {}
-    for name, digest, found in iter_files(paths, max_bytes=max_bytes, text_field=text_field):
+    for name, digest, found in iter_files(paths, max_bytes=max_bytes, text_field=text_field, keep_fields=keep_fields):
         documents.extend(found)
         hashes[name] = digest
     return documents, hashes
 
 
 def iter_files(
-    paths: Sequence[str | os.PathLike], *, max_bytes: int = DEFAULT_MAX_BYTES, text_field: str = "text"
+    paths: Sequence[str | os.PathLike],
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    text_field: str = "text",
+    keep_fields: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[str, str, list[Document]]]:
     """Each input file in turn as (output name, SHA-256, its documents): one file in memory at a time.
 
@@ -69,7 +77,7 @@ def iter_files(
     """
     if not paths:
         raise InputError(f"no input given; name files or folders of documents ({', '.join(SUPPORTED_SUFFIXES)})")
-    return _read_each(_expand(paths), max_bytes=max_bytes, text_field=text_field)
+    return _read_each(_expand(paths), max_bytes=max_bytes, text_field=text_field, keep_fields=keep_fields)
 
 
 def input_files(paths: Sequence[str | os.PathLike]) -> list[tuple[Path, str]]:
@@ -85,17 +93,26 @@ def input_bytes(paths: Sequence[str | os.PathLike]) -> int:
 
 
 def count_documents(
-    paths: Sequence[str | os.PathLike], *, max_bytes: int = DEFAULT_MAX_BYTES, text_field: str = "text"
+    paths: Sequence[str | os.PathLike],
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    text_field: str = "text",
+    keep_fields: frozenset[str] = frozenset(),
 ) -> int:
     """Read and parse every input once, keeping nothing, and count its documents.
 
     The batch engine calls this before it starts so that a bad file fails in seconds with its name, not hours
     into a run, and so that its progress bar knows the total. Parsing is a small fraction of extraction.
     """
-    return sum(len(found) for _, _, found in iter_files(paths, max_bytes=max_bytes, text_field=text_field))
+    return sum(
+        len(found)
+        for _, _, found in iter_files(paths, max_bytes=max_bytes, text_field=text_field, keep_fields=keep_fields)
+    )
 
 
-def read_file(path: Path, name: str, *, max_bytes: int, text_field: str) -> tuple[str, list[Document]]:
+def read_file(
+    path: Path, name: str, *, max_bytes: int, text_field: str, keep_fields: frozenset[str] = frozenset()
+) -> tuple[str, list[Document]]:
     """One input file: its SHA-256 (for the confidential mapping) and its documents; errors name ``path``."""
     try:
         size = path.stat().st_size
@@ -108,14 +125,14 @@ def read_file(path: Path, name: str, *, max_bytes: int, text_field: str) -> tupl
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from exc
     try:
-        found = documents_from_upload(name, data, max_bytes=max_bytes, text_field=text_field)
+        found = documents_from_upload(name, data, max_bytes=max_bytes, text_field=text_field, keep_fields=keep_fields)
     except InputError as exc:
         raise InputError(str(exc).replace(name, str(path), 1)) from exc
     return sha256_bytes(data), found
 
 
-def _read_each(found: list[tuple[Path, str]], *, max_bytes: int, text_field: str):
+def _read_each(found: list[tuple[Path, str]], *, max_bytes: int, text_field: str, keep_fields: frozenset[str]):
     """The files already listed (so a missing path fails before any work), read one at a time."""
     for path, name in found:
-        digest, documents = read_file(path, name, max_bytes=max_bytes, text_field=text_field)
+        digest, documents = read_file(path, name, max_bytes=max_bytes, text_field=text_field, keep_fields=keep_fields)
         yield name, digest, documents

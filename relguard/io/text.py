@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from relguard.errors import InputError
+from relguard.io.rows import record_fields
 from relguard.settings import DEFAULT_MAX_BYTES
 from relguard.types import Document
 
@@ -48,7 +49,12 @@ def decode_text(data: bytes, *, where: str) -> str:
 
 
 def documents_from_bytes(
-    name: str, data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, text_field: str = "text"
+    name: str,
+    data: bytes,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    text_field: str = "text",
+    keep_fields: frozenset[str] = frozenset(),
 ) -> list[Document]:
     """Parse one file's bytes into documents; ``name`` is how the file is named in messages and outputs."""
     if len(data) > max_bytes:
@@ -61,7 +67,7 @@ def documents_from_bytes(
     text = decode_text(data, where=name)
     suffix = Path(name).suffix.lower()
     if suffix in JSONL_SUFFIXES:
-        return _jsonl_documents(name, text, text_field=text_field)
+        return _jsonl_documents(name, text, text_field=text_field, keep_fields=keep_fields)
     if not text.strip():
         raise InputError(f"{name}: holds only whitespace; remove it or add text")
     return [Document(name=name, text=text, source=name)]
@@ -72,7 +78,7 @@ _NOTHING_LOADED = "nothing from this file was loaded"
 _FIX_THE_LINE = f"{_NOTHING_LOADED}; fix or remove that line"
 
 
-def _jsonl_documents(name: str, text: str, *, text_field: str) -> list[Document]:
+def _jsonl_documents(name: str, text: str, *, text_field: str, keep_fields: frozenset[str]) -> list[Document]:
     documents: list[Document] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -94,8 +100,10 @@ def _jsonl_documents(name: str, text: str, *, text_field: str) -> list[Document]
                 f"{name}: line {number} has no string field {text_field!r}; add it or pass --text-field "
                 f"({_NOTHING_LOADED})"
             )
-        fields = tuple((k, json.dumps(v, ensure_ascii=False)) for k, v in record.items() if k != text_field)
-        documents.append(Document(name=f"{name}:{number}", text=value, source=name, line=number, fields=fields))
+        fields, left_out = record_fields(record, text=text_field, keep=keep_fields)
+        documents.append(
+            Document(name=f"{name}:{number}", text=value, source=name, line=number, fields=fields, left_out=left_out)
+        )
     if not documents:
         raise InputError(f"{name}: no JSON lines with a {text_field!r} field; the file holds no documents")
     return documents

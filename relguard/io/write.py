@@ -27,8 +27,9 @@ def file_mode(path: Path) -> int:
     return 0o666 & ~umask
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and an atomic rename."""
+def atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and an atomic rename; ``mode`` the
+    permissions it gets (default :func:`file_mode`; a confidential mapping under any name passes 0o600)."""
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -36,7 +37,7 @@ def atomic_write(path: Path, data: bytes) -> None:
         try:
             with os.fdopen(handle, "wb") as stream:
                 stream.write(data)
-            os.chmod(temp, file_mode(path))
+            os.chmod(temp, file_mode(path) if mode is None else mode)
             os.replace(temp, path)
         except BaseException:
             Path(temp).unlink(missing_ok=True)

@@ -23,7 +23,7 @@ import tenacity
 
 from relguard.errors import BackendError, ConfigError
 from relguard.llm import formats, prompts
-from relguard.llm.endpoint import HOSTED_DEFAULT, check_endpoint
+from relguard.llm.endpoint import HOSTED_DEFAULT, check_endpoint, is_local
 from relguard.llm.schemas import InvalidReply
 
 T = TypeVar("T")
@@ -195,7 +195,12 @@ class LLMClient:
                     f"{BASE_URL_ENV} for a local server (vLLM, Ollama, llama.cpp)"
                 )
             key = "no-key"  # local servers ignore it; the client refuses None
-        self._client = openai.OpenAI(base_url=config.base_url, api_key=key, max_retries=0, timeout=config.timeout)
+        # A local endpoint is reached directly: with HTTP(S)_PROXY set, the client would otherwise send the
+        # documents through the proxy, off this machine, while the endpoint check calls the URL local.
+        direct = {"http_client": openai.DefaultHttpxClient(trust_env=False)} if is_local(config.base_url) else {}
+        self._client = openai.OpenAI(
+            base_url=config.base_url, api_key=key, max_retries=0, timeout=config.timeout, **direct
+        )
         self._slots = threading.BoundedSemaphore(config.max_concurrency)
         self._retries = itertools.count(1)
         self._sleep = sleep

@@ -6,6 +6,9 @@ as an IPv4-mapped ``::ffff:127.x.x.x``), ``0.0.0.0`` (which a client connects to
 unix socket (``unix://``, ``http+unix://``). The host is read by :func:`urllib.parse.urlsplit`, so
 ``http://localhost@example.com`` and ``http://127.0.0.1.example.com`` are remote, as they are to the HTTP client.
 A host name that merely resolves to a loopback address today is remote: the rule reads the URL, never DNS.
+The client (:class:`relguard.llm.client.LLMClient`) and the model discovery reach a URL this rule calls local
+directly, never through a proxy the environment names (``HTTP_PROXY``, ``ALL_PROXY``): through one, the documents
+would leave the machine while the check calls the endpoint local.
 
 Every other base URL, and no base URL at all (the ``openai`` client would then call OpenAI's hosted API), needs
 ``allow_remote`` (CLI ``--allow-remote-llm``, the app's confirmation). Refusing is the default because a silent

@@ -59,6 +59,22 @@ def summary_lines(report: dict) -> list[str]:
         "released word for word. Entity names are not hidden. "
         f"Slot mode: **{report.get('slot_mode', 'spans')}** (see Limits).",
     ]
+    fields = report.get("record_fields") or {}
+    if left := fields.get("left_out"):
+        one = len(left) == 1
+        lines += [
+            "",
+            f"**Left out:** the record {'field' if one else 'fields'} {', '.join(f'`{n}`' for n in left)} "
+            f"{'holds' if one else 'hold'} words and only the text field is sanitized, so "
+            f"{'it is' if one else 'they are'} not in this release (rerun with --keep-fields NAME to release "
+            "one as written).",
+        ]
+    if kept := fields.get("kept_as_written"):
+        lines += [
+            "",
+            f"**Released as written, not sanitized:** the record {'field' if len(kept) == 1 else 'fields'} "
+            f"{', '.join(f'`{n}`' for n in kept)} (--keep-fields).",
+        ]
     unfillable = counts.get("sentences_unfillable", 0)
     if unfillable:
         lines += [

@@ -26,6 +26,12 @@ from relguard.release.draws import COUNTED, DrawHistory, draw_entry, draws_block
 from relguard.types import CandidatePool, Guarantee
 
 REPORT_VERSION = 4
+#: What ``record_fields`` means, in the report itself.
+RECORD_FIELDS = (
+    "only a record's text field is sanitized: its other fields that hold words are left out of the release, "
+    "unless the run named them with --keep-fields, which releases them as written (numbers, booleans and nulls "
+    "are kept)"
+)
 LIMITS = (
     "Only relations the extractor found are protected: a relation it missed is left in the text as written.",
     "Entity identities are not hidden: names stay in the text; what is protected is which relation links them.",
@@ -101,6 +107,7 @@ class ReleaseSummary:
     marks: Mapping = field(default_factory=dict)
     sign_off: Mapping[str, str] = field(default_factory=dict)
     draws: DrawHistory = field(default_factory=DrawHistory)
+    record_fields: Mapping[str, list[str]] = field(default_factory=dict)
 
 
 def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | None = None) -> dict:
@@ -171,6 +178,7 @@ def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | 
         "coverage": dict(summary.coverage),
         **({"entity_level": dict(summary.entity_level)} if summary.entity_level else {}),
         "slots_per_document": dict(summary.slots_per_document),
+        **({"record_fields": {**summary.record_fields, "rule": RECORD_FIELDS}} if summary.record_fields else {}),
         "files": {"outputs": dict(output_hashes or {}), "naming": NAMING},
         "slot_mode": summary.slot_mode,
         **({"slot_marks": dict(summary.marks)} if summary.marks else {}),

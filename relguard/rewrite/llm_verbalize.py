@@ -1,6 +1,7 @@
 """The optional LLM verbalizer (the paper's step 4): a model words the sampled predicates into the masked sentence.
 
-The model is given what is public and nothing else — the masked sentence, its placeholders numbered, and for each
+The model is given what is public and nothing else — the masked sentence (fenced as data it must never obey, like
+every document text a prompt holds, :mod:`relguard.llm.fence`), its placeholders numbered, and for each
 the sampled predicate with its public type pair and which name comes first — never the original relation, so
 its words, like the offline forms', are a function of the masked text and the outcomes (DESIGN invariant 7); two
 documents that differ only in relation wording send the same request and, from the cache at temperature 0, get the
@@ -20,11 +21,12 @@ from pathlib import Path
 from relguard.extract.spacy.lexicon import words
 from relguard.llm.cache import JsonCache, key_of
 from relguard.llm.client import LLMClient, LLMConfig, LLMError, Usage
+from relguard.llm.fence import DATA_RULE, fenced
 from relguard.llm.schemas import InvalidReply
 from relguard.rewrite import frames as fr
 from relguard.rewrite.verbalize import IRREGULAR_PARTICIPLES, PREPOSITIONS, Ask, Forms, FormVerbalizer
 
-PROMPT_VERSION = "verbalize-3"
+PROMPT_VERSION = "verbalize-4"
 PURPOSE = "verbalize"
 #: Longest phrase accepted for one placeholder, in words; a longer one is a model rewriting the sentence.
 MAX_WORDS = 8
@@ -33,12 +35,13 @@ SYSTEM = (
     "You fill placeholders in one sentence. Each placeholder [1], [2], ... stands between names and must be "
     "replaced by a short phrase that states the relation given for it, in the direction given, so that the whole "
     "sentence reads as fluent, grammatical English. Use only the relation given; do not add facts, names, dates or "
-    "numbers. Reply with JSON only: an object mapping each placeholder number to its phrase."
+    "numbers. Reply with JSON only: an object mapping each placeholder number to its phrase.\n" + DATA_RULE
 )
 
 
 def messages(sentence: str, asks: Sequence[Ask]) -> list[dict[str, str]]:
-    """The request: the masked sentence with its placeholders numbered, and each relation in words."""
+    """The request: the masked sentence with its placeholders numbered, as fenced data (it is a document's words,
+    :mod:`relguard.llm.fence`), and each relation in words (public: the sampled predicate and its type pair)."""
     text, cursor, lines = "", 0, []
     for number, ask in enumerate(asks, 1):
         text += sentence[cursor : ask.start] + f"[{number}]"
@@ -47,7 +50,7 @@ def messages(sentence: str, asks: Sequence[Ask]) -> list[dict[str, str]]:
         order = "the object is named before it" if ask.place.inverted else "the subject is named before it"
         lines.append(f"[{number}]: {ask.predicate.replace('_', ' ')} ({subject} -> {obj}; {order})")
     text += sentence[cursor:]
-    user = "Sentence:\n" + text + "\n\nRelations:\n" + "\n".join(lines) + "\n\nJSON:"
+    user = "Sentence:\n" + fenced(text, what="sentence") + "\n\nRelations:\n" + "\n".join(lines) + "\n\nJSON:"
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
 

@@ -32,7 +32,7 @@ def corpus_of(folder: str | Path) -> Prepared:
     config = Path(folder) / CONFIG_FILE
     run, _ = read_config(config)
     settings = run.settings
-    reading = {"max_bytes": settings.inputs.max_bytes, "text_field": settings.inputs.text_field}
+    reading = settings.inputs.reading
     documents, hashes = read_documents(resolve_inputs(run.inputs, config), **reading)
     review = Review.read(settings.inputs.review) if settings.inputs.review else None
     backends = Backends.from_settings(settings.backends)
