@@ -9,7 +9,7 @@ from relguard.engine.marks import CLOSE, MEANING, OPEN
 from relguard.engine.memory import release_counts
 from relguard.release.confidential import MAPPING_FILE
 from relguard.release.markdown import backend_lines
-from relguard.studio.export import export_release
+from relguard.studio.export import export_release, lost_text
 from relguard.studio.signoff import DECISIONS
 from relguard.studio.wording import epsilon_words
 
@@ -35,6 +35,8 @@ else:
         f"{counts['sentences_removed']} of {counts['sentences']} sentences removed"
     )
     st.info(epsilon_words(g.epsilon))
+    for line in lost_text(release):
+        st.error(f"{line}. Read it on **Drawn release** before you sign.", icon="⚠️")
     if counts["sentences_withheld"]:
         st.warning(
             f"{counts['sentences_withheld']} sentence(s) were withheld: the leak scan still found an original "

@@ -35,6 +35,7 @@ from relguard.release.confidential import MappingRow, confidential_counts
 from relguard.release.config import SIGNED, RunConfig, RunOptions, read_config, recorded_of, resolve_inputs
 from relguard.release.draws import folder_history
 from relguard.release.entity import summary_words
+from relguard.release.report import loss_words
 from relguard.release.signoff import DECISION_NAMES, REFUSED, checked_sign_off, date_of, decision_of
 from relguard.settings import FLAGS
 from relguard.textable import plural
@@ -272,6 +273,8 @@ def _summary(report: dict, rows: list[MappingRow], args: argparse.Namespace, run
         f"{counts['sentences_withheld']} withheld, slot mode {report['slot_mode']} "
         f"({summary_words(report)}); report: {out / 'report.md'}"
     )
+    for entry in report.get("documents_losing_text") or []:
+        print(f"lost text: {loss_words(entry)}; read it before publishing")
     cover = report["coverage"]
     if cover["sentences_not_protected"]:
         print(

@@ -117,6 +117,7 @@ class Assembly:
             marks=marks_summary(inline_marks=run.options.mark_slots, sidecar=self._sidecar),
             sign_off=run.sign_off,
             draws=run.history,
+            losses=self.tally.losses,
         )
         report = build_report(summary, output_hashes=dict(sorted(hashes.items())))
         config = config_toml(run, files=files, recorded=recorded_of(report))

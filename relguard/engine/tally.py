@@ -56,6 +56,7 @@ class Tally:
     strict_documents: int = 0
     max_groups_in_one_document: int = 0
     slots_per_document: dict[str, int] = field(default_factory=dict)
+    losses: dict[str, dict[str, int | bool]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, doc: DocumentExtraction, out: SanitizedDocument) -> Tally:
@@ -78,6 +79,7 @@ class Tally:
             sentences_withheld=len(out.withheld_sentences),
             max_groups_in_one_document=groups_in(doc),
             slots_per_document={doc.document.name: slots} if slots else {},
+            losses=lost_text(doc.document.name, len(doc.sentences), out),
         )
 
     def merge(self, other: Tally) -> None:
@@ -86,6 +88,8 @@ class Tally:
                 self.max_groups_in_one_document = max(self.max_groups_in_one_document, other.max_groups_in_one_document)
             elif spec.name == "slots_per_document":
                 self.slots_per_document.update(other.slots_per_document)
+            elif spec.name == "losses":
+                self.losses.update(other.losses)
             else:
                 setattr(self, spec.name, getattr(self, spec.name) + getattr(other, spec.name))
 
@@ -143,6 +147,28 @@ class Relations:
     def rows(self, keys: Sequence[PairKey], predicates: Sequence[str | None]) -> list[MappingRow]:
         """One row per group of the outcome table: its key, its outcome and its originals sorted by predicate."""
         return [(key, predicates[i], sorted(self._by_group.get(i, {}).items())) for i, key in enumerate(keys)]
+
+
+def lost_text(name: str, sentences: int, out: SanitizedDocument) -> dict[str, dict[str, int | bool]]:
+    """``{name: why}`` when a document came out empty or lost more than half its sentences, else ``{}``.
+
+    An officer must never find an emptied file by chance. Every number is a function of the outcomes and the
+    masked text (null outcomes, unfillable sentences) or of the leak scan, as the report's counts are.
+    """
+    gone = len(out.gone_sentences)
+    empty = sentences > 0 and not out.text.strip()
+    if not empty and gone * 2 <= sentences:
+        return {}
+    return {
+        name: {
+            "sentences": sentences,
+            "sentences_gone": gone,
+            "empty": empty,
+            "null_outcome": len(out.removed_sentences),
+            "unfillable": len(set(out.unfillable_sentences) - set(out.removed_sentences)),
+            "leak_scan": len(set(out.withheld_sentences) - set(out.removed_sentences) - set(out.unfillable_sentences)),
+        }
+    }
 
 
 def groups_in(doc: DocumentExtraction) -> int:

@@ -12,7 +12,7 @@ import math
 import re
 
 from relguard.release.entity import entity_lines
-from relguard.release.report import COUNT_LABELS
+from relguard.release.report import COUNT_LABELS, loss_words
 from relguard.textable import markdown_cell, markdown_table, plural
 
 SIGN_OFF_FIELDS = ("reviewer", "date", "decision", "notes")
@@ -81,6 +81,16 @@ def summary_lines(report: dict) -> list[str]:
             "",
             f"**{plural(withheld, 'sentence was', 'sentences were')} withheld** by the leak scan (an original "
             f"relation was still visible there); {'it is' if withheld == 1 else 'they are'} not in the release.",
+        ]
+    losing = report.get("documents_losing_text") or []
+    if losing:
+        lines += [
+            "",
+            f"**{plural(len(losing), 'document')} came out empty or lost more than half of "
+            f"{'its' if len(losing) == 1 else 'their'} sentences;** read {'it' if len(losing) == 1 else 'them'} "
+            "before publishing:",
+            "",
+            *(f"- {loss_words(entry)}" for entry in losing),
         ]
     if not report.get("private_release", True):
         lines += ["", "**This is a teaching draw with a fixed seed, not a private release.**"]

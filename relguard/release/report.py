@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from relguard.release.draws import COUNTED, DrawHistory, draw_entry, draws_block
+from relguard.textable import plural
 from relguard.types import CandidatePool, Guarantee
 
 REPORT_VERSION = 4
@@ -100,6 +101,29 @@ class ReleaseSummary:
     marks: Mapping = field(default_factory=dict)
     sign_off: Mapping[str, str] = field(default_factory=dict)
     draws: DrawHistory = field(default_factory=DrawHistory)
+    losses: Mapping[str, Mapping[str, int | bool]] = field(default_factory=dict)
+
+
+def losing_text(losses: Mapping[str, Mapping[str, int | bool]]) -> list[dict]:
+    """The documents that came out empty or lost more than half their sentences, by name, with the counts of why:
+    a null outcome, no wording fits (unfillable), or the leak scan held the sentence back."""
+    return [{"document": name, **losses[name]} for name in sorted(losses)]
+
+
+#: Why a document lost sentences, in the words every face uses (a key of a ``documents_losing_text`` entry).
+LOSS_REASONS = {
+    "null_outcome": "deleted by a null outcome (a drawn deletion)",
+    "unfillable": "deleted as unfillable (no wording of the drawn relation fits)",
+    "leak_scan": "withheld by the leak scan",
+}
+
+
+def loss_words(entry: Mapping) -> str:
+    """One ``documents_losing_text`` entry as the CLI, report.md and the app say it."""
+    gone, total = entry["sentences_gone"], entry["sentences"]
+    what = "came out EMPTY" if entry["empty"] else "lost more than half its sentences"
+    why = ", ".join(f"{entry[key]} {words}" for key, words in LOSS_REASONS.items() if entry.get(key))
+    return f"{entry['document']} {what}: {gone} of {plural(total, 'sentence')} gone" + (f"; {why}" if why else "")
 
 
 def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | None = None) -> dict:
@@ -165,6 +189,7 @@ def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | 
         "coverage": dict(summary.coverage),
         **({"entity_level": dict(summary.entity_level)} if summary.entity_level else {}),
         "slots_per_document": dict(summary.slots_per_document),
+        "documents_losing_text": losing_text(summary.losses),
         "files": {"outputs": dict(output_hashes or {}), "naming": NAMING},
         "slot_mode": summary.slot_mode,
         **({"slot_marks": dict(summary.marks)} if summary.marks else {}),
