@@ -38,3 +38,49 @@ def test_a_document_that_keeps_its_sentences_is_not_named(tmp_path, capsys):
     assert main([*argv, "--lam", "0", "--quiet"]) == 0
     assert "came out" not in capsys.readouterr().out
     assert json.loads(Path(out / "report.json").read_text())["documents_losing_text"] == []
+
+
+def test_the_sensitive_policy_leaves_every_inventory_pool_at_exactly_k_up_to_the_apps_largest_k():
+    """DESIGN invariant 2: the pools take the next public predicates, so K = 20 (the app's largest) still fits."""
+    from relguard.candidates.exclusion import with_exclusions
+    from relguard.candidates.inventory import InventoryCandidates
+    from relguard.candidates.sensitive import sensitive_policy
+    from relguard.types import ENTITY_TYPES
+
+    policy = sensitive_policy()
+    generator = with_exclusions(InventoryCandidates(), None, sensitive=policy)
+    for pair in [(s, o) for s in ENTITY_TYPES for o in ENTITY_TYPES]:
+        pool = generator.generate(pair, 20).predicates
+        assert len(pool) == len(set(pool)) == 20, pair
+        assert not set(pool) & policy.excluded(pair), pair
+    assert {"sued", "fired", "arrested"} <= policy.excluded(("ORG", "PERSON"))
+    assert {"spouse_of", "parent_of", "killed"} <= policy.excluded(("PERSON", "PERSON"))
+
+
+def test_sensitive_predicates_are_out_of_the_pools_by_default_named_in_the_report_and_replayed(tmp_path):
+    """PERSON → ORG at K = 20 holds sued and was_fired_by in the inventory; by default neither is in the pool,
+    which still holds 20. ``--no-sensitive-policy`` puts them back, and a config replays either choice."""
+    note = tmp_path / "note.txt"
+    note.write_text("Maria Lopez works for Acme Corp.\n")
+    pools = {}
+    for name, extra in (("on", []), ("off", ["--no-sensitive-policy"])):
+        out = tmp_path / name
+        assert main(["sanitize", str(note), "--out", str(out), "--k", "20", "--quiet", *extra]) == 0
+        report = json.loads((out / "report.json").read_text())
+        pools[name] = report["candidates"]["pools"]["PERSON|ORG"]
+        assert len(pools[name]) == 20
+        config = (out / "config.toml").read_text()
+        assert f"no_sensitive_policy = {'true' if extra else 'false'}" in config
+        replay = tmp_path / f"{name}-replay"
+        assert main(["sanitize", "--config", str(out / "config.toml"), "--out", str(replay), "--quiet"]) == 0
+        again = json.loads((replay / "report.json").read_text())["candidates"]
+        assert (
+            again["pools"]["PERSON|ORG"] == pools[name]
+            and again["sensitive_policy"] == report["candidates"]["sensitive_policy"]
+        )
+    assert not {"sued", "was_fired_by", "was_investigated_by"} & set(pools["on"])
+    assert {"sued", "was_fired_by"} <= set(pools["off"])
+    on = json.loads((tmp_path / "on" / "report.json").read_text())["candidates"]["sensitive_policy"]
+    assert on["file"] == "relguard:sensitive-predicates-v1" and "sued" in on["excluded"]["PERSON|ORG"]
+    assert "Sensitive-predicate policy" in (tmp_path / "on" / "report.md").read_text()
+    assert "switched off" in (tmp_path / "off" / "report.md").read_text()

@@ -133,11 +133,16 @@ def run_of(release: Release, *, inputs: list[str] | None = None, review: str | N
         options["candidates"] = str(p.get("candidates") or "inventory")
     if policy := p.get("exclusion_policy"):  # the policy file, beside config.toml in the app's zip
         options["exclude_predicates"] = str(policy["file"])
+    sensitive_off = not p.get("sensitive_policy")  # built-in: a config replays it by saying whether it was on
     encoder = str(p.get("encoder") or "")
     encoder = encoder.split(":", 1)[1] if encoder.startswith("sentence-transformers:") else encoder
     settings = Settings(
         privacy=PrivacySettings(epsilon=g.epsilon, lam=g.lam, k=g.k, seed=g.seed, entity_epsilon=g.entity_epsilon),
-        backends=BackendSettings(**options, **({"encoder": encoder.split("@sha256:", 1)[0]} if encoder else {})),
+        backends=BackendSettings(
+            **options,
+            no_sensitive_policy=sensitive_off,
+            **({"encoder": encoder.split("@sha256:", 1)[0]} if encoder else {}),
+        ),
         inputs=InputSettings(review=review),
     )
     history = p.get("draw_history")

@@ -237,6 +237,7 @@ def render_markdown(report: dict) -> str:
     lines += markdown_table(("what", "number"), labels, align="lr")
     lines += ["", "## Candidate pools used (public)", ""]
     lines += exclusion_lines(report["candidates"].get("exclusion_policy"))
+    lines += sensitive_lines(report["candidates"])
     for pair, predicates in report["candidates"]["pools"].items():
         lines.append(f"- **{pair.replace('|', ' → ')}:** {', '.join(predicates)}")
     lines += ["", "## Output files (SHA-256)", "", f"Names: {report['files'].get('naming', '')}.", ""]
@@ -266,6 +267,27 @@ def exclusion_lines(policy: dict | None) -> list[str]:
     return [
         f"Built under the exclusion policy {_md_code(policy['file'])} (sha256 `{policy['sha256']}`), which no pool "
         f"may break: never published — {formula(entries)}.",
+        "",
+    ]
+
+
+def sensitive_lines(candidates: dict) -> list[str]:
+    """Whether the sensitive-predicate list kept accusations, dismissals, crimes, health and family ties about
+    people out of the pools (:mod:`relguard.candidates.sensitive`)."""
+    if "sensitive_policy" not in candidates:
+        return []
+    policy = candidates["sensitive_policy"]
+    if not policy:
+        return [
+            "**The sensitive-predicate policy was switched off:** the pools may hold accusations, dismissals, "
+            "crimes, health and family ties, drawn about named people.",
+            "",
+        ]
+    found = sum(len(v) for v in policy["excluded"].values())
+    return [
+        f"Sensitive-predicate policy {_md_code(policy['file'])} (sha256 `{policy['sha256']}`): {found} accusations, "
+        "dismissals, crimes, health and family ties about people are in no pool; each pool took the next public "
+        "predicates and still holds K.",
         "",
     ]
 

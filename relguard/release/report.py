@@ -181,6 +181,7 @@ def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | 
             "inventory_sha256": p.get("inventory_hash"),
             "pools": {f"{a}|{b}": list(pool.predicates) for pool in summary.pools for a, b in [pool.type_pair]},
             **({"exclusion_policy": p["exclusion_policy"]} if p.get("exclusion_policy") else {}),
+            "sensitive_policy": p.get("sensitive_policy"),
         },
         "backends": p.get("backends", {}),
         "versions": {"relguard": p.get("relguard_version"), "python": p.get("python")},

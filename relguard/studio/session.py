@@ -16,6 +16,7 @@ from pathlib import Path
 
 from relguard import llm
 from relguard.candidates.exclusion import POLICY_FILE, ExclusionPolicy, parse_policy, policy_text, with_exclusions
+from relguard.candidates.sensitive import sensitive_policy
 from relguard.engine.tally import most_groups_in_one_document
 from relguard.extract.review import Edit, Review
 from relguard.io import read_documents
@@ -70,6 +71,7 @@ DEFAULTS: dict[str, object] = {
     "sign_notes": "",
     "draw_log": [],  # every Draw of this session (relguard.studio.draws): draws compose
     "exclusion_policy": "",  # the policy file's text the pools are built under (public; "" for none)
+    "sensitive_policy": True,  # the built-in sensitive-predicate list kept out of the pools (on by default)
 }
 
 
@@ -205,13 +207,16 @@ class Studio:
         names = self.backend_choice()
         endpoint = (self.state["llm_base_url"], self.state["llm_model"]) if "llm" in names else None
         review, policy = self.state["review"].to_json(), self.state["exclusion_policy"]
-        return (content_key(self.documents), self.state["k"], names, endpoint, review, policy)
+        policies = (policy, bool(self.state["sensitive_policy"]))
+        return (content_key(self.documents), self.state["k"], names, endpoint, review, policies)
 
     def _backends(self, resources: Resources, names: tuple[str, str]) -> Backends:
         """The offline backends from the process-wide resources, LLM ones fresh per run (so usage is this run's);
         the pools under the session's exclusion policy."""
         built = self._named_backends(resources, names)
-        return Backends(built.extractor, with_exclusions(built.candidates, self.policy()), built.encoder)
+        sensitive = sensitive_policy() if self.state["sensitive_policy"] else None
+        candidates = with_exclusions(built.candidates, self.policy(), sensitive=sensitive)
+        return Backends(built.extractor, candidates, built.encoder)
 
     def _named_backends(self, resources: Resources, names: tuple[str, str]) -> Backends:
         if "llm" not in names:
@@ -301,7 +306,7 @@ class Studio:
             "the backends changed",
             "the LLM endpoint changed",
             "the review edits changed",
-            "the exclusion policy changed",
+            "the exclusion policy or the sensitive-predicate policy changed",
         )
         changes += [label for label, a, b in zip(labels, old, new, strict=True) if a != b]
         return "; ".join(changes) or None

@@ -328,7 +328,8 @@ def audit_report(
     pools = pools_from_report(report)
     backend = candidates.get("backend") or "inventory"
     inventory = registry.create("candidates", backend) if backend == "inventory" else None
-    generator = with_exclusions(inventory, candidates.get("exclusion_policy")) if inventory else None  # its policy
+    policies = {"policy": candidates.get("exclusion_policy"), "sensitive": candidates.get("sensitive_policy")}
+    generator = with_exclusions(inventory, **policies) if inventory else None  # its policies
     originals: dict[TypePair, list[str]] = {}
     if prepared is not None:
         for triple in prepared.triples:

@@ -70,6 +70,7 @@ def public_file_problems(files: Mapping[str, bytes], *, input_digests: Sequence[
     allowed.add(str(report.get("candidates", {}).get("sha256", "")))
     allowed.add(str(report.get("candidates", {}).get("inventory_sha256", "")))
     allowed.add(str((report.get("candidates", {}).get("exclusion_policy") or {}).get("sha256", "")))
+    allowed.add(str((report.get("candidates", {}).get("sensitive_policy") or {}).get("sha256", "")))
     allowed |= set(_DIGEST.findall(str(report.get("encoder", ""))))
     leaked = set(input_digests)
     for name in names:
