@@ -13,10 +13,10 @@ def test_a_document_emptied_by_the_draw_is_named_in_the_summary_and_both_reports
     out = tmp_path / "out"
     argv = ["sanitize", str(tmp_path / "note.txt"), "--out", str(out), "--seed", "6", "--epsilon", "0.1"]
     assert main([*argv, "--lam", "0", "--quiet"]) == 0
-    assert not (out / "documents" / "note.txt").read_text().strip()
+    report = json.loads((out / "report.json").read_text())
+    assert (out / "documents" / "note.txt").read_text().strip() == report["release_notice"]  # nothing but it
     said = capsys.readouterr().out
     assert "note.txt came out EMPTY: 1 of 1 sentence gone; 1 deleted by a null outcome" in said, said
-    report = json.loads((out / "report.json").read_text())
     assert report["documents_losing_text"] == [
         {
             "document": "note.txt",
@@ -84,3 +84,29 @@ def test_sensitive_predicates_are_out_of_the_pools_by_default_named_in_the_repor
     assert on["file"] == "relguard:sensitive-predicates-v1" and "sued" in on["excluded"]["PERSON|ORG"]
     assert "Sensitive-predicate policy" in (tmp_path / "on" / "report.md").read_text()
     assert "switched off" in (tmp_path / "off" / "report.md").read_text()
+
+
+def test_every_released_file_opens_with_the_notice_and_every_record_carries_it(tmp_path):
+    """The notice depends on ε alone; the slot ranges still point at the fills (text files: past the notice), the
+    public-file check passes with it, and ``--no-notice`` (replayed by the config) drops it."""
+    (tmp_path / "note.txt").write_text("Maria Lopez works for Acme Corp.\n")
+    records = tmp_path / "rows.jsonl"
+    records.write_text(json.dumps({"id": 1, "text": "Tom Reilly founded Vireo Analytics."}) + "\n")
+    out = tmp_path / "out"
+    inputs = [str(tmp_path / "note.txt"), str(records)]
+    assert main(["sanitize", *inputs, "--out", str(out), "--epsilon", "2", "--quiet", "--parquet"]) == 0
+    notice = json.loads((out / "report.json").read_text())["release_notice"]
+    assert notice.startswith("RelGuard notice:") and "ε = 2," in notice and "\n" not in notice
+    text = (out / "documents" / "note.txt").read_text()
+    assert text.startswith(notice + "\n\nMaria Lopez ")
+    (sidecar,) = [json.loads(line) for line in (out / "slots.jsonl").read_text().splitlines()]
+    (row,) = [json.loads(line) for line in (out / "documents" / "rows.jsonl").read_text().splitlines()]
+    assert row["relguard_notice"] == notice and row["id"] == 1
+    fills = [text[a:b] for a, b in sidecar["relguard_slots"]] + [row["text"][a:b] for a, b in row["relguard_slots"]]
+    assert len(fills) == 2 and all(f.strip() and f == f.strip() and "Maria" not in f for f in fills), fills
+    again = tmp_path / "again"
+    assert main(["sanitize", *inputs, "--out", str(again), "--epsilon", "2", "--quiet", "--no-notice"]) == 0
+    assert (again / "documents" / "note.txt").read_text().startswith("Maria Lopez ")
+    assert "relguard_notice" not in (again / "documents" / "rows.jsonl").read_text()
+    assert json.loads((again / "report.json").read_text())["release_notice"] is None
+    assert "no_notice = true" in (again / "config.toml").read_text()

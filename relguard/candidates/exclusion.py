@@ -225,9 +225,14 @@ def with_exclusions(
     """``generator`` with ``policy`` applied: a policy, a policy file's path, or the public account of one in a
     report (:meth:`ExclusionPolicy.public`, which the audit rebuilds the pools from); ``sensitive`` is the
     sensitive-predicate list (:mod:`relguard.candidates.sensitive`) or its public account; unchanged when both
-    are None."""
+    are None. A generator already under policies keeps those the call does not give: one wrapper holds both, so
+    the report names every list its pools were built under."""
     if isinstance(sensitive, Mapping):
         sensitive = policy_from_public(sensitive) if sensitive else None
+    if isinstance(generator, ExcludingCandidates):
+        policy = policy or generator.policy
+        sensitive = sensitive if sensitive is not None else generator.sensitive
+        generator = generator.inner
     if not policy and sensitive is None:
         return generator
     if isinstance(policy, Mapping):

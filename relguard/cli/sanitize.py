@@ -43,7 +43,7 @@ from relguard.textable import plural
 #: Exit status when the leak scan withheld sentences and --allow-withheld was not given.
 WITHHELD_EXIT = 4
 #: Flags that change what a release is: with --config they come from the config, never from the command line.
-_RELEASE_FLAGS = ("seed", "parquet", "self_audit", "allow_withheld", "mark_slots")
+_RELEASE_FLAGS = ("seed", "parquet", "self_audit", "allow_withheld", "mark_slots", "no_notice")
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -109,6 +109,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help=f"also mark every filled slot inside the text, between {OPEN} and {CLOSE} (the ranges are always in "
         f"the {SLOTS_FIELD} field of .jsonl records and in {SLOTS_FILE} for text files)",
     )
+    run.add_argument(
+        "--no-notice",
+        action="store_true",
+        help="leave out the one-line notice that the relations were drawn at random at ε (by default it opens every "
+        "text file and is the relguard_notice field of every .jsonl record)",
+    )
     run.add_argument("--dry-run", action="store_true", help="estimate the LLM calls and tokens of this run and stop")
     add_sign_off_flags(run)
     add_settings_flags(run)
@@ -165,6 +171,7 @@ def run_of(args: argparse.Namespace, parser_defaults: dict) -> tuple[RunConfig, 
             self_audit=args.self_audit,
             allow_withheld=args.allow_withheld,
             mark_slots=args.mark_slots,
+            no_notice=args.no_notice,
         )
         return RunConfig(settings_of(args), tuple(args.inputs), options), {}
     given = [f"--{name.replace('_', '-')}" for name in _RELEASE_FLAGS if getattr(args, name) != parser_defaults[name]]

@@ -102,6 +102,7 @@ class ReleaseSummary:
     sign_off: Mapping[str, str] = field(default_factory=dict)
     draws: DrawHistory = field(default_factory=DrawHistory)
     losses: Mapping[str, Mapping[str, int | bool]] = field(default_factory=dict)
+    notice: str | None = None
 
 
 def losing_text(losses: Mapping[str, Mapping[str, int | bool]]) -> list[dict]:
@@ -193,6 +194,7 @@ def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | 
         "documents_losing_text": losing_text(summary.losses),
         "files": {"outputs": dict(output_hashes or {}), "naming": NAMING},
         "slot_mode": summary.slot_mode,
+        "release_notice": summary.notice,
         **({"slot_marks": dict(summary.marks)} if summary.marks else {}),
         "draws": draws_block(summary.draws, this_draw, documents=documents),
         "limits": [SLOT_MODES[summary.slot_mode], *LIMITS, COUNTED],

@@ -15,7 +15,14 @@ from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from pathlib import Path
 
 from relguard import llm
-from relguard.candidates.exclusion import POLICY_FILE, ExclusionPolicy, parse_policy, policy_text, with_exclusions
+from relguard.candidates.exclusion import (
+    POLICY_FILE,
+    ExclusionPolicy,
+    parse_policy,
+    policy_text,
+    unwrapped,
+    with_exclusions,
+)
 from relguard.candidates.sensitive import sensitive_policy
 from relguard.engine.tally import most_groups_in_one_document
 from relguard.extract.review import Edit, Review
@@ -215,7 +222,7 @@ class Studio:
         the pools under the session's exclusion policy."""
         built = self._named_backends(resources, names)
         sensitive = sensitive_policy() if self.state["sensitive_policy"] else None
-        candidates = with_exclusions(built.candidates, self.policy(), sensitive=sensitive)
+        candidates = with_exclusions(unwrapped(built.candidates), self.policy(), sensitive=sensitive)
         return Backends(built.extractor, candidates, built.encoder)
 
     def _named_backends(self, resources: Resources, names: tuple[str, str]) -> Backends:
