@@ -110,3 +110,16 @@ def test_every_released_file_opens_with_the_notice_and_every_record_carries_it(t
     assert "relguard_notice" not in (again / "documents" / "rows.jsonl").read_text()
     assert json.loads((again / "report.json").read_text())["release_notice"] is None
     assert "no_notice = true" in (again / "config.toml").read_text()
+
+
+def test_a_private_replay_of_a_config_into_a_new_folder_continues_that_releases_ledger(tmp_path):
+    (tmp_path / "note.txt").write_text("Maria Lopez works for Acme Corp.\n")
+    first = tmp_path / "first"
+    assert main(["sanitize", str(tmp_path / "note.txt"), "--out", str(first), "--epsilon", "1", "--quiet"]) == 0
+    again = tmp_path / "again"
+    assert main(["sanitize", "--config", str(first / "config.toml"), "--out", str(again), "--quiet"]) == 0
+    draws = json.loads((again / "report.json").read_text())["draws"]
+    assert (draws["this_draw"], draws["private"], draws["total_epsilon"]) == (2, 2, 2.0)
+    third = tmp_path / "third"
+    assert main(["sanitize", "--config", str(again / "config.toml"), "--out", str(third), "--quiet"]) == 0
+    assert json.loads((third / "report.json").read_text())["draws"]["this_draw"] == 3

@@ -33,7 +33,7 @@ from relguard.llm.estimate import estimate
 from relguard.pipeline import sanitize
 from relguard.release.confidential import MappingRow, confidential_counts
 from relguard.release.config import SIGNED, RunConfig, RunOptions, read_config, recorded_of, resolve_inputs
-from relguard.release.draws import folder_history
+from relguard.release.draws import DrawHistory, folder_history
 from relguard.release.entity import summary_words
 from relguard.release.report import loss_words
 from relguard.release.signoff import DECISION_NAMES, REFUSED, checked_sign_off, date_of, decision_of
@@ -190,9 +190,21 @@ def _dest(flag: str) -> str:
     return flag[2:].replace("-", "_")
 
 
+def history_of_run(args: argparse.Namespace, run: RunConfig) -> DrawHistory:
+    """The draws this release follows: those of the release folder it is written into, or, for a private replay
+    into a new folder, those of the release whose config it replays (its report.json beside config.toml): a
+    replay without a seed is a fresh draw of that corpus, so its count goes on. A teaching replay reproduces its
+    draw to the byte and adds nothing."""
+    history = folder_history(args.out)
+    if history.earlier or args.config is None or run.settings.privacy.seed is not None:
+        return history
+    replayed = Path(args.config).parent
+    return folder_history(replayed) if (replayed / "report.json").is_file() else history
+
+
 def run_sanitize(args: argparse.Namespace) -> int:
     run, recorded = run_of(args, args.parser_defaults)
-    run = dataclasses.replace(signed_run(run, args), history=folder_history(args.out))
+    run = dataclasses.replace(signed_run(run, args), history=history_of_run(args, run))
     settings = run.settings
     if args.ray_address and args.engine != "ray":
         raise ConfigError("--ray-address needs --engine ray")
