@@ -40,3 +40,30 @@ def test_a_document_emptied_by_the_draw_is_named_on_export_and_on_the_drawn_rele
     said = "note.txt came out EMPTY: 1 of 1 sentence gone; 1 deleted by a null outcome"
     assert any(said in e.value for e in goto(at, "export").error), [e.value for e in at.error]
     assert any(said in e.value for e in goto(at, "release").error), [e.value for e in at.error]
+
+
+def test_a_reload_continues_the_draw_ledger_the_review_edits_and_the_policies(app_state):
+    """A reload is a new session: the draw count, the edits and the sensitive-policy switch come back from the
+    state folder (conftest gives each test its own), keyed by the documents' names; nothing of it is in a zip."""
+    from relguard.extract.review import Dismiss, Review
+
+    first = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    first.run()
+    first.file_uploader(key="uploads").set_value([("note.txt", NOTE, "text/plain")]).run()
+    goto(first, "pools")
+    first.toggle(key="w_sensitive").set_value(False).run()
+    first.session_state["review"] = Review().add(Dismiss("missed names", "note.txt", "Acme", "a test"))
+    goto(first, "tune")
+    next(b for b in first.button if b.label == "Draw a release").click().run()
+    assert first.session_state.draws == 1
+    assert (app_state / "draws.jsonl").is_file() and list((app_state / "corpora").glob("*.json"))
+
+    again = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    again.run()
+    again.file_uploader(key="uploads").set_value([("note.txt", NOTE, "text/plain")]).run()
+    assert len(again.session_state.review) == 1 and again.session_state.sensitive_policy is False
+    goto(again, "tune")
+    next(b for b in again.button if b.label == "Draw a release").click().run()
+    assert again.session_state.draws == 2
+    goto(again, "export")
+    assert any("drawn 2 times" in w.value for w in again.warning), [w.value for w in again.warning]

@@ -37,6 +37,7 @@ from relguard.settings import BackendSettings
 from relguard.studio.draws import Draw, DrawCount, count_of, history_of
 from relguard.studio.resources import ExtractionCache, Resources, content_key, document_key
 from relguard.studio.signoff import Gate, sign_off_gate, sign_off_of
+from relguard.studio.state import StateStore, remember, restore, state_folder, sync_draws
 from relguard.types import Document, Release
 
 __all__ = ["CANDIDATES", "DEFAULTS", "EXTRACTORS", "ExtractionCache", "Resources", "Studio", "content_key"]
@@ -88,6 +89,7 @@ class Studio:
     def __init__(self, state: MutableMapping, *, environ: Mapping[str, str] | None = None) -> None:
         self.state = state
         self.environ = os.environ if environ is None else environ
+        self.store = StateStore(state_folder(self.environ))
 
     def init(self, *, sample: Path | None = None) -> None:
         """Create every key with its default (copies, so sessions never share containers), once per session."""
@@ -101,6 +103,9 @@ class Studio:
         if sample is not None and not self.state["documents"] and not self.state.get("sample_autoloaded"):
             self.state["sample_autoloaded"] = True
             self.load_sample(sample)
+        if not self.state.get("state_restored"):
+            self.state["state_restored"] = True
+            restore(self.state, self.store)
 
     # -- documents
 
@@ -112,6 +117,7 @@ class Studio:
         for d in documents:
             self.state["documents"][d.name] = d
         self.state["hashes"].update(hashes)
+        restore(self.state, self.store)
 
     def add_uploads(self, result: UploadResult) -> None:
         """Documents of one upload batch; its errors join the list, which stays until the analyst dismisses it.
@@ -187,6 +193,7 @@ class Studio:
         names = key[2]
         if self.state["prepared_key"] == key:
             return self.state["prepared"]
+        remember(self.state, self.store)
         backends = self._backends(resources, names)
         uses_llm = "llm" in names
         result = prepare(
@@ -257,8 +264,10 @@ class Studio:
         release = prepared.draw(lam=self.state["lam"], seed=seed, **self.budget())
         self.state["release"], self.state["release_seed"] = release, seed
         self.state["release_key"] = self._release_key()
+        sync_draws(self.state, self.store)
         self.state["draws"] += 1
-        self.state["draw_log"].append(self._draw_entry(seed is not None, release))
+        self.state["draw_log"].append(entry := self._draw_entry(seed is not None, release))
+        self.store.add_draw(entry)
         self.state["sign_decision"] = None
         return release
 
