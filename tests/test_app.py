@@ -113,7 +113,7 @@ def test_export_warns_when_a_second_draw_is_exported_not_on_a_re_download():
     zip_button(at).click().run()
     assert len(at.session_state.exports) == 1
     at = sign(draw(at))
-    assert any("exported 1 release(s)" in w.value and "total ε of 2" in w.value for w in at.warning)
+    assert any("exported 1 release of this corpus" in w.value and "total ε of 2" in w.value for w in at.warning)
     assert any("drawn 2 times" in w.value and "total ε = 2" in w.value for w in at.warning)
 
 

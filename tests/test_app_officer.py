@@ -67,3 +67,31 @@ def test_a_reload_continues_the_draw_ledger_the_review_edits_and_the_policies(ap
     assert again.session_state.draws == 2
     goto(again, "export")
     assert any("drawn 2 times" in w.value for w in again.warning), [w.value for w in again.warning]
+
+
+def test_export_states_one_total_the_ledgers_even_when_a_draw_was_never_exported():
+    """Drawn three times at ε = 1, the first exported: the officer saw "ε 4 for draws, 3 for exports"; every draw
+    is a release a reader may see, so the export warning states the ledger's total. Plurals say "1 release"."""
+    from relguard.studio.signoff import APPROVED
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.run()
+    at.file_uploader(key="uploads").set_value([("note.txt", NOTE, "text/plain")]).run()
+    goto(at, "pools")
+    assert at.selectbox(key="pools_pair").options == ["PERSON → ORG (1 entity pair)"]
+
+    def draw() -> None:
+        goto(at, "tune")
+        next(b for b in at.button if b.label == "Draw a release").click().run()
+        goto(at, "export")
+
+    draw()
+    at.text_input(key="w_sign_reviewer").input("R. Officer").run()
+    at.radio(key="w_sign_decision").set_value(APPROVED).run()
+    next(b for b in at.get("download_button") if b.label.startswith("Download the release")).click().run()
+    draw()
+    draw()
+    warnings = [w.value for w in at.warning]
+    assert any("exported 1 release of this corpus" in w and "total ε of 3" in w for w in warnings), warnings
+    assert any("drawn 3 times" in w and "total ε = 3" in w for w in warnings), warnings
+    assert not any("total ε of 2" in w for w in warnings)

@@ -17,6 +17,7 @@ def test_a_document_emptied_by_the_draw_is_named_in_the_summary_and_both_reports
     assert (out / "documents" / "note.txt").read_text().strip() == report["release_notice"]  # nothing but it
     said = capsys.readouterr().out
     assert "note.txt came out EMPTY: 1 of 1 sentence gone; 1 deleted by a null outcome" in said, said
+    assert "1 relation slot in 1 group, 1 group deleted, 1 of 1 sentence removed" in said, said  # one plural helper
     assert report["documents_losing_text"] == [
         {
             "document": "note.txt",

@@ -35,7 +35,7 @@ from relguard.release.confidential import MappingRow, confidential_counts
 from relguard.release.config import SIGNED, RunConfig, RunOptions, read_config, recorded_of, resolve_inputs
 from relguard.release.draws import DrawHistory, folder_history
 from relguard.release.entity import summary_words
-from relguard.release.report import loss_words
+from relguard.release.report import counts_words, loss_words
 from relguard.release.signoff import DECISION_NAMES, REFUSED, checked_sign_off, date_of, decision_of
 from relguard.settings import FLAGS
 from relguard.textable import plural
@@ -286,9 +286,7 @@ def _summary(report: dict, rows: list[MappingRow], args: argparse.Namespace, run
     counts, privacy = report["counts"], run.settings.privacy
     out = Path(args.out)
     print(
-        f"wrote {plural(counts['documents'], 'document')} to {out / 'documents'}: "
-        f"{counts['slots']} relation slots in {counts['groups']} groups, {counts['groups_deleted']} groups deleted, "
-        f"{counts['sentences_removed']} of {counts['sentences']} sentences removed, "
+        f"wrote {plural(counts['documents'], 'document')} to {out / 'documents'}: {counts_words(counts)}, "
         f"{counts['sentences_withheld']} withheld, slot mode {report['slot_mode']} "
         f"({summary_words(report)}); report: {out / 'report.md'}"
     )

@@ -119,6 +119,15 @@ LOSS_REASONS = {
 }
 
 
+def counts_words(counts: Mapping[str, int]) -> str:
+    """The release's counts as every face says them: "3 relation slots in 1 group, 1 group deleted, …"."""
+    return (
+        f"{plural(counts['slots'], 'relation slot')} in {plural(counts['groups'], 'group')}, "
+        f"{plural(counts['groups_deleted'], 'group')} deleted, "
+        f"{counts['sentences_removed']} of {plural(counts['sentences'], 'sentence')} removed"
+    )
+
+
 def loss_words(entry: Mapping) -> str:
     """One ``documents_losing_text`` entry as the CLI, report.md and the app say it."""
     gone, total = entry["sentences_gone"], entry["sentences"]
