@@ -95,3 +95,17 @@ def test_export_states_one_total_the_ledgers_even_when_a_draw_was_never_exported
     assert any("exported 1 release of this corpus" in w and "total ε of 3" in w for w in warnings), warnings
     assert any("drawn 3 times" in w and "total ε = 3" in w for w in warnings), warnings
     assert not any("total ε of 2" in w for w in warnings)
+
+
+def test_tune_at_epsilon_100_reads_its_bounds_in_words():
+    import re
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.run()
+    at.file_uploader(key="uploads").set_value([("note.txt", NOTE, "text/plain")]).run()
+    goto(at, "tune")
+    at.select_slider(key="w_epsilon").set_value(100.0).run()
+    assert not at.exception
+    said = " ".join(m.value for m in at.markdown)
+    assert "inf×" not in said and not re.search(r"(?<![.\d])\d{10,}", said), said
+    assert "·10^43×" in said  # e^100 per relation, in scientific notation

@@ -124,3 +124,28 @@ def test_a_private_replay_of_a_config_into_a_new_folder_continues_that_releases_
     third = tmp_path / "third"
     assert main(["sanitize", "--config", str(again / "config.toml"), "--out", str(third), "--quiet"]) == 0
     assert json.loads((third / "report.json").read_text())["draws"]["this_draw"] == 3
+
+
+def test_bounds_are_said_in_words_at_any_epsilon_and_never_overflow():
+    """At ε = 100 the officer saw "≤ inf× apart" and "15141017762110092"; numpy warned "overflow encountered in
+    exp". Bounds are computed in the log domain and read out in words; ε = 2 (a 50 : 50 reader can reach 88 %
+    about two unrelated relations) is not "Strong privacy"."""
+    import math
+    import re
+    import warnings
+
+    from relguard.privacy.bounds import document_bound, relation_bound
+    from relguard.studio.teaching import odds_example, worked_example
+    from relguard.studio.wording import epsilon_words, times
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert document_bound([1.0] * 12, epsilon=100) == math.inf
+        assert relation_bound(1.0, epsilon=2) == math.exp(2)
+        said = worked_example(epsilon=100, d_r=0.37) + odds_example(epsilon=100, d_r=0.37)
+    assert not re.search(r"(?<![.\d])\d{7,}", said) and "about 1.2·10^16×" in said, said
+    assert times(math.inf) == "more than 10^300×" and "inf" not in times(math.inf)
+    assert times(7.389) == "7.39×" and times(2.2e6) == "about 2.2 million×"
+    assert epsilon_words(2).split("**")[2].strip().startswith("Moderate privacy")
+    assert epsilon_words(1).split("**")[2].strip().startswith("Strong privacy")
+    assert epsilon_words(20).split("**")[2].strip().startswith("Weak privacy")
