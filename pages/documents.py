@@ -11,9 +11,8 @@ st.title("Documents")
 st.write("Load the corpus to review.")
 privacy_line()
 
-files = st.file_uploader(
-    "Upload files (.txt, .md, .jsonl, .csv or .parquet with a text column, .pdf, .docx, .html)",
-    type=[s.lstrip(".") for s in UPLOAD_SUFFIXES],
+files = st.file_uploader(  # every type: a file the library cannot read gets a visible error naming it, not a tooltip
+    f"Upload files ({', '.join(UPLOAD_SUFFIXES[:-1])}; .csv and .parquet with a text column)",
     accept_multiple_files=True,
     key="uploads",
     help="A file's documents stay loaded when you clear it from this box; **Remove all documents** starts over.",

@@ -109,3 +109,20 @@ def test_tune_at_epsilon_100_reads_its_bounds_in_words():
     said = " ".join(m.value for m in at.markdown)
     assert "inf×" not in said and not re.search(r"(?<![.\d])\d{10,}", said), said
     assert "·10^43×" in said  # e^100 per relation, in scientific notation
+
+
+def test_a_json_upload_gets_a_visible_error_naming_the_file_and_the_fix():
+    """The uploader no longer filters by type (Streamlit's filter says why only in a tooltip): the library reads
+    every file and names each one it cannot, with what to do."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.run()
+    assert not list(at.file_uploader(key="uploads").proto.type)
+    at.file_uploader(key="uploads").set_value(
+        [
+            ("notes.json", b'{"text": "Alice Meyer founded Quantix.",', "application/json"),
+            ("ok.txt", NOTE, "text/plain"),
+        ]
+    ).run()
+    messages = [e.value for e in at.error]
+    assert any(m.startswith("notes.json:") and ".jsonl" in m and "nothing from it was loaded" in m for m in messages)
+    assert list(at.session_state.documents) == ["ok.txt"]

@@ -160,8 +160,16 @@ def documents_from_upload(
     of ``text``, ``body``, ``content``, ``document`` present).
     """
     suffix = Path(name).suffix.lower()
+    if suffix == ".json":
+        raise InputError(
+            f"{name}: a .json file is not read (nothing from it was loaded); save it as .jsonl, one document a line "
+            'such as {"text": "…"}, or paste its text as .txt'
+        )
     if suffix not in UPLOAD_SUFFIXES:
-        raise InputError(f"{name}: unsupported file type {suffix or '(none)'!r}; use {', '.join(UPLOAD_SUFFIXES)}")
+        raise InputError(
+            f"{name}: unsupported file type {suffix or '(none)'!r}, nothing from it was loaded; use "
+            f"{', '.join(UPLOAD_SUFFIXES)}"
+        )
     if suffix in (".txt", ".md", ".jsonl"):
         return documents_from_bytes(name, data, max_bytes=max_bytes, text_field=text_field)
     if len(data) > max_bytes:
