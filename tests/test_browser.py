@@ -211,7 +211,7 @@ def missed_name_and_pronoun(page) -> None:
     panel = page.get_by_role("tabpanel", name="Set a pronoun's referent")
     pick(page, panel.get_by_test_id("stSelectbox").first.locator("input"), "memo.txt")
     expect(panel.get_by_test_id("stSelectbox").nth(1).locator("input")).to_have_value(
-        re.compile("'She' is read as Anna Berg"), timeout=WAIT
+        re.compile("'She' is taken to mean Anna Berg"), timeout=WAIT
     )
     pick(page, panel.get_by_test_id("stSelectbox").nth(2).locator("input"), "Priyanka Das")
     panel.get_by_role("button", name="Set referent").click()
@@ -219,7 +219,7 @@ def missed_name_and_pronoun(page) -> None:
     expect(page.get_by_text("4 edits, applied before the draw")).to_be_visible(timeout=WAIT)
     page.get_by_role("tab", name="Set a pronoun's referent").click()
     expect(panel.get_by_test_id("stSelectbox").nth(1).locator("input")).to_have_value(
-        re.compile("'She' is read as Priyanka Das"), timeout=WAIT
+        re.compile("'She' is taken to mean Priyanka Das"), timeout=WAIT
     )
 
 
