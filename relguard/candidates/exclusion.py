@@ -172,8 +172,7 @@ class ExcludingCandidates:
             offered = self.inner.pairs()[pair_key(type_pair)]
             source = self.inner.generate(type_pair, 1).source
         else:
-            wider = self.inner.generate(type_pair, k + len(excluded))
-            offered, source = wider.predicates, wider.source
+            offered, source = self._wider(type_pair, k, excluded)
         allowed = [p for p in offered if p not in excluded]
         if len(allowed) < k:
             names = " and ".join(p.name for p in (self.policy, self.sensitive) if p is not None)
@@ -184,6 +183,19 @@ class ExcludingCandidates:
                 f"K <= {len(allowed)} or exclude fewer predicates for that pair{off}"
             )
         return CandidatePool(tuple(type_pair), tuple(allowed[:k]), source=source)
+
+    def _wider(self, type_pair: TypePair, k: int, excluded: frozenset[str]) -> tuple[tuple[str, ...], str]:
+        """A generator with no fixed list (an LLM) asked for K plus the policy file's entries, then for as many
+        more as the sensitive list took out: the sensitive list is long and names predicates a pool seldom holds,
+        so asking for all of them at once would ask more than a model can give."""
+        extra = len(self.policy.excluded(type_pair)) if self.policy is not None else 0
+        for _ in range(3):
+            wider = self.inner.generate(type_pair, k + extra)
+            missing = k - sum(p not in excluded for p in wider.predicates)
+            if missing <= 0:
+                break
+            extra += missing
+        return wider.predicates, wider.source
 
     def forms(self, predicate: str, type_pair: TypePair | None = None) -> Mapping[str, str | None]:
         return self.inner.forms(predicate, type_pair)
