@@ -12,6 +12,7 @@ from relguard.release.markdown import backend_lines
 from relguard.release.report import counts_words
 from relguard.studio.export import export_release, lost_text
 from relguard.studio.signoff import DECISIONS
+from relguard.studio.unsettled import unprotected
 from relguard.studio.wording import epsilon_words
 from relguard.textable import plural
 
@@ -55,6 +56,7 @@ else:
             icon="⚠️",
         )
 
+    st.caption(f"Review: {unprotected(release.extraction, session.review).words()} (their text: Review, mapping).")
     st.subheader("Sign-off")
     st.caption(help_text("export-sign-off"))
     if ss.sign_date is None:

@@ -84,7 +84,27 @@ def zip_button(at: AppTest):
     return next(b for b in at.get("download_button") if b.label.startswith("Download the release"))
 
 
+def settle_unprotected(at: AppTest) -> None:
+    """Dismiss every unprotected sentence still open, as an officer who judged them harmless would on Review: an
+    approving sign-off needs each settled (tests/test_app_officer.py checks that gate)."""
+    from relguard.extract.review import Dismiss
+    from relguard.studio.queue import UNTYPED
+    from relguard.studio.review import UNSLOTTED
+    from relguard.studio.unsettled import unprotected
+
+    review = at.session_state.review
+    for s in unprotected(at.session_state.prepared.extraction, review).open:
+        if s.reason == "no slot":
+            review = review.add(Dismiss(UNSLOTTED, s.document, f"sentence {s.sentence}", "no relation there"))
+        else:
+            for name in s.entities:
+                review = review.add(Dismiss(UNTYPED, s.document, f"{s.sentence}:{name}", "not a name"))
+    at.session_state["review"] = review
+
+
 def draw(at: AppTest, *, teaching: bool = False) -> AppTest:
+    goto(at, "tune")
+    settle_unprotected(at)
     goto(at, "tune")
     at.toggle(key="w_teaching").set_value(teaching).run()
     next(b for b in at.button if b.label == "Draw a release").click().run()

@@ -126,3 +126,59 @@ def test_a_json_upload_gets_a_visible_error_naming_the_file_and_the_fix():
     messages = [e.value for e in at.error]
     assert any(m.startswith("notes.json:") and ".jsonl" in m and "nothing from it was loaded" in m for m in messages)
     assert list(at.session_state.documents) == ["ok.txt"]
+
+
+MEMO = (
+    b"Anna Berg met Tom Reilly and Priyanka Das at Acme Corp in Berlin. "
+    b"Maria Lopez works for Acme Corp. Tom Reilly and Carol White were in Paris."
+)
+
+
+def test_every_unprotected_sentence_is_counted_once_everywhere_and_must_be_settled_before_approval():
+    """The officer saw Documents 3, Review 1, Risk 1, report.json 3 and could approve with items open: one count
+    (the report's coverage.sentences_not_protected) on every page, and approval stays locked until each is
+    settled (here: dismissed with a reason)."""
+    from relguard.extract.review import Dismiss
+    from relguard.studio.queue import UNTYPED
+    from relguard.studio.review import UNSLOTTED
+    from relguard.studio.signoff import APPROVED
+    from relguard.studio.unsettled import unprotected
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.run()
+    at.file_uploader(key="uploads").set_value([("memo.txt", MEMO, "text/plain")]).run()
+    status = unprotected(at.session_state.prepared.extraction, at.session_state.review)
+    count = len(status.sentences)
+    assert count >= 1 and status.open == status.sentences
+    said = f"{count} unprotected sentence{'s' if count > 1 else ''}: 0 settled, {count} still open"
+    assert any(said in w.value for w in at.warning), [w.value for w in at.warning]
+    goto(at, "review")
+    assert any(said in w.value for w in at.warning)
+    goto(at, "tune")
+    next(b for b in at.button if b.label == "Draw a release").click().run()
+    goto(at, "export")
+    at.text_input(key="w_sign_reviewer").input("R. Officer").run()
+    at.radio(key="w_sign_decision").set_value(APPROVED).run()
+    assert any("still open: on Review, add a slot or dismiss each" in e.value for e in at.error)
+    from relguard.studio.export import export_release
+    from relguard.studio.session import Studio
+
+    report = export_release(Studio(at.session_state).public_release(), inputs=["memo.txt"]).report
+    assert report["coverage"]["sentences_not_protected"] == count  # the report counts the same sentences
+
+    review = at.session_state.review
+    for s in status.sentences:
+        if s.reason == "no slot":
+            review = review.add(Dismiss(UNSLOTTED, s.document, f"sentence {s.sentence}", "no relation there"))
+        else:
+            for name in s.entities:
+                review = review.add(Dismiss(UNTYPED, s.document, f"{s.sentence}:{name}", "not a name"))
+    at.session_state["review"] = review  # settled on Review, before the draw the officer signs
+    goto(at, "tune")
+    next(b for b in at.button if b.label == "Draw a release").click().run()
+    goto(at, "export")
+    at.radio(key="w_sign_decision").set_value(APPROVED).run()
+    assert not any("still open" in e.value for e in at.error)
+    assert any(f"{count} settled, 0 still open" in c.value for c in at.caption)
+    zip_button = next(b for b in at.get("download_button") if b.label.startswith("Download the release"))
+    assert not zip_button.proto.disabled

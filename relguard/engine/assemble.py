@@ -154,6 +154,8 @@ class Assembly:
         for name, data in others.items():
             self.sink.write(name, data)
         private = {**confidential, **({"withheld": self.reasons} if self.reasons else {})}
+        if self.relations is not None and self.relations.unprotected:  # by document; the report only counts them
+            private["unprotected_sentences"] = self.relations.unprotected
         rows = self.relations.rows(table.keys, table.predicates) if self.relations is not None else []
         if self.relations is not None:
             self.sink.keep_apart(confidential_bytes(confidential_document(rows, private)))

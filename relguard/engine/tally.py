@@ -129,16 +129,23 @@ class Relations:
 
     def __init__(self) -> None:
         self._by_group: dict[int, dict[str, list[dict]]] = {}
+        self.unprotected: list[dict] = []  # each unprotected sentence with its text, listed by document
 
     @classmethod
     def of(cls, doc: DocumentExtraction, index: Mapping[PairKey, int]) -> Relations:
         relations = cls()
+        relations.unprotected = [
+            {"document": s.document, "sentence": s.sentence, "reason": s.reason, "names": list(s.entities)}
+            | {"text": doc.sentence_text(s.sentence)}
+            for s in unprotected_in(doc)
+        ]
         for triple in doc.triples:
             found = relations._by_group.setdefault(index[triple.pair_key], {}).setdefault(triple.predicate, [])
             found += [{"document": o.document, "sentence": o.sentence, "span": o.text} for o in triple.occurrences]
         return relations
 
     def merge(self, other: Relations) -> None:
+        self.unprotected += other.unprotected
         for group, predicates in other._by_group.items():
             mine = self._by_group.setdefault(group, {})
             for predicate, occurrences in predicates.items():

@@ -15,14 +15,8 @@ from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from pathlib import Path
 
 from relguard import llm
-from relguard.candidates.exclusion import (
-    POLICY_FILE,
-    ExclusionPolicy,
-    parse_policy,
-    policy_text,
-    unwrapped,
-    with_exclusions,
-)
+from relguard.candidates import exclusion
+from relguard.candidates.exclusion import ExclusionPolicy
 from relguard.candidates.sensitive import sensitive_policy
 from relguard.engine.tally import most_groups_in_one_document
 from relguard.extract.review import Edit, Review
@@ -38,6 +32,7 @@ from relguard.studio.draws import Draw, DrawCount, count_of, history_of
 from relguard.studio.resources import ExtractionCache, Resources, content_key, document_key
 from relguard.studio.signoff import Gate, sign_off_gate, sign_off_of
 from relguard.studio.state import StateStore, remember, restore, state_folder, sync_draws
+from relguard.studio.unsettled import unprotected
 from relguard.types import Document, Release
 
 __all__ = ["CANDIDATES", "DEFAULTS", "EXTRACTORS", "ExtractionCache", "Resources", "Studio", "content_key"]
@@ -220,8 +215,10 @@ class Studio:
         """Everything the prepared corpus depends on: documents, K, backends, and the review edits."""
         names = self.backend_choice()
         endpoint = (self.state["llm_base_url"], self.state["llm_model"]) if "llm" in names else None
-        review, policy = self.state["review"].to_json(), self.state["exclusion_policy"]
-        policies = (policy, bool(self.state["sensitive_policy"]))
+        review, policies = (
+            self.state["review"].to_json(),
+            (self.state["exclusion_policy"], self.state["sensitive_policy"]),
+        )
         return (content_key(self.documents), self.state["k"], names, endpoint, review, policies)
 
     def _backends(self, resources: Resources, names: tuple[str, str]) -> Backends:
@@ -229,7 +226,9 @@ class Studio:
         the pools under the session's exclusion policy."""
         built = self._named_backends(resources, names)
         sensitive = sensitive_policy() if self.state["sensitive_policy"] else None
-        candidates = with_exclusions(unwrapped(built.candidates), self.policy(), sensitive=sensitive)
+        candidates = exclusion.with_exclusions(
+            exclusion.unwrapped(built.candidates), self.policy(), sensitive=sensitive
+        )
         return Backends(built.extractor, candidates, built.encoder)
 
     def _named_backends(self, resources: Resources, names: tuple[str, str]) -> Backends:
@@ -284,7 +283,9 @@ class Studio:
 
     def gate(self) -> Gate:
         """Whether the drawn release may be exported with the current sign-off (:mod:`relguard.studio.signoff`)."""
-        return sign_off_gate(sign_off_of(self.state), private_release=self.state["release"].guarantee.private_release)
+        release, signed = self.state["release"], sign_off_of(self.state)
+        still = len(unprotected(release.extraction, self.review).open)
+        return sign_off_gate(signed, private_release=release.guarantee.private_release, unsettled=still)
 
     def _release_key(self) -> dict:
         return {
@@ -322,7 +323,7 @@ class Studio:
             "the backends changed",
             "the LLM endpoint changed",
             "the review edits changed",
-            "the exclusion policy or the sensitive-predicate policy changed",
+            "the exclusion policy changed (or the sensitive-predicate switch)",
         )
         changes += [label for label, a, b in zip(labels, old, new, strict=True) if a != b]
         return "; ".join(changes) or None
@@ -332,12 +333,12 @@ class Studio:
     def policy(self) -> ExclusionPolicy | None:
         """The exclusion policy the session's pools are built under (:mod:`relguard.candidates.exclusion`)."""
         text = self.state["exclusion_policy"]
-        return parse_policy(text, name=POLICY_FILE) if text else None
+        return exclusion.parse_policy(text, name=exclusion.POLICY_FILE) if text else None
 
     def set_policy(self, everywhere: Sequence[str], per_pair: Mapping[tuple[str, str], Sequence[str]]) -> None:
         """Exclude ``everywhere`` from every pool and ``per_pair`` from one type pair's; the pools are built again
         and a drawn release becomes stale."""
-        self.state["exclusion_policy"] = policy_text(everywhere, per_pair)
+        self.state["exclusion_policy"] = exclusion.policy_text(everywhere, per_pair)
 
     # -- the review
 
