@@ -149,3 +149,18 @@ def test_bounds_are_said_in_words_at_any_epsilon_and_never_overflow():
     assert epsilon_words(2).split("**")[2].strip().startswith("Moderate privacy")
     assert epsilon_words(1).split("**")[2].strip().startswith("Strong privacy")
     assert epsilon_words(20).split("**")[2].strip().startswith("Weak privacy")
+
+
+def test_evaluate_says_each_measurement_of_all_and_about_how_long_is_left():
+    from relguard.evaluation.progress import Progress, measurement_count
+
+    said: list[str] = []
+    counts = {"trials": 3, "presidio": True, "epsilons": (10.0, 5.0, 1.0, 0.1), "no_null_epsilons": (5.0, 1.0)}
+    counts |= {"entity_epsilons": (), "lams": (0.1, 1.0), "ks": (10, 20), "lam": 1.0, "k": 10, "sweep_epsilon": 5.0}
+    assert measurement_count(**counts) == 3 + 3 * (4 + 2 + 1 + 1)  # λ = 1 and K = 10 reuse the ε = 5 rows
+    progress = Progress(2, said.append, then="the seed papers' sanitizers")
+    for _ in range(3):
+        progress.tick()
+    assert said[0].startswith("  [measurement 1/2: 0 s so far") and "then the seed papers' sanitizers" in said[0]
+    assert "about" in said[1] and "left" in said[1]
+    assert said[2].startswith("  [the seed papers' sanitizers: measurement 1,")
