@@ -28,6 +28,7 @@ from relguard.pipeline import Prepared
 from relguard.studio.queue import PRONOUNS, UNTYPED
 from relguard.studio.review import Flag
 from relguard.studio.session import Studio
+from relguard.studio.unsettled import dismissals, unprotected
 from relguard.studio.wording import count_words, edit_words, sentence_label
 from relguard.types import ENTITY_TYPES
 
@@ -135,11 +136,19 @@ def merge(corpus: Prepared, session: Studio) -> None:
         _record(session, MergeAlias(alias, canonical))
 
 
-def dismiss(flags: list[Flag], session: Studio) -> None:
+def dismiss(corpus: Prepared, flags: list[Flag], session: Studio) -> None:
     flag = _pick("Queue item", flags, lambda f: f"{f.queue} · {f.document}: {f.problem[:90]}", key="dismiss_item")
     reason = st.text_input("Why it is harmless (recorded in review.json)", key="dismiss_reason")
     if st.button("Dismiss", key="dismiss", disabled=flag is None or not reason.strip()):
         _record(session, Dismiss(flag.queue, flag.document, flag.item, reason.strip()))
+    status = unprotected(corpus.extraction, session.review)
+    if status.open:
+        st.markdown(f"Or settle all {len(status.open)} open unprotected sentences at once, having read each above:")
+        every = st.text_input("Why none of them holds a relation to protect", key="dismiss_all_reason")
+        if st.button(f"Dismiss all {len(status.open)}", key="dismiss_all", disabled=not every.strip()):
+            for change in dismissals(status, every.strip()):
+                session.edit(change)
+            st.rerun()
 
 
 def edit_log(corpus: Prepared, session: Studio) -> None:

@@ -54,6 +54,6 @@ if corpus is not None:
     with tabs[5]:
         forms.merge(corpus, session)
     with tabs[6]:
-        forms.dismiss(flags, session)
+        forms.dismiss(corpus, flags, session)
     if session.review:
         forms.edit_log(corpus, session)

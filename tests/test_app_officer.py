@@ -138,9 +138,6 @@ def test_every_unprotected_sentence_is_counted_once_everywhere_and_must_be_settl
     """The officer saw Documents 3, Review 1, Risk 1, report.json 3 and could approve with items open: one count
     (the report's coverage.sentences_not_protected) on every page, and approval stays locked until each is
     settled (here: dismissed with a reason)."""
-    from relguard.extract.review import Dismiss
-    from relguard.studio.queue import UNTYPED
-    from relguard.studio.review import UNSLOTTED
     from relguard.studio.signoff import APPROVED
     from relguard.studio.unsettled import unprotected
 
@@ -166,14 +163,11 @@ def test_every_unprotected_sentence_is_counted_once_everywhere_and_must_be_settl
     report = export_release(Studio(at.session_state).public_release(), inputs=["memo.txt"]).report
     assert report["coverage"]["sentences_not_protected"] == count  # the report counts the same sentences
 
-    review = at.session_state.review
-    for s in status.sentences:
-        if s.reason == "no slot":
-            review = review.add(Dismiss(UNSLOTTED, s.document, f"sentence {s.sentence}", "no relation there"))
-        else:
-            for name in s.entities:
-                review = review.add(Dismiss(UNTYPED, s.document, f"{s.sentence}:{name}", "not a name"))
-    at.session_state["review"] = review  # settled on Review, before the draw the officer signs
+    goto(at, "review")  # the officer read them in the queue; settled at once, with the reason
+    at.text_input(key="dismiss_all_reason").input("read: no relation between the names").run()
+    next(b for b in at.button if b.key == "dismiss_all").click().run()
+    assert not at.exception
+    assert any(f"{count} settled, 0 still open" in s.value for s in at.success)
     goto(at, "tune")
     next(b for b in at.button if b.label == "Draw a release").click().run()
     goto(at, "export")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from relguard.extract.review import Review
+from relguard.extract.review import Dismiss, Review
 from relguard.extract.unprotected import UnprotectedSentence, unprotected_in
 from relguard.studio.queue import UNTYPED
 from relguard.studio.review import UNSLOTTED
@@ -64,3 +64,14 @@ def listed(extraction: Extraction, review: Review) -> list[dict]:
         }
         for s in status.sentences
     ]
+
+
+def dismissals(status: Unprotected, reason: str) -> list[Dismiss]:
+    """The edits that settle every open sentence of ``status`` with one ``reason`` (the officer read them all)."""
+    found: list[Dismiss] = []
+    for s in status.open:
+        if s.reason == "no slot":
+            found.append(Dismiss(UNSLOTTED, s.document, f"sentence {s.sentence}", reason))
+        else:
+            found += [Dismiss(UNTYPED, s.document, f"{s.sentence}:{name}", reason) for name in s.entities]
+    return found
