@@ -58,10 +58,11 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(tmp_path_factory):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "RELGUARD_LOAD_SAMPLE"}
     env["TOKENIZERS_PARALLELISM"] = "false"
+    env["RELGUARD_STATE"] = str(tmp_path_factory.mktemp("browser-state"))  # this run's draws and edits only
     process = subprocess.Popen(
         [
             sys.executable,
