@@ -84,7 +84,7 @@ class Studio:
     def __init__(self, state: MutableMapping, *, environ: Mapping[str, str] | None = None) -> None:
         self.state = state
         self.environ = os.environ if environ is None else environ
-        self.store = StateStore(state_folder(self.environ))
+        self.store = StateStore(state_folder({**os.environ, **self.environ}))  # a given environ adds to the process's
 
     def init(self, *, sample: Path | None = None) -> None:
         """Create every key with its default (copies, so sessions never share containers), once per session."""
