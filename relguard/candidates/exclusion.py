@@ -254,6 +254,13 @@ def with_exclusions(
     return ExcludingCandidates(generator, policy or None, sensitive=sensitive)
 
 
+def with_report_policies(generator: PoolGenerator, candidates: Mapping) -> PoolGenerator:
+    """``generator`` under the policies a report's ``candidates`` block names (the audit rebuilds pools so)."""
+    return with_exclusions(
+        generator, candidates.get("exclusion_policy"), sensitive=candidates.get("sensitive_policy") or None
+    )
+
+
 def policy_from_public(public: Mapping) -> ExclusionPolicy:
     """The policy a report describes (:meth:`ExclusionPolicy.public`)."""
     entries = dict(public.get("excluded") or {})
