@@ -164,3 +164,11 @@ def test_evaluate_says_each_measurement_of_all_and_about_how_long_is_left():
     assert said[0].startswith("  [measurement 1/2: 0 s so far") and "then the seed papers' sanitizers" in said[0]
     assert "about" in said[1] and "left" in said[1]
     assert said[2].startswith("  [the seed papers' sanitizers: measurement 1,")
+
+
+def test_a_record_that_already_has_the_notice_field_is_refused_not_overwritten(tmp_path, capsys):
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps({"text": "Tom Reilly founded Vireo Analytics.", "relguard_notice": "mine"}) + "\n")
+    assert main(["sanitize", str(rows), "--out", str(tmp_path / "out"), "--quiet"]) == 1
+    assert "has a field 'relguard_notice'" in capsys.readouterr().err
+    assert main(["sanitize", str(rows), "--out", str(tmp_path / "out"), "--quiet", "--no-notice"]) == 0

@@ -85,7 +85,9 @@ class Assembly:
         self._files[name] = piece.record
         data, text, marks = piece.data, piece.text, piece.marks
         if self.notice:
-            data, text, marks = with_notice(data, text, marks, record=piece.record, notice=self.notice)
+            data, text, marks = with_notice(
+                data, text, marks, record=piece.record, notice=self.notice, where=piece.document
+            )
         self.sink.append(name, data)
         if not piece.record:  # a record carries its marks; a text file's are in the sidecar, one line each
             self.sink.append(SLOTS_FILE, sidecar_line(piece.file, marks))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+from relguard.errors import InputError
 from relguard.types import Guarantee
 
 #: The field a ``.jsonl`` record carries the notice in.
@@ -31,11 +32,19 @@ def notice_of(guarantee: Guarantee) -> str:
     )
 
 
-def with_notice(data: bytes, text: str, marks, *, record: bool, notice: str) -> tuple[bytes, str, tuple]:
+def with_notice(
+    data: bytes, text: str, marks, *, record: bool, notice: str, where: str = "a record"
+) -> tuple[bytes, str, tuple]:
     """One document's bytes, text and slot ranges with ``notice``: above a text file's text (its ranges moved
-    past it), or in the record's :data:`NOTICE_FIELD` (its ranges index ``text``, which does not change)."""
+    past it), or in the record's :data:`NOTICE_FIELD` (its ranges index ``text``, which does not change); a record
+    that already has that field (``where`` names it) is refused rather than overwritten."""
     if record:
         values = json.loads(data)
+        if NOTICE_FIELD in values:
+            raise InputError(
+                f"{where}: the record has a field {NOTICE_FIELD!r}, the name RelGuard gives its notice; rename that "
+                "field in the input, or release it with --no-notice"
+            )
         values[NOTICE_FIELD] = notice
         return (json.dumps(values, ensure_ascii=False) + "\n").encode("utf-8"), text, tuple(marks)
     head = notice + SEPARATOR
