@@ -51,7 +51,10 @@ def test_a_reload_continues_the_draw_ledger_the_review_edits_and_the_policies(ap
     first.run()
     first.file_uploader(key="uploads").set_value([("note.txt", NOTE, "text/plain")]).run()
     goto(first, "pools")
+    public = first.session_state.prepared.provenance()[0]
+    assert public["sensitive_policy"]["file"] == "relguard:sensitive-predicates-v1"
     first.toggle(key="w_sensitive").set_value(False).run()
+    assert first.session_state.prepared.provenance()[0]["sensitive_policy"] is None  # the switch rebuilt the pools
     first.session_state["review"] = Review().add(Dismiss("missed names", "note.txt", "Acme", "a test"))
     goto(first, "tune")
     next(b for b in first.button if b.label == "Draw a release").click().run()
