@@ -172,3 +172,19 @@ def test_a_record_that_already_has_the_notice_field_is_refused_not_overwritten(t
     assert main(["sanitize", str(rows), "--out", str(tmp_path / "out"), "--quiet"]) == 1
     assert "has a field 'relguard_notice'" in capsys.readouterr().err
     assert main(["sanitize", str(rows), "--out", str(tmp_path / "out"), "--quiet", "--no-notice"]) == 0
+
+
+def test_a_note_typed_without_capitals_is_split_into_its_sentences():
+    """Every sentence of it begins in lower case, so the abbreviation rule ("asst. | dir.") joined them all into
+    one, and one null outcome emptied the file; a text with capitals keeps the rule."""
+    from relguard.extract.lowercase import typed_without_capitals
+    from relguard.extract.spacy import SpacyExtractor
+    from relguard.types import Document
+
+    note = (
+        "yesterday we spoke with nguyen thi lan about the analyst role. nguyen thi lan currently works for harbor "
+        "finance and is married to tran van minh. oluwaseun is the cousin of tran van minh."
+    )
+    assert typed_without_capitals(note) and not typed_without_capitals("Anna was asst. dir. at Acme. She left.")
+    extractor = SpacyExtractor()
+    assert len(extractor.extract(Document("note.txt", note)).sentences) == 3
