@@ -13,6 +13,7 @@ from relguard.extract.review import AddSlot, Dismiss, RemoveSlot, locate_span, s
 from relguard.pipeline import Prepared
 from relguard.studio.review import Flag
 from relguard.studio.session import Studio
+from relguard.studio.unsettled import dismissals, unprotected
 from relguard.studio.wording import count_words, edit_words, sentence_label
 
 __all__ = ["TABS", "add_entity", "add_slot", "dismiss", "edit_log", "merge", "remove_slot", "retype", "set_referent"]
@@ -55,11 +56,19 @@ def remove_slot(corpus: Prepared, session: Studio) -> None:
         record(session, RemoveSlot(doc.document.name, span[1], span[2]))
 
 
-def dismiss(flags: list[Flag], session: Studio) -> None:
+def dismiss(corpus: Prepared, flags: list[Flag], session: Studio) -> None:
     flag = pick("Queue item", flags, lambda f: f"{f.queue} · {f.document}: {f.problem[:90]}", key="dismiss_item")
     reason = st.text_input("Why it is harmless (recorded in review.json)", key="dismiss_reason")
     if st.button("Dismiss", key="dismiss", disabled=flag is None or not reason.strip()):
         record(session, Dismiss(flag.queue, flag.document, flag.item, reason.strip()))
+    status = unprotected(corpus.extraction, session.review)
+    if status.open:
+        st.markdown(f"Or settle all {len(status.open)} open unprotected sentences at once, having read each above:")
+        every = st.text_input("Why none of them holds a relation to protect", key="dismiss_all_reason")
+        if st.button(f"Dismiss all {len(status.open)}", key="dismiss_all", disabled=not every.strip()):
+            for change in dismissals(status, every.strip()):
+                session.edit(change)
+            st.rerun()
 
 
 def edit_log(corpus: Prepared, session: Studio) -> None:

@@ -6,14 +6,14 @@ from pages._backends import backends_panel, privacy_line
 from pages._shared import SAMPLE_DIR, prepared, studio
 from relguard.io.formats import UPLOAD_SUFFIXES, load_uploads, too_many_files
 from relguard.studio.tables import document_rows
+from relguard.studio.unsettled import unprotected
 
 st.title("Documents")
 st.write("Load the corpus to review.")
 privacy_line()
 
-files = st.file_uploader(
-    "Upload files (.txt, .md, .jsonl, .csv or .parquet with a text column, .pdf, .docx, .html)",
-    type=[s.lstrip(".") for s in UPLOAD_SUFFIXES],
+files = st.file_uploader(  # every type: a file the library cannot read gets a visible error naming it, not a tooltip
+    f"Upload files ({', '.join(UPLOAD_SUFFIXES[:-1])}; .csv and .parquet with a text column)",
     accept_multiple_files=True,
     key="uploads",
     help="A file's documents stay loaded when you clear it from this box; **Remove all documents** starts over.",
@@ -62,11 +62,11 @@ else:
     slots, relations, groups = sum(r["relation slots"] for r in rows), len(corpus.triples), len(corpus.groups)
     st.subheader(f"{len(rows)} documents · {slots} slots · {relations} relations · {groups} relation groups")
     st.dataframe(rows, hide_index=True, width="stretch")
-    unprotected = sum(r["unprotected sentences"] for r in rows)
-    if unprotected:
+    status = unprotected(corpus.extraction, st.session_state.review)
+    if status.sentences:
         st.warning(
-            f"{unprotected} sentences name two or more entities but hold no relation slot: a relation RelGuard did "
-            "not find is released as written. See and fix them on **Review**.",
+            f"{status.words()} (two or more entities and no relation slot, or a name no entity stands for): a "
+            "relation RelGuard did not find is released as written. See and settle them on **Review**.",
             icon="⚠️",
         )
     if usage := st.session_state.usage:

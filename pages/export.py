@@ -9,9 +9,12 @@ from relguard.engine.marks import CLOSE, MEANING, OPEN
 from relguard.engine.memory import release_counts
 from relguard.release.confidential import MAPPING_FILE
 from relguard.release.markdown import backend_lines
-from relguard.studio.export import export_release
+from relguard.release.report import counts_words
+from relguard.studio.export import export_release, lost_text
 from relguard.studio.signoff import DECISIONS
+from relguard.studio.unsettled import unprotected
 from relguard.studio.wording import epsilon_words
+from relguard.textable import plural
 
 st.title("Export")
 ss, session = st.session_state, studio()
@@ -30,15 +33,16 @@ else:
         st.error("This release was drawn with a teaching seed: it is NOT a private release. It cannot be signed off.")
     counts = release_counts(release)
     st.markdown(
-        f"**ε = {g.epsilon:g}, λ = {g.lam:g}, K = {g.k}** · {counts['documents']} documents · "
-        f"{counts['slots']} slots in {counts['groups']} relation groups, {counts['groups_deleted']} groups deleted · "
-        f"{counts['sentences_removed']} of {counts['sentences']} sentences removed"
+        f"**ε = {g.epsilon:g}, λ = {g.lam:g}, K = {g.k}** · {plural(counts['documents'], 'document')} · "
+        f"{counts_words(counts)}"
     )
     st.info(epsilon_words(g.epsilon))
+    for line in lost_text(release):
+        st.error(f"{line}. Read it on **Drawn release** before you sign.", icon="⚠️")
     if counts["sentences_withheld"]:
         st.warning(
-            f"{counts['sentences_withheld']} sentence(s) were withheld: the leak scan still found an original "
-            "relation there, so they are left out of the release. The confidential mapping lists them."
+            f"{plural(counts['sentences_withheld'], 'sentence was', 'sentences were')} withheld: the leak scan still "
+            "found an original relation there, so it is left out of the release. The confidential mapping lists it."
         )
     for line in backend_lines(release.provenance.get("backends") or {}):
         st.caption(line.strip().lstrip("- "))
@@ -46,13 +50,14 @@ else:
         (st.warning if draws.private > 1 else st.caption)(f"Draws: {draws.words()}")
     budget_left()
     if earlier := session.earlier_exports():
-        total = session.composed(g.epsilon)
+        total = draws.total_epsilon if draws is not None else session.composed(g.epsilon)  # one total: the ledger's
         st.warning(
-            f"You already exported {len(earlier)} release(s) of this corpus. Releases compose: publishing them "
-            f"together gives ε·d_R adding up, a total ε of {total:g} (bounds e^({total:g}·d_R)).",
+            f"You already exported {plural(len(earlier), 'release')} of this corpus. Releases compose, and every draw "
+            f"counts, exported or not: the ledger's total ε of {total:g} (bounds e^({total:g}·d_R)).",
             icon="⚠️",
         )
 
+    st.caption(f"Review: {unprotected(release.extraction, session.review).words()} (their text: Review, mapping).")
     st.subheader("Sign-off")
     st.caption(help_text("export-sign-off"))
     if ss.sign_date is None:

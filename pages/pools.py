@@ -3,20 +3,27 @@
 import plotly.express as px
 import streamlit as st
 
-from pages._shared import need_corpus, studio
+from pages._shared import lasting, need_corpus, studio
 from relguard.candidates.exclusion import POLICY_FILE, offered
+from relguard.candidates.sensitive import SENSITIVE_TEXT
 from relguard.studio.tables import pool_heatmap
+from relguard.textable import plural
 
 st.title("Candidate pools")
 st.write(
     "Each ordered pair of entity types gets exactly K public candidate predicates. A pool is built from the "
     "type pair and K alone, never from the documents, so showing it reveals nothing about them."
 )
+sensitive_label = "Keep accusations, dismissals, crimes, health and family ties about people out of the pools"
+lasting(st.toggle, sensitive_label, key="w_sensitive", state="sensitive_policy")
+with st.expander("The sensitive-predicate list (public; the report names it)"):
+    st.code(SENSITIVE_TEXT, language="text")
+    st.caption("To change it, switch it off and pick the predicates you want kept out in the policy below.")
 corpus = need_corpus()
 if corpus is not None and corpus.triples:
     busy = {pair: sum(g.type_pair == pair for g in corpus.groups) for pair in corpus.pools}
     pairs = sorted(corpus.pools, key=lambda pair: (-busy[pair], pair))
-    labels = [f"{a} → {b} ({busy[(a, b)]} entity pairs)" for a, b in pairs]
+    labels = [f"{a} → {b} ({plural(busy[(a, b)], 'entity pair')})" for a, b in pairs]
     label = st.selectbox("Type pair (busiest first)", labels, key="pools_pair")
     pair = pairs[labels.index(label)]
     pool = corpus.pools[pair]

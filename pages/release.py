@@ -3,6 +3,7 @@
 import streamlit as st
 
 from pages._shared import need_corpus, studio
+from relguard.studio.export import lost_text
 from relguard.studio.graph import frame_height, graph_html, release_diff
 from relguard.studio.render import original_diff_html, sanitized_diff_html
 from relguard.studio.tables import relation_review_rows
@@ -24,6 +25,8 @@ elif release is not None:
         st.warning(f"This release is stale: {reason}. Draw it again on **Tune** before you export.")
     if release.extraction is not corpus.extraction:
         st.info("The corpus changed since this draw; the views below show the release as it was drawn.")
+    for line in lost_text(release):
+        st.error(line, icon="⚠️")
     diff = release_diff(release)
     counts = diff.counts()
     st.markdown("Relations: " + ", ".join(f"**{v}** {k}" for k, v in counts.items()) + ".")

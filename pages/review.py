@@ -5,6 +5,7 @@ import streamlit as st
 from pages import _review_forms as forms
 from pages._shared import extractor, need_corpus, studio
 from relguard.studio.queue import review_queues
+from relguard.studio.unsettled import unprotected
 
 st.title("Review")
 st.write(
@@ -20,6 +21,8 @@ if corpus is not None:
     release = session.current_release(corpus)
     drawn = release if release is not None and not session.stale_reason() else None
     queues = review_queues(corpus, session.review, release=drawn, nlp=extractor().nlp)
+    status = unprotected(corpus.extraction, session.review)
+    (st.warning if status.open else st.success)(f"{status.words()}; an approving sign-off needs none open.")
     left, right = st.columns([2, 1])
     shown = left.multiselect("Show", list(queues), default=list(queues), key="review_filter")
     right.markdown("  \n".join(f"**{len(items)}** {name}" for name, items in queues.items()))
@@ -51,6 +54,6 @@ if corpus is not None:
     with tabs[5]:
         forms.merge(corpus, session)
     with tabs[6]:
-        forms.dismiss(flags, session)
+        forms.dismiss(corpus, flags, session)
     if session.review:
         forms.edit_log(corpus, session)

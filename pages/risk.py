@@ -89,7 +89,7 @@ if corpus is not None and corpus.groups:
             if measured.truth == "gold":
                 cols[2].metric("coverage", f"{measured.coverage:.0%}", help="Share of the gold relations RelGuard saw.")
             else:
-                unprotected = release_tally(release).coverage()["sentences_with_two_entities_and_no_slot"]
+                unprotected = release_tally(release).coverage()["sentences_not_protected"]  # the report's count
                 cols[2].metric("sentences not protected", unprotected, help=help_text("risk-unprotected-metric"))
             percent = st.column_config.NumberColumn(format="%.1f %%")
             st.dataframe(

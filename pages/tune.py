@@ -8,7 +8,7 @@ from relguard.privacy.bounds import document_bound, relation_bound
 from relguard.studio.entities import budget_note, entity_rows, shares
 from relguard.studio.tables import close_summary, group_label, groups_per_document, probability_rows
 from relguard.studio.teaching import pool_pairs
-from relguard.studio.wording import OUTCOME_HELP, bound_words, epsilon_words
+from relguard.studio.wording import OUTCOME_HELP, bound_words, epsilon_words, times
 
 st.title("Tune")
 ss = st.session_state
@@ -72,7 +72,7 @@ if corpus is not None and corpus.groups:
     st.markdown(
         f"For any two relations r, r′ on the same entity pair, every outcome is at most "
         f"**e^(ε·d_R(r, r′))** times more likely under r than under r′. With ε = {epsilon:g} and d_R ≤ 1, "
-        f"never more than **{relation_bound(1.0, epsilon=epsilon):.3g}×**."
+        f"never more than **{times(relation_bound(1.0, epsilon=epsilon))}**."
     )
     examples = pool_pairs(pool.predicates, pool_distances(pool.type_pair, pool.predicates))
     st.dataframe(
@@ -86,13 +86,13 @@ if corpus is not None and corpus.groups:
     st.markdown(
         f"Per document (Eq. 8–9) the bounds multiply: the worst document, `{name}`, holds {m} relation groups, "
         "so two versions of it "
-        f"differing in all of them are at most e^(ε·Σd_R) ≤ **{document_bound([1.0] * m, epsilon=epsilon):.3g}×** "
+        f"differing in all of them are at most e^(ε·Σd_R) ≤ **{times(document_bound([1.0] * m, epsilon=epsilon))}** "
         "apart. " + bound_words(document_bound([1.0] * m, epsilon=epsilon), what=f"`{name}`")
     )
     weakest = entity_rows(corpus, epsilons=epsilons, lam=lam, limit=1)[0]
     st.markdown(
         f"Per entity the bounds add up too: `{weakest['entity']}` takes part in {weakest['groups (n)']} groups, so two "
-        f"corpora differing in all of its relations are at most **{weakest['bound e^(Σ ε_g·d_max)']:.3g}×** apart "
+        f"corpora differing in all of its relations are at most **{times(weakest['bound e^(Σ ε_g·d_max)'])}** apart "
         "(every entity, weakest first, on **Triples**). "
         + bound_words(weakest["bound e^(Σ ε_g·d_max)"], what=f"everything about `{weakest['entity']}`")
     )

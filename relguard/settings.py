@@ -128,10 +128,13 @@ class BackendSettings:
     slots: str = "spans"
     verbalizer: str = "forms"
     exclude_predicates: str | None = None
+    no_sensitive_policy: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.allow_remote_llm, bool):
             raise ConfigTypeError(f"allow_remote_llm must be true or false, got {self.allow_remote_llm!r}")
+        if not isinstance(self.no_sensitive_policy, bool):
+            raise ConfigTypeError(f"no_sensitive_policy must be true or false, got {self.no_sensitive_policy!r}")
         if self.verbalizer not in VERBALIZERS:
             raise ConfigError(
                 f"verbalizer must be one of {', '.join(VERBALIZERS)} (got {self.verbalizer!r}): forms are the pools' "
@@ -251,6 +254,14 @@ FLAGS: tuple[Flag, ...] = (
         str,
         "a public policy file of predicates never to publish (one a line, optionally 'PERSON->PERSON spouse_of' "
         "for one type pair): they are taken out of the pools before the draw, and the report names the file",
+    ),
+    Flag(
+        "--no-sensitive-policy",
+        "backends",
+        "no_sensitive_policy",
+        bool,
+        "draw accusations, dismissals, crimes, health and family ties about people too: by default the built-in "
+        "sensitive-predicate list keeps them out of the pools (relguard/candidates/sensitive.py; the report names it)",
     ),
     Flag("--encoder", "backends", "encoder", str, "sentence-transformers model name or path"),
     Flag(

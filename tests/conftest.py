@@ -34,6 +34,15 @@ def shared_data_dir() -> Path:
     pytest.skip(NO_SHARED_DATA)
 
 
+@pytest.fixture(autouse=True)
+def app_state(tmp_path_factory, monkeypatch) -> Path:
+    """Each test's own app state folder (relguard.studio.state): draws and review edits never leak between tests
+    or into the user's ~/.local/state."""
+    folder = tmp_path_factory.mktemp("relguard-state")
+    monkeypatch.setenv("RELGUARD_STATE", str(folder))
+    return folder
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     return shared_data_dir()

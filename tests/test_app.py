@@ -84,7 +84,27 @@ def zip_button(at: AppTest):
     return next(b for b in at.get("download_button") if b.label.startswith("Download the release"))
 
 
+def settle_unprotected(at: AppTest) -> None:
+    """Dismiss every unprotected sentence still open, as an officer who judged them harmless would on Review: an
+    approving sign-off needs each settled (tests/test_app_officer.py checks that gate)."""
+    from relguard.extract.review import Dismiss
+    from relguard.studio.queue import UNTYPED
+    from relguard.studio.review import UNSLOTTED
+    from relguard.studio.unsettled import unprotected
+
+    review = at.session_state.review
+    for s in unprotected(at.session_state.prepared.extraction, review).open:
+        if s.reason == "no slot":
+            review = review.add(Dismiss(UNSLOTTED, s.document, f"sentence {s.sentence}", "no relation there"))
+        else:
+            for name in s.entities:
+                review = review.add(Dismiss(UNTYPED, s.document, f"{s.sentence}:{name}", "not a name"))
+    at.session_state["review"] = review
+
+
 def draw(at: AppTest, *, teaching: bool = False) -> AppTest:
+    goto(at, "tune")
+    settle_unprotected(at)
     goto(at, "tune")
     at.toggle(key="w_teaching").set_value(teaching).run()
     next(b for b in at.button if b.label == "Draw a release").click().run()
@@ -113,7 +133,7 @@ def test_export_warns_when_a_second_draw_is_exported_not_on_a_re_download():
     zip_button(at).click().run()
     assert len(at.session_state.exports) == 1
     at = sign(draw(at))
-    assert any("exported 1 release(s)" in w.value and "total ε of 2" in w.value for w in at.warning)
+    assert any("exported 1 release of this corpus" in w.value and "total ε of 2" in w.value for w in at.warning)
     assert any("drawn 2 times" in w.value and "total ε = 2" in w.value for w in at.warning)
 
 
@@ -290,7 +310,7 @@ def test_the_review_page_queues_a_missed_name_and_a_pronoun_and_settles_both():
     queue = table(at, 0)
     problems = list(queue["problem"])
     assert any("'Priyanka Das' looks like a name" in p for p in problems)
-    assert any("'She' is read as no entity" in p for p in problems)
+    assert any("'She' is taken to mean no entity" in p for p in problems)
     at.selectbox(key="entity_name").set_value("Priyanka Das").run()
     at.selectbox(key="entity_type").set_value("PERSON").run()
     next(b for b in at.button if b.key == "add_entity").click().run()
@@ -300,7 +320,7 @@ def test_the_review_page_queues_a_missed_name_and_a_pronoun_and_settles_both():
     at.selectbox(key="referent_entity").set_value("Priyanka Das").run()
     next(b for b in at.button if b.key == "set_referent").click().run()
     problems = list(table(at, 0)["problem"])
-    assert any("'She' is read as Priyanka Das (PERSON)" in p for p in problems)
+    assert any("'She' is taken to mean Priyanka Das (PERSON); if it means someone else" in p for p in problems)
     assert any("names Acme Corp, Priyanka Das but has no relation slot" in p for p in problems)
     before = len(table(at, 0))
     glasgow = next(o for o in at.selectbox(key="dismiss_item").options if "Glasgow typed" in o)

@@ -52,3 +52,18 @@ def test_app_refuses_too_many_files_with_a_message_naming_the_limit():
     at.file_uploader(key="uploads").set_value([(n, d, "text/plain") for n, d in files(3)]).run()
     assert not at.exception and not any("files per upload" in e.value for e in at.error)
     assert len(at.session_state.documents) == 3
+
+
+def test_plain_streamlit_run_sends_no_usage_statistics():
+    """Streamlit reads ``.streamlit/config.toml`` from the working directory; its default is to send statistics."""
+    pytest.importorskip("streamlit")
+    import subprocess
+    import sys
+
+    assert tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())["browser"]["gatherUsageStats"] is False
+    probe = (
+        "from streamlit import config; config.get_config_options(); "
+        "print(config.get_option('browser.gatherUsageStats'))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "False"

@@ -58,10 +58,11 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(tmp_path_factory):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "RELGUARD_LOAD_SAMPLE"}
     env["TOKENIZERS_PARALLELISM"] = "false"
+    env["RELGUARD_STATE"] = str(tmp_path_factory.mktemp("browser-state"))  # this run's draws and edits only
     process = subprocess.Popen(
         [
             sys.executable,
@@ -191,7 +192,22 @@ def review_flow(page) -> None:
     settle(page)
     expect(page.get_by_text("2 edits, applied before the draw")).to_be_visible(timeout=WAIT)
     missed_name_and_pronoun(page)
+    settle_unprotected(page)
     shot(page, "3b-review")
+
+
+def settle_unprotected(page) -> None:
+    """An approving sign-off needs every unprotected sentence settled: the officer reads the queue and dismisses
+    the rest at once, with the reason (issue 42)."""
+    expect(page.get_by_text("still open; an approving sign-off needs none open").first).to_be_visible(timeout=WAIT)
+    page.get_by_role("tab", name="Dismiss an item").click()
+    panel = page.get_by_role("tabpanel", name="Dismiss an item")
+    panel.get_by_label("Why none of them holds a relation to protect").fill("read: no relation between the names")
+    panel.get_by_label("Why none of them holds a relation to protect").press("Enter")
+    settle(page)
+    panel.get_by_role("button", name=re.compile(r"^Dismiss all \d+")).click()
+    settle(page)
+    expect(page.get_by_text("0 still open; an approving sign-off needs none open").first).to_be_visible(timeout=WAIT)
 
 
 def missed_name_and_pronoun(page) -> None:
@@ -211,7 +227,7 @@ def missed_name_and_pronoun(page) -> None:
     panel = page.get_by_role("tabpanel", name="Set a pronoun's referent")
     pick(page, panel.get_by_test_id("stSelectbox").first.locator("input"), "memo.txt")
     expect(panel.get_by_test_id("stSelectbox").nth(1).locator("input")).to_have_value(
-        re.compile("'She' is read as Anna Berg"), timeout=WAIT
+        re.compile("'She' is taken to mean Anna Berg"), timeout=WAIT
     )
     pick(page, panel.get_by_test_id("stSelectbox").nth(2).locator("input"), "Priyanka Das")
     panel.get_by_role("button", name="Set referent").click()
@@ -219,7 +235,7 @@ def missed_name_and_pronoun(page) -> None:
     expect(page.get_by_text("4 edits, applied before the draw")).to_be_visible(timeout=WAIT)
     page.get_by_role("tab", name="Set a pronoun's referent").click()
     expect(panel.get_by_test_id("stSelectbox").nth(1).locator("input")).to_have_value(
-        re.compile("'She' is read as Priyanka Das"), timeout=WAIT
+        re.compile("'She' is taken to mean Priyanka Das"), timeout=WAIT
     )
 
 

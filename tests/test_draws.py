@@ -87,11 +87,12 @@ def test_a_release_folder_whose_draws_cannot_be_read_is_one_line_and_nothing_is_
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["report.json"]
 
 
-def _session_report(resources, texts: list[str]) -> dict:
+def _session_report(resources, texts: list[str], state_folder) -> dict:
     """The exported report of the last of several draws in one session, at ε = 0 with a teaching seed, the
-    memo's text replaced by each of ``texts`` in turn before its draw."""
+    memo's text replaced by each of ``texts`` in turn before its draw; ``state_folder``: the app's state on disk
+    (a session with its own folder starts a ledger, as on another machine)."""
     state: dict = {}
-    studio = Studio(state, environ={})
+    studio = Studio(state, environ={"RELGUARD_STATE": str(state_folder)})
     studio.init()
     state.update(epsilon=0.0, teaching_seed=True, seed=7)
     for text in texts:
@@ -100,11 +101,12 @@ def _session_report(resources, texts: list[str]) -> dict:
     return json.loads(public_files(studio.public_release())["report.json"])
 
 
-def test_the_apps_report_carries_the_sessions_draws_and_a_reworded_relation_is_the_same_corpus(resources):
+def test_the_apps_report_carries_the_sessions_draws_and_a_reworded_relation_is_the_same_corpus(resources, tmp_path):
     """Drawing, rewording one relation and drawing again is two draws of one corpus (its documents' names): a
     content key would reset the count exactly when a relation's words changed."""
-    same = _session_report(resources, [MEMO, MEMO])
-    reworded = _session_report(resources, [MEMO.replace("founded", "left"), MEMO])
+    same = _session_report(resources, [MEMO, MEMO], tmp_path / "a")
+    reworded = _session_report(resources, [MEMO.replace("founded", "left"), MEMO], tmp_path / "b")
     assert same["draws"]["this_draw"] == 2 and [e["epsilon"] for e in same["draws"]["ledger"]] == [0.0, 0.0]
     assert same == reworded
-    assert _session_report(resources, [MEMO])["draws"]["this_draw"] == 1
+    assert _session_report(resources, [MEMO], tmp_path / "c")["draws"]["this_draw"] == 1
+    assert _session_report(resources, [MEMO], tmp_path / "a")["draws"]["this_draw"] == 3  # a reload goes on

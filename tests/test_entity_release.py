@@ -147,7 +147,8 @@ def test_a_document_of_the_release_is_what_the_library_draws(tmp_path, capsys):
     _, _, out = _release(tmp_path, "--entity-epsilon", "3")
     capsys.readouterr()
     release = sanitize([Document("people.txt", TEXT + "\n")], entity_epsilon=3.0, lam=1.0, k=10, seed=7)
-    assert (out / "documents" / "people.txt").read_text() == release.documents[0].text
+    notice = json.loads((out / "report.json").read_text())["release_notice"] + "\n\n"  # the CLI's, above the text
+    assert (out / "documents" / "people.txt").read_text() == notice + release.documents[0].text
 
 
 def test_inspect_shows_each_group_at_its_own_epsilon(tmp_path, capsys):

@@ -18,7 +18,8 @@ from relguard.types import Document, Guarantee, SanitizedDocument
 def written(pairs: list[tuple[Document, str]]) -> dict[str, bytes]:
     """The document files a release of these (original, sanitized text) pairs holds, through the release core."""
     sink = MemorySink()
-    assembly = Assembly(sink, OutcomeTable((), (), {}, Guarantee(1.0, 1.0, 10)), forms=lambda p, t: {})
+    table = OutcomeTable((), (), {}, Guarantee(1.0, 1.0, 10))
+    assembly = Assembly(sink, table, forms=lambda p, t: {}, notice=False)  # the notice has its own test
     for original, text in pairs:
         piece = Piece(
             original.name, output_name(original), original.line is not None, output_piece(original, text),

@@ -18,7 +18,8 @@ import pytest
 
 from relguard.cli import main
 from relguard.io import read_documents
-from relguard.pipeline import prepare
+from relguard.pipeline import Backends, prepare
+from relguard.settings import Settings
 from relguard.studio.export import export_release
 from relguard.verify.folder import corpus_of, folder_leaks
 from relguard.verify.public import public_file_problems, read_release_files
@@ -44,7 +45,8 @@ def releases(tmp_path_factory, ray_instance) -> dict[str, tuple[Path, Path]]:
         assert main([*argv, "--quiet"]) == 0
         made[path] = (out, apart)
     documents, hashes = read_documents([SAMPLE])
-    release = prepare(documents, k=8, input_hashes=hashes).draw(epsilon=2.0, lam=1.0, seed=11)
+    backends = Backends.from_settings(Settings().backends)  # as the app builds them: the sensitive list on
+    release = prepare(documents, k=8, input_hashes=hashes, backends=backends).draw(epsilon=2.0, lam=1.0, seed=11)
     exported = export_release(release, inputs=[str(SAMPLE)])
     zipfile.ZipFile(io.BytesIO(exported.zip)).extractall(root / "app")
     (root / "app-mapping.json").write_bytes(exported.mapping)

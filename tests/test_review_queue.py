@@ -117,14 +117,14 @@ def test_in_the_strict_mode_an_added_entity_gets_its_stretch_at_once():
 
 
 def test_a_pronoun_link_is_queued_with_its_referent_and_setting_it_moves_the_slots(memo):
-    assert "read as Anna Berg" in _items(memo)[PRONOUNS][f"{SHE}-{SHE + 3}"].problem
+    assert "taken to mean Anna Berg" in _items(memo)[PRONOUNS][f"{SHE}-{SHE + 3}"].problem
     before = {(t.subject, o.text) for t in _doc(memo.extraction).triples for o in t.occurrences if o.start > SHE}
     assert ("Anna Berg", "reports") in before
     review = Review((AddEntity("Priyanka Das", "PERSON"), SetReferent("memo.txt", SHE, SHE + 3, "Priyanka Das")))
     edited = prepare([Document("memo.txt", MEMO)], k=10, review=review)
     after = {(t.subject, o.text) for t in _doc(edited.extraction).triples for o in t.occurrences if o.start > SHE}
     assert ("Priyanka Das", "reports") in after and not [s for s, _ in after if s == "Anna Berg"]
-    assert "read as Priyanka Das" in _items(edited, review)[PRONOUNS][f"{SHE}-{SHE + 3}"].problem
+    assert "taken to mean Priyanka Das" in _items(edited, review)[PRONOUNS][f"{SHE}-{SHE + 3}"].problem
     groups = {g.key for g in edited.groups} - {g.key for g in memo.groups}
     assert any("Priyanka Das" in str(key) for key in groups)  # the draw is now on her pair: the pools follow
     with pytest.raises(InputError, match=r"no entity 'Nobody' in memo\.txt"):
@@ -142,11 +142,11 @@ def test_an_unresolved_pronoun_is_queued_and_once_linked_its_sentence_can_be_slo
     text = "Priyanka Das wrote the memo. Acme Corp hired staff in 2004. She joined Acme Corp in 2004."
     prepared = prepare([Document("d.txt", text)], k=10)
     at = text.index("She")
-    assert "read as no entity" in _items(prepared)[PRONOUNS][f"{at}-{at + 3}"].problem
+    assert "taken to mean no entity" in _items(prepared)[PRONOUNS][f"{at}-{at + 3}"].problem
     assert "sentence 2" not in _items(prepared)[UNSLOTTED]
     review = Review((AddEntity("Priyanka Das", "PERSON"), SetReferent("d.txt", at, at + 3, "Priyanka Das")))
     linked = prepare([Document("d.txt", text)], k=10, review=review)
-    assert "read as Priyanka Das" in _items(linked, review)[PRONOUNS][f"{at}-{at + 3}"].problem
+    assert "taken to mean Priyanka Das" in _items(linked, review)[PRONOUNS][f"{at}-{at + 3}"].problem
     assert "sentence 2" in _items(linked, review)[UNSLOTTED]
     span = locate_span(_doc(linked.extraction), 2, "joined")
     slotted = review.add(AddSlot("d.txt", *span, "Acme Corp", "Priyanka Das"))

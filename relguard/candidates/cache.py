@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from relguard.candidates.exclusion import policy_of
+from relguard.candidates.exclusion import policy_of, sensitive_of
 from relguard.protocols import PoolGenerator
 from relguard.types import CandidatePool, TypePair
 
@@ -23,8 +23,9 @@ def pool_key(generator: PoolGenerator, type_pair: TypePair, k: int) -> tuple | N
     content = generator.content_hash()
     if content is None:
         return None
-    policy = policy_of(generator)
-    return (generator.name, content, getattr(policy, "sha256", None), tuple(type_pair), int(k))
+    policy, sensitive = policy_of(generator), sensitive_of(generator)
+    digests = (getattr(policy, "sha256", None), getattr(sensitive, "sha256", None))
+    return (generator.name, content, digests, tuple(type_pair), int(k))
 
 
 class PoolCache(OrderedDict):

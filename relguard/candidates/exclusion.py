@@ -152,29 +152,50 @@ class ExcludingCandidates:
     """A pool generator whose pools never hold an excluded predicate: the first K the wrapped one offers that the
     policy allows. It still sees only the type pair and K (and the public policy), so its pools stay public."""
 
-    def __init__(self, inner: PoolGenerator, policy: ExclusionPolicy) -> None:
-        self.inner, self.policy = inner, policy
+    def __init__(
+        self, inner: PoolGenerator, policy: ExclusionPolicy | None, *, sensitive: ExclusionPolicy | None = None
+    ) -> None:
+        self.inner, self.policy, self.sensitive = inner, policy, sensitive
         self.name = inner.name
-        _check_known(inner, policy)
+        if policy is not None:
+            _check_known(inner, policy)
+
+    def excluded(self, type_pair: TypePair) -> frozenset[str]:
+        """What the pool of ``type_pair`` may not hold: the policy's entries and the sensitive list's."""
+        return frozenset().union(*(p.excluded(type_pair) for p in (self.policy, self.sensitive) if p is not None))
 
     def generate(self, type_pair: TypePair, k: int) -> CandidatePool:
-        excluded = self.policy.excluded(type_pair)
+        excluded = self.excluded(type_pair)
         if not excluded:
             return self.inner.generate(type_pair, k)
         if isinstance(self.inner, InventoryCandidates):
             offered = self.inner.pairs()[pair_key(type_pair)]
             source = self.inner.generate(type_pair, 1).source
         else:
-            wider = self.inner.generate(type_pair, k + len(excluded))
-            offered, source = wider.predicates, wider.source
+            offered, source = self._wider(type_pair, k, excluded)
         allowed = [p for p in offered if p not in excluded]
         if len(allowed) < k:
+            names = " and ".join(p.name for p in (self.policy, self.sensitive) if p is not None)
+            off = " (or switch the sensitive-predicate policy off: --no-sensitive-policy)" if self.sensitive else ""
             raise PoolError(
-                f"after the exclusion policy {self.policy.name} takes out {len(excluded)} predicates, "
+                f"after the exclusion policy {names} takes out {len(excluded)} predicates, "
                 f"{len(allowed)} candidates are left for {type_pair[0]}->{type_pair[1]}, fewer than K={k}; choose "
-                f"K <= {len(allowed)} or exclude fewer predicates for that pair"
+                f"K <= {len(allowed)} or exclude fewer predicates for that pair{off}"
             )
         return CandidatePool(tuple(type_pair), tuple(allowed[:k]), source=source)
+
+    def _wider(self, type_pair: TypePair, k: int, excluded: frozenset[str]) -> tuple[tuple[str, ...], str]:
+        """A generator with no fixed list (an LLM) asked for K plus the policy file's entries, then for as many
+        more as the sensitive list took out: the sensitive list is long and names predicates a pool seldom holds,
+        so asking for all of them at once would ask more than a model can give."""
+        extra = len(self.policy.excluded(type_pair)) if self.policy is not None else 0
+        for _ in range(3):
+            wider = self.inner.generate(type_pair, k + extra)
+            missing = k - sum(p not in excluded for p in wider.predicates)
+            if missing <= 0:
+                break
+            extra += missing
+        return wider.predicates, wider.source
 
     def forms(self, predicate: str, type_pair: TypePair | None = None) -> Mapping[str, str | None]:
         return self.inner.forms(predicate, type_pair)
@@ -207,14 +228,37 @@ def _check_known(inner: PoolGenerator, policy: ExclusionPolicy) -> None:
             )
 
 
-def with_exclusions(generator: PoolGenerator, policy: ExclusionPolicy | str | Path | Mapping | None) -> PoolGenerator:
+def with_exclusions(
+    generator: PoolGenerator,
+    policy: ExclusionPolicy | str | Path | Mapping | None,
+    *,
+    sensitive: ExclusionPolicy | Mapping | None = None,
+) -> PoolGenerator:
     """``generator`` with ``policy`` applied: a policy, a policy file's path, or the public account of one in a
-    report (:meth:`ExclusionPolicy.public`, which the audit rebuilds the pools from); unchanged when it is None."""
-    if not policy:
+    report (:meth:`ExclusionPolicy.public`, which the audit rebuilds the pools from); ``sensitive`` is the
+    sensitive-predicate list (:mod:`relguard.candidates.sensitive`) or its public account; unchanged when both
+    are None. A generator already under policies keeps those the call does not give: one wrapper holds both, so
+    the report names every list its pools were built under."""
+    if isinstance(sensitive, Mapping):
+        sensitive = policy_from_public(sensitive) if sensitive else None
+    if isinstance(generator, ExcludingCandidates):
+        policy = policy or generator.policy
+        sensitive = sensitive if sensitive is not None else generator.sensitive
+        generator = generator.inner
+    if not policy and sensitive is None:
         return generator
     if isinstance(policy, Mapping):
         policy = policy_from_public(policy)
-    return ExcludingCandidates(generator, policy if isinstance(policy, ExclusionPolicy) else read_policy(policy))
+    elif policy and not isinstance(policy, ExclusionPolicy):
+        policy = read_policy(policy)
+    return ExcludingCandidates(generator, policy or None, sensitive=sensitive)
+
+
+def with_report_policies(generator: PoolGenerator, candidates: Mapping) -> PoolGenerator:
+    """``generator`` under the policies a report's ``candidates`` block names (the audit rebuilds pools so)."""
+    return with_exclusions(
+        generator, candidates.get("exclusion_policy"), sensitive=candidates.get("sensitive_policy") or None
+    )
 
 
 def policy_from_public(public: Mapping) -> ExclusionPolicy:
@@ -228,6 +272,11 @@ def policy_from_public(public: Mapping) -> ExclusionPolicy:
 def policy_of(generator: PoolGenerator) -> ExclusionPolicy | None:
     """The exclusion policy a generator applies, if any (for the report)."""
     return generator.policy if isinstance(generator, ExcludingCandidates) else None
+
+
+def sensitive_of(generator: PoolGenerator) -> ExclusionPolicy | None:
+    """The sensitive-predicate list a generator applies, if any (for the report)."""
+    return generator.sensitive if isinstance(generator, ExcludingCandidates) else None
 
 
 def unwrapped(generator: PoolGenerator) -> PoolGenerator:

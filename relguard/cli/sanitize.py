@@ -33,8 +33,9 @@ from relguard.llm.estimate import estimate
 from relguard.pipeline import prepare
 from relguard.release.confidential import MappingRow, confidential_bytes, confidential_counts, confidential_document
 from relguard.release.config import SIGNED, RunConfig, RunOptions, read_config, recorded_of, resolve_inputs
-from relguard.release.draws import charge_folder, folder_history
+from relguard.release.draws import DrawHistory, charge_folder, folder_history
 from relguard.release.entity import summary_words
+from relguard.release.report import counts_words, loss_words
 from relguard.release.signoff import DECISION_NAMES, REFUSED, checked_sign_off, date_of, decision_of
 from relguard.settings import FLAGS
 from relguard.textable import plural
@@ -42,7 +43,7 @@ from relguard.textable import plural
 #: Exit status when the leak scan withheld sentences and --allow-withheld was not given.
 WITHHELD_EXIT = 4
 #: Flags that change what a release is: with --config they come from the config, never from the command line.
-_RELEASE_FLAGS = ("seed", "parquet", "self_audit", "allow_withheld", "mark_slots")
+_RELEASE_FLAGS = ("seed", "parquet", "self_audit", "allow_withheld", "mark_slots", "no_notice")
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -108,6 +109,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help=f"also mark every filled slot inside the text, between {OPEN} and {CLOSE} (the ranges are always in "
         f"the {SLOTS_FIELD} field of .jsonl records and in {SLOTS_FILE} for text files)",
     )
+    run.add_argument(
+        "--no-notice",
+        action="store_true",
+        help="leave out the one-line notice that the relations were drawn at random at ε (by default it opens every "
+        "text file and is the relguard_notice field of every .jsonl record)",
+    )
     run.add_argument("--dry-run", action="store_true", help="estimate the LLM calls and tokens of this run and stop")
     add_sign_off_flags(run)
     add_settings_flags(run)
@@ -164,6 +171,7 @@ def run_of(args: argparse.Namespace, parser_defaults: dict) -> tuple[RunConfig, 
             self_audit=args.self_audit,
             allow_withheld=args.allow_withheld,
             mark_slots=args.mark_slots,
+            no_notice=args.no_notice,
         )
         return RunConfig(settings_of(args), tuple(args.inputs), options), {}
     given = [f"--{name.replace('_', '-')}" for name in _RELEASE_FLAGS if getattr(args, name) != parser_defaults[name]]
@@ -182,10 +190,22 @@ def _dest(flag: str) -> str:
     return flag[2:].replace("-", "_")
 
 
+def history_of_run(args: argparse.Namespace, run: RunConfig) -> DrawHistory:
+    """The draws this release follows: those of the release folder it is written into, or, for a private replay
+    into a new folder, those of the release whose config it replays (its report.json beside config.toml): a
+    replay without a seed is a fresh draw of that corpus, so its count goes on. A teaching replay reproduces its
+    draw to the byte and adds nothing."""
+    budget = run.settings.privacy.budget
+    history = folder_history(args.out, budget=budget)
+    if history.earlier or args.config is None or run.settings.privacy.seed is not None:
+        return history
+    replayed = Path(args.config).parent
+    return folder_history(replayed, budget=budget) if (replayed / "report.json").is_file() else history
+
+
 def run_sanitize(args: argparse.Namespace) -> int:
     run, recorded = run_of(args, args.parser_defaults)
-    history = folder_history(args.out, budget=run.settings.privacy.budget)
-    run = dataclasses.replace(signed_run(run, args), history=history)
+    run = dataclasses.replace(signed_run(run, args), history=history_of_run(args, run))
     settings = run.settings
     if args.ray_address and args.engine != "ray":
         raise ConfigError("--ray-address needs --engine ray")
@@ -263,12 +283,12 @@ def _summary(report: dict, rows: list[MappingRow], args: argparse.Namespace, run
     counts, privacy = report["counts"], run.settings.privacy
     out = Path(args.out)
     print(
-        f"wrote {plural(counts['documents'], 'document')} to {out / 'documents'}: "
-        f"{counts['slots']} relation slots in {counts['groups']} groups, {counts['groups_deleted']} groups deleted, "
-        f"{counts['sentences_removed']} of {counts['sentences']} sentences removed, "
+        f"wrote {plural(counts['documents'], 'document')} to {out / 'documents'}: {counts_words(counts)}, "
         f"{counts['sentences_withheld']} withheld, slot mode {report['slot_mode']} "
         f"({summary_words(report)}); report: {out / 'report.md'}"
     )
+    for entry in report.get("documents_losing_text") or []:
+        print(f"lost text: {loss_words(entry)}; read it before publishing")
     cover = report["coverage"]
     if cover["sentences_not_protected"]:
         print(

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from relguard.engine.check import check_public_files, refuse_unsafe
 from relguard.engine.marks import SLOTS_FILE, sidecar_line
 from relguard.engine.marks import summary as marks_summary
+from relguard.engine.notice import notice_of, with_notice
 from relguard.engine.outcomes import OutcomeTable
 from relguard.engine.rewrite import Piece
 from relguard.engine.sink import Sink
@@ -50,9 +51,17 @@ class Assembly:
     """Pieces in, a committed release out (see the module docstring); ``mapping`` collects the mapping's rows."""
 
     def __init__(
-        self, sink: Sink, table: OutcomeTable, *, forms: Forms, mapping: bool = False, parquet: bool = False
+        self,
+        sink: Sink,
+        table: OutcomeTable,
+        *,
+        forms: Forms,
+        mapping: bool = False,
+        parquet: bool = False,
+        notice: bool = True,
     ) -> None:
         self.sink, self.table, self.forms = sink, table, forms
+        self.notice = notice_of(table.guarantee) if notice else None
         self.tally = Tally()
         self.relations = Relations() if mapping else None
         self.withheld: dict[str, tuple[int, ...]] = {}
@@ -74,12 +83,17 @@ class Assembly:
                 "give every document its own name"
             )
         self._files[name] = piece.record
-        self.sink.append(name, piece.data)
+        data, text, marks = piece.data, piece.text, piece.marks
+        if self.notice:
+            data, text, marks = with_notice(
+                data, text, marks, record=piece.record, notice=self.notice, where=piece.document
+            )
+        self.sink.append(name, data)
         if not piece.record:  # a record carries its marks; a text file's are in the sidecar, one line each
-            self.sink.append(SLOTS_FILE, sidecar_line(piece.file, piece.marks))
+            self.sink.append(SLOTS_FILE, sidecar_line(piece.file, marks))
             self._sidecar = True
         if self._parquet is not None:
-            self._parquet.add(piece.document, piece.file, piece.text, piece.marks)
+            self._parquet.add(piece.document, piece.file, text, marks)
         self.tally.merge(piece.tally)
         self.reasons += piece.withheld
         if piece.sanitized.withheld_sentences:
@@ -118,6 +132,8 @@ class Assembly:
             sign_off=run.sign_off,
             draws=run.history,
             record_fields=self.tally.record_fields(kept=run.settings.inputs.kept_fields),
+            losses=self.tally.losses,
+            notice=self.notice,
         )
         report = build_report(summary, output_hashes=dict(sorted(hashes.items())))
         config = config_toml(run, files=files, recorded=recorded_of(report))
@@ -136,10 +152,13 @@ class Assembly:
             others=others,
             withheld=self.withheld,
             marked=run.options.mark_slots,
+            notice=self.notice,
         )
         for name, data in others.items():
             self.sink.write(name, data)
         private = {**confidential, **({"withheld": self.reasons} if self.reasons else {})}
+        if self.relations is not None and self.relations.unprotected:  # by document; the report only counts them
+            private["unprotected_sentences"] = self.relations.unprotected
         rows = self.relations.rows(table.keys, table.predicates) if self.relations is not None else []
         if self.relations is not None:
             self.sink.keep_apart(confidential_bytes(confidential_document(rows, private)))

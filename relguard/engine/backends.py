@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from relguard import registry
 from relguard.candidates.embeddings import warm_public_embeddings
 from relguard.candidates.exclusion import with_exclusions
+from relguard.candidates.sensitive import sensitive_policy
 from relguard.errors import ConfigError
 from relguard.protocols import Encoder, Extractor, PoolGenerator
 from relguard.rewrite.verbalize import Verbalizer
@@ -79,7 +80,10 @@ def llm_options(settings: BackendSettings) -> dict[str, str | bool | None]:
 def candidates_from(settings: BackendSettings, *, encoder: Encoder) -> PoolGenerator:
     """The pool generator a :class:`~relguard.settings.BackendSettings` names, under its exclusion policy if any
     (:mod:`relguard.candidates.exclusion`: the pools, and so the draw and the audit, never hold those)."""
-    return with_exclusions(_named_candidates(settings, encoder=encoder), settings.exclude_predicates)
+    sensitive = None if settings.no_sensitive_policy else sensitive_policy()
+    return with_exclusions(
+        _named_candidates(settings, encoder=encoder), settings.exclude_predicates, sensitive=sensitive
+    )
 
 
 def _named_candidates(settings: BackendSettings, *, encoder: Encoder) -> PoolGenerator:

@@ -31,18 +31,18 @@ from relguard.types import DocumentExtraction, Forms
 class OutputTexts:
     """Each document's text as its public file holds it, read back from the sink in document order."""
 
-    def __init__(self, sink: Sink, *, marked: bool = False) -> None:
-        self._sink, self._marked = sink, marked
+    def __init__(self, sink: Sink, *, marked: bool = False, notice: str | None = None) -> None:
+        self._sink, self._marked, self._notice = sink, marked, notice
         self._file: str | None = None
         self._lines: Iterator[bytes] = iter(())
 
     def text(self, doc: DocumentExtraction) -> str:
         name = f"documents/{output_name(doc.document)}"
         if doc.document.line is None:
-            return public_text(self._sink.read(name), record=False, marked=self._marked)
+            return public_text(self._sink.read(name), record=False, marked=self._marked, notice=self._notice)
         if name != self._file:
             self._file, self._lines = name, iter(self._sink.lines(name))
-        return public_text(next(self._lines, b""), record=True, marked=self._marked)
+        return public_text(next(self._lines, b""), record=True, marked=self._marked, notice=self._notice)
 
 
 def check_public_files(
@@ -56,6 +56,7 @@ def check_public_files(
     others: Mapping[str, bytes],
     withheld: Mapping[str, Sequence[int]],
     marked: bool = False,
+    notice: str | None = None,
 ) -> None:
     """Raise :class:`~relguard.release.leakscan.LeakError` naming every hit (see the module docstring).
 
@@ -72,6 +73,7 @@ def check_public_files(
         others=others,
         withheld=withheld,
         marked=marked,
+        notice=notice,
     )
     if leaks:
         raise blocked(leaks)
@@ -97,13 +99,14 @@ def public_file_leaks(
     others: Mapping[str, bytes],
     withheld: Mapping[str, Sequence[int]],
     marked: bool = False,
+    notice: str | None = None,
 ) -> list[Leak]:
     """Every hit in the documents the sink holds and in ``others``; empty when the release is clean."""
     texts = {name: data.decode("utf-8", errors="replace") for name, data in others.items()}
     leaks = [leak for name, text in texts.items() if (leak := marker_leak(name, text))]
     reports = {name: without_names(text, document_names) for name, text in texts.items()}
     marked: set[str] = set()
-    read = OutputTexts(sink, marked=marked)
+    read = OutputTexts(sink, marked=marked, notice=notice)
     for doc in documents:
         text = read.text(doc)
         file = output_name(doc.document)
@@ -125,6 +128,7 @@ def leaks_in_files(
     forms: Forms,
     withheld: Mapping[str, Sequence[int]],
     marked: bool = False,
+    notice: str | None = None,
 ) -> list[Leak]:
     """The same scan over a set of public files in memory (name → bytes), for a release held in memory; a file no
     document owns is scanned like a report; ``marked``: the fills are marked inline."""
@@ -135,5 +139,13 @@ def leaks_in_files(
     others = {name: data for name, data in files.items() if name not in owned}
     names = [d.document.name for d in documents]
     return public_file_leaks(
-        sink, documents, table, forms=forms, document_names=names, others=others, withheld=withheld, marked=marked
+        sink,
+        documents,
+        table,
+        forms=forms,
+        document_names=names,
+        others=others,
+        withheld=withheld,
+        marked=marked,
+        notice=notice,
     )

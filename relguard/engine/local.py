@@ -117,7 +117,14 @@ def run_local(
                 "verbalizer"
             ]
         with sink:
-            assembly = Assembly(sink, outcomes, forms=forms, mapping=mapping is not None, parquet=run.options.parquet)
+            assembly = Assembly(
+                sink,
+                outcomes,
+                forms=forms,
+                mapping=mapping is not None,
+                parquet=run.options.parquet,
+                notice=not run.options.no_notice,
+            )
             documents = aligned(spill, alignment, review)
             options = {"forms": forms, "mapping": mapping is not None, "inline_marks": run.options.mark_slots}
             pieces = (

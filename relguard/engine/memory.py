@@ -16,6 +16,7 @@ from pathlib import Path
 from relguard.candidates.forms import default_forms
 from relguard.engine.assemble import Assembly, Finished
 from relguard.engine.check import leaks_in_files
+from relguard.engine.notice import notice_of
 from relguard.engine.outcomes import OutcomeTable
 from relguard.engine.rewrite import piece_of, rewrite_document
 from relguard.engine.sink import FolderSink, MemorySink, Sink
@@ -61,7 +62,8 @@ def export(release: Release, sink: Sink, *, run: RunConfig | None = None, mappin
     forms = release.forms or default_forms
     confidential = {key: value for key, value in release.confidential.items() if key != "withheld"}
     try:
-        assembly = Assembly(sink, table, forms=forms, mapping=mapping, parquet=run.options.parquet)
+        notice = not run.options.no_notice
+        assembly = Assembly(sink, table, forms=forms, mapping=mapping, parquet=run.options.parquet, notice=notice)
         for doc, out in zip(release.extraction.documents, release.documents, strict=True):
             withheld = reasons.get(doc.document.name, ())
             index = table.index if mapping else None
@@ -133,6 +135,7 @@ def run_of(release: Release, *, inputs: list[str] | None = None, review: str | N
         options["candidates"] = str(p.get("candidates") or "inventory")
     if policy := p.get("exclusion_policy"):  # the policy file, beside config.toml in the app's zip
         options["exclude_predicates"] = str(policy["file"])
+    sensitive_off = not p.get("sensitive_policy")  # built-in: a config replays it by saying whether it was on
     encoder = str(p.get("encoder") or "")
     encoder = encoder.split(":", 1)[1] if encoder.startswith("sentence-transformers:") else encoder
     history = p.get("draw_history")
@@ -140,7 +143,11 @@ def run_of(release: Release, *, inputs: list[str] | None = None, review: str | N
     own = {"seed": g.seed, "entity_epsilon": g.entity_epsilon, "budget": history.budget}
     settings = Settings(
         privacy=PrivacySettings(epsilon=g.epsilon, lam=g.lam, k=g.k, **own),
-        backends=BackendSettings(**options, **({"encoder": encoder.split("@sha256:", 1)[0]} if encoder else {})),
+        backends=BackendSettings(
+            **options,
+            no_sensitive_policy=sensitive_off,
+            **({"encoder": encoder.split("@sha256:", 1)[0]} if encoder else {}),
+        ),
         inputs=InputSettings(review=review),
     )
     return RunConfig(
@@ -167,4 +174,5 @@ def scan_release(release: Release, files: Mapping[str, bytes]) -> list[Leak]:
     withheld = {d.name: d.withheld_sentences for d in release.documents if d.withheld_sentences}
     table = OutcomeTable.of_release(release)
     forms = release.forms or default_forms
-    return leaks_in_files(release.extraction.documents, files, table, forms=forms, withheld=withheld)
+    notice = notice_of(release.guarantee)  # read without it when the files carry it
+    return leaks_in_files(release.extraction.documents, files, table, forms=forms, withheld=withheld, notice=notice)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from datetime import UTC, datetime
 
-from relguard.candidates.exclusion import policy_of
+from relguard.candidates.exclusion import policy_of, sensitive_of
 from relguard.candidates.pools import pool_hash
 from relguard.extract.review import Review, edits_summary
 from relguard.protocols import Extractor, PoolGenerator
@@ -58,6 +58,7 @@ def provenance(
         **({"backends": public_backends} if public_backends else {}),
         **({"review_edits": edits_summary(review)} if review else {}),
         **({"exclusion_policy": policy.public()} if (policy := policy_of(generator)) else {}),
+        "sensitive_policy": sensitive.public() if (sensitive := sensitive_of(generator)) else None,
     }
     confidential = {
         "input_sha256": dict(input_hashes),

@@ -163,7 +163,8 @@ def _run(ray, data, files, run: RunConfig, review, sink: FolderSink, staging, ma
     seen: set[str] = set()
     with sink:
         forms = chosen.candidates.forms
-        assembly = Assembly(sink, outcomes, forms=forms, mapping=mapping, parquet=run.options.parquet)
+        notice = not run.options.no_notice
+        assembly = Assembly(sink, outcomes, forms=forms, mapping=mapping, parquet=run.options.parquet, notice=notice)
         for number, row in enumerate(written.iter_rows(), start=1):
             staged = staging / row["piece"]
             piece = dataclasses.replace(pickle.loads(row["meta"]), data=staged.read_bytes())

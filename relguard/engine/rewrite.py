@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from relguard.engine.marks import SLOTS_FIELD, Ranges, refuse_slots_field, unmarked, written
+from relguard.engine.notice import NOTICE_FIELD, without_notice
 from relguard.engine.outcomes import OutcomeTable
 from relguard.engine.tally import Relations, Tally
 from relguard.release.leakscan import Leak, Needle, scan_document
@@ -72,10 +73,11 @@ def output_piece(original: Document, text: str, slots: Ranges = ()) -> bytes:
     return (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def public_text(data: bytes, *, record: bool, marked: bool = False) -> str:
+def public_text(data: bytes, *, record: bool, marked: bool = False, notice: str | None = None) -> str:
     """What a reader sees of a document's output: its text, or every value of its ``.jsonl`` record (decoded,
     so an escape cannot hide a hit; a line that is not a JSON object is read as it stands). A release
-    ``marked`` inline is read without its marks: the words the leak scan compares are the author's and the fills'.
+    ``marked`` inline is read without its marks: the words the leak scan compares are the author's and the fills';
+    a release's ``notice`` (:mod:`relguard.engine.notice`) is its own words, read without.
     """
     text = data.decode("utf-8", errors="replace")
     if record:
@@ -84,7 +86,11 @@ def public_text(data: bytes, *, record: bool, marked: bool = False) -> str:
         except ValueError:
             values = None
         if isinstance(values, dict):
+            if notice and values.get(NOTICE_FIELD) == notice:
+                del values[NOTICE_FIELD]
             text = "\n".join(str(v) for v in values.values())
+    else:
+        text = without_notice(text, notice)
     return unmarked(text) if marked else text
 
 

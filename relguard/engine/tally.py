@@ -57,6 +57,7 @@ class Tally:
     max_groups_in_one_document: int = 0
     slots_per_document: dict[str, int] = field(default_factory=dict)
     fields_left_out: set[str] = field(default_factory=set)
+    losses: dict[str, dict[str, int | bool]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, doc: DocumentExtraction, out: SanitizedDocument) -> Tally:
@@ -86,6 +87,7 @@ class Tally:
             max_groups_in_one_document=groups_in(doc),
             slots_per_document={doc.document.name: slots} if slots else {},
             fields_left_out=set(doc.document.left_out),
+            losses=lost_text(doc.document.name, len(doc.sentences), out),
         )
 
     def merge(self, other: Tally) -> None:
@@ -96,6 +98,8 @@ class Tally:
                 self.slots_per_document.update(other.slots_per_document)
             elif spec.name == "fields_left_out":
                 self.fields_left_out |= other.fields_left_out
+            elif spec.name == "losses":
+                self.losses.update(other.losses)
             else:
                 setattr(self, spec.name, getattr(self, spec.name) + getattr(other, spec.name))
 
@@ -142,16 +146,23 @@ class Relations:
 
     def __init__(self) -> None:
         self._by_group: dict[int, dict[str, list[dict]]] = {}
+        self.unprotected: list[dict] = []  # each unprotected sentence with its text, listed by document
 
     @classmethod
     def of(cls, doc: DocumentExtraction, index: Mapping[PairKey, int]) -> Relations:
         relations = cls()
+        relations.unprotected = [
+            {"document": s.document, "sentence": s.sentence, "reason": s.reason, "names": list(s.entities)}
+            | {"text": doc.sentence_text(s.sentence)}
+            for s in unprotected_in(doc)
+        ]
         for triple in doc.triples:
             found = relations._by_group.setdefault(index[triple.pair_key], {}).setdefault(triple.predicate, [])
             found += [{"document": o.document, "sentence": o.sentence, "span": o.text} for o in triple.occurrences]
         return relations
 
     def merge(self, other: Relations) -> None:
+        self.unprotected += other.unprotected
         for group, predicates in other._by_group.items():
             mine = self._by_group.setdefault(group, {})
             for predicate, occurrences in predicates.items():
@@ -160,6 +171,28 @@ class Relations:
     def rows(self, keys: Sequence[PairKey], predicates: Sequence[str | None]) -> list[MappingRow]:
         """One row per group of the outcome table: its key, its outcome and its originals sorted by predicate."""
         return [(key, predicates[i], sorted(self._by_group.get(i, {}).items())) for i, key in enumerate(keys)]
+
+
+def lost_text(name: str, sentences: int, out: SanitizedDocument) -> dict[str, dict[str, int | bool]]:
+    """``{name: why}`` when a document came out empty or lost more than half its sentences, else ``{}``.
+
+    An officer must never find an emptied file by chance. Every number is a function of the outcomes and the
+    masked text (null outcomes, unfillable sentences) or of the leak scan, as the report's counts are.
+    """
+    gone = len(out.gone_sentences)
+    empty = sentences > 0 and not out.text.strip()
+    if not empty and gone * 2 <= sentences:
+        return {}
+    return {
+        name: {
+            "sentences": sentences,
+            "sentences_gone": gone,
+            "empty": empty,
+            "null_outcome": len(out.removed_sentences),
+            "unfillable": len(set(out.unfillable_sentences) - set(out.removed_sentences)),
+            "leak_scan": len(set(out.withheld_sentences) - set(out.removed_sentences) - set(out.unfillable_sentences)),
+        }
+    }
 
 
 def groups_in(doc: DocumentExtraction) -> int:

@@ -1,8 +1,7 @@
 """The comparison table and the sweeps (paper Tables 2-3, Fig. 3), with CSV/markdown tables and PNG plots.
 
-One :func:`~relguard.pipeline.prepare` per dataset: other K reuse its extraction
-(only pools and distances change), every draw is milliseconds, and the attacker
-caches its extraction per distinct sanitized text.
+One :func:`~relguard.pipeline.prepare` per dataset: other K reuse its extraction (only pools and distances change),
+every draw is milliseconds, and the attacker caches its extraction per distinct sanitized text.
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ from relguard.evaluation.cooccurrence import CooccurrenceAttacker
 from relguard.evaluation.core import Evaluation, evaluate_documents, truth_from_extraction, truth_from_gold
 from relguard.evaluation.datasets import EvalDataset
 from relguard.evaluation.matching import default_matcher
+from relguard.evaluation.progress import Progress, measurement_count
 from relguard.pipeline import Prepared, prepare
 from relguard.privacy.expected import expected_leakage
 from relguard.privacy.mechanism import group_distances
@@ -153,12 +153,16 @@ def run_evaluation(
     if truth.slots_off_gold is not None:
         result.info.update(slots_off_gold=truth.slots_off_gold, evidence_sentences=len(dataset.evidence))
     started = time.perf_counter()
+    counts = {"trials": trials, "presidio": presidio, "epsilons": epsilons, "no_null_epsilons": no_null_epsilons}
+    counts |= {"entity_epsilons": entity_epsilons, "lams": lams, "ks": ks, "lam": lam, "k": k}
+    then = "the seed papers' sanitizers (minutes per 100 documents each)" if seed_sanitizers else ""
+    progress = Progress(measurement_count(**counts, sweep_epsilon=sweep_epsilon), log, then=then)
 
     def record(table: str, evaluation: Evaluation, extra: dict[str, Any]) -> None:
-        row = {"table": table, **evaluation.as_dict(), **extra}
-        result.rows.append(row)
+        result.rows.append({"table": table, **evaluation.as_dict(), **extra})
 
     def measure(documents, method: str, settings: dict[str, Any], deleted: float, source: Prepared) -> Evaluation:
+        progress.tick()
         return evaluate_documents(
             source,
             documents,

@@ -164,8 +164,16 @@ def documents_from_upload(
     ``keep_fields`` names them (:func:`relguard.io.rows.record_fields`).
     """
     suffix = Path(name).suffix.lower()
+    if suffix == ".json":
+        raise InputError(
+            f"{name}: a .json file is not read (nothing from it was loaded); save it as .jsonl, one document a line "
+            'such as {"text": "…"}, or paste its text as .txt'
+        )
     if suffix not in UPLOAD_SUFFIXES:
-        raise InputError(f"{name}: unsupported file type {suffix or '(none)'!r}; use {', '.join(UPLOAD_SUFFIXES)}")
+        raise InputError(
+            f"{name}: unsupported file type {suffix or '(none)'!r}, nothing from it was loaded; use "
+            f"{', '.join(UPLOAD_SUFFIXES)}"
+        )
     if suffix in (".txt", ".md", ".jsonl"):
         return documents_from_bytes(name, data, max_bytes=max_bytes, text_field=text_field, keep_fields=keep_fields)
     if len(data) > max_bytes:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -14,15 +15,24 @@ def privacy_loss(d_r: float | np.ndarray, *, epsilon: float) -> float | np.ndarr
     return relation_measurement(epsilon=epsilon).privacy_map(np.asarray(d_r, dtype=np.float64))
 
 
+#: The largest exponent whose e^x is a finite float (e^709.78 is the largest double).
+MAX_EXPONENT = 709.0
+
+
+def bound_of(exponent: float) -> float:
+    """e^exponent, computed in the log domain: ``inf`` (without numpy's overflow warning) where it is no float."""
+    return math.exp(exponent) if exponent < MAX_EXPONENT else math.inf
+
+
 def relation_bound(d_r: float, *, epsilon: float) -> float:
     """The multiplicative guarantee e^{ε·d_R(r, r′)} of Definition 3."""
-    return float(np.exp(privacy_loss(d_r, epsilon=epsilon)))
+    return bound_of(float(privacy_loss(d_r, epsilon=epsilon)))
 
 
 def document_bound(distances: Sequence[float], *, epsilon: float) -> float:
-    """The document-level guarantee e^{ε·Σ d_R(r_i, r′_i)} (Eq. 8-9) for aligned triples."""
+    """The document-level guarantee e^{ε·Σ d_R(r_i, r′_i)} (Eq. 8-9) for aligned triples; ``inf`` past a float."""
     total = float(np.sum(np.asarray(distances, dtype=np.float64)))
-    return float(np.exp(privacy_loss(total, epsilon=epsilon)))
+    return bound_of(float(privacy_loss(total, epsilon=epsilon)))
 
 
 def composed_epsilon(epsilons: Sequence[float]) -> float:

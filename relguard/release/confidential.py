@@ -77,6 +77,7 @@ def confidential_document(rows: Sequence[MappingRow], confidential: Mapping) -> 
             for key, sampled, triples in rows
         ],
         **({"self_audit": confidential["self_audit"]} if confidential.get("self_audit") else {}),
+        "unprotected_sentences": list(confidential.get("unprotected_sentences", [])),
     }
 
 

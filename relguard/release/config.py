@@ -36,7 +36,7 @@ HEADER = (
 #: Under this name :func:`read_config` returns the sign-off the replayed release recorded (in words).
 SIGNED = "signed_off"
 #: The run options, each also a ``relguard sanitize`` flag.
-RUN_FLAGS = ("parquet", "self_audit", "allow_withheld", "mark_slots")
+RUN_FLAGS = ("parquet", "self_audit", "allow_withheld", "mark_slots", "no_notice")
 _SECTIONS = {"privacy": PrivacySettings, "backends": BackendSettings, "inputs": InputSettings}
 _TYPES = {float: "a number", int: "a whole number", str: "a string", bool: "true or false"}
 
@@ -44,12 +44,14 @@ _TYPES = {float: "a number", int: "a whole number", str: "a string", bool: "true
 @dataclass(frozen=True)
 class RunOptions:
     """How a run writes and ends, beyond its settings: the Parquet copy, the recorded self-audit, whether
-    withheld sentences end the run with a non-zero status, and whether fills are marked inline in the text."""
+    withheld sentences end the run with a non-zero status, whether fills are marked inline in the text, and
+    whether the release notice is left out (:mod:`relguard.engine.notice`)."""
 
     parquet: bool = False
     self_audit: bool = False
     allow_withheld: bool = False
     mark_slots: bool = False
+    no_notice: bool = False
 
 
 @dataclass(frozen=True)

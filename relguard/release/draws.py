@@ -28,9 +28,11 @@ from relguard.settings import PrivacySettings
 #: How earlier draws are counted, in the words the report prints under the ledger and in its limits. One text for
 #: every face, so the app's zip and its replay on the command line read alike.
 COUNTED = (
-    "Draws are counted where they are made: in the app, every draw in the session of documents with the same "
-    "names; on the command line, from the release folder's own history (a release written into a folder whose "
-    "report.json is a release with a document file of the same name continues that ledger). Draws made elsewhere "
+    "Draws are counted where they are made: in the app, every draw it recorded on this machine (its state folder "
+    "keeps them across reloads and tabs) of documents with the same names; on the command line, from the release "
+    "folder's own history (a release written into a folder whose report.json is a release with a document file of "
+    "the same name continues that ledger, and a private --config replay continues the replayed release's). Draws "
+    "made elsewhere "
     "are not seen, and contents are never compared (a digest of the inputs would depend on the original "
     "relations): keep one folder per corpus, and publish one draw."
 )

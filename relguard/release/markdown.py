@@ -12,7 +12,7 @@ import math
 import re
 
 from relguard.release.entity import entity_lines
-from relguard.release.report import COUNT_LABELS
+from relguard.release.report import COUNT_LABELS, loss_words
 from relguard.textable import markdown_cell, markdown_table, plural
 
 SIGN_OFF_FIELDS = ("reviewer", "date", "decision", "notes")
@@ -97,6 +97,16 @@ def summary_lines(report: dict) -> list[str]:
             "",
             f"**{plural(withheld, 'sentence was', 'sentences were')} withheld** by the leak scan (an original "
             f"relation was still visible there); {'it is' if withheld == 1 else 'they are'} not in the release.",
+        ]
+    losing = report.get("documents_losing_text") or []
+    if losing:
+        lines += [
+            "",
+            f"**{plural(len(losing), 'document')} came out empty or lost more than half of "
+            f"{'its' if len(losing) == 1 else 'their'} sentences;** read {'it' if len(losing) == 1 else 'them'} "
+            "before publishing:",
+            "",
+            *(f"- {loss_words(entry)}" for entry in losing),
         ]
     if not report.get("private_release", True):
         lines += ["", "**This is a teaching draw with a fixed seed, not a private release.**"]
@@ -260,6 +270,7 @@ def render_markdown(report: dict) -> str:
     lines += markdown_table(("what", "number"), labels, align="lr")
     lines += ["", "## Candidate pools used (public)", ""]
     lines += exclusion_lines(report["candidates"].get("exclusion_policy"))
+    lines += sensitive_lines(report["candidates"])
     for pair, predicates in report["candidates"]["pools"].items():
         lines.append(f"- **{pair.replace('|', ' → ')}:** {', '.join(predicates)}")
     lines += ["", "## Output files (SHA-256)", "", f"Names: {report['files'].get('naming', '')}.", ""]
@@ -289,6 +300,27 @@ def exclusion_lines(policy: dict | None) -> list[str]:
     return [
         f"Built under the exclusion policy {_md_code(policy['file'])} (sha256 `{policy['sha256']}`), which no pool "
         f"may break: never published — {formula(entries)}.",
+        "",
+    ]
+
+
+def sensitive_lines(candidates: dict) -> list[str]:
+    """Whether the sensitive-predicate list kept accusations, dismissals, crimes, health and family ties about
+    people out of the pools (:mod:`relguard.candidates.sensitive`)."""
+    if "sensitive_policy" not in candidates:
+        return []
+    policy = candidates["sensitive_policy"]
+    if not policy:
+        return [
+            "**The sensitive-predicate policy was switched off:** the pools may hold accusations, dismissals, "
+            "crimes, health and family ties, drawn about named people.",
+            "",
+        ]
+    found = sum(len(v) for v in policy["excluded"].values())
+    return [
+        f"Sensitive-predicate policy {_md_code(policy['file'])} (sha256 `{policy['sha256']}`): {found} accusations, "
+        "dismissals, crimes, health and family ties about people are in no pool; each pool took the next public "
+        "predicates and still holds K.",
         "",
     ]
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from relguard.privacy.measurement import relation_measurement
 from relguard.release.draws import COUNTED, DrawHistory, draw_entry, draws_block
+from relguard.textable import plural
 from relguard.types import CandidatePool, Guarantee
 
 REPORT_VERSION = 4
@@ -108,6 +109,39 @@ class ReleaseSummary:
     sign_off: Mapping[str, str] = field(default_factory=dict)
     draws: DrawHistory = field(default_factory=DrawHistory)
     record_fields: Mapping[str, list[str]] = field(default_factory=dict)
+    losses: Mapping[str, Mapping[str, int | bool]] = field(default_factory=dict)
+    notice: str | None = None
+
+
+def losing_text(losses: Mapping[str, Mapping[str, int | bool]]) -> list[dict]:
+    """The documents that came out empty or lost more than half their sentences, by name, with the counts of why:
+    a null outcome, no wording fits (unfillable), or the leak scan held the sentence back."""
+    return [{"document": name, **losses[name]} for name in sorted(losses)]
+
+
+#: Why a document lost sentences, in the words every face uses (a key of a ``documents_losing_text`` entry).
+LOSS_REASONS = {
+    "null_outcome": "deleted by a null outcome (a drawn deletion)",
+    "unfillable": "deleted as unfillable (no wording of the drawn relation fits)",
+    "leak_scan": "withheld by the leak scan",
+}
+
+
+def counts_words(counts: Mapping[str, int]) -> str:
+    """The release's counts as every face says them: "3 relation slots in 1 group, 1 group deleted, …"."""
+    return (
+        f"{plural(counts['slots'], 'relation slot')} in {plural(counts['groups'], 'group')}, "
+        f"{plural(counts['groups_deleted'], 'group')} deleted, "
+        f"{counts['sentences_removed']} of {plural(counts['sentences'], 'sentence')} removed"
+    )
+
+
+def loss_words(entry: Mapping) -> str:
+    """One ``documents_losing_text`` entry as the CLI, report.md and the app say it."""
+    gone, total = entry["sentences_gone"], entry["sentences"]
+    what = "came out EMPTY" if entry["empty"] else "lost more than half its sentences"
+    why = ", ".join(f"{entry[key]} {words}" for key, words in LOSS_REASONS.items() if entry.get(key))
+    return f"{entry['document']} {what}: {gone} of {plural(total, 'sentence')} gone" + (f"; {why}" if why else "")
 
 
 def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | None = None) -> dict:
@@ -170,6 +204,7 @@ def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | 
             "inventory_sha256": p.get("inventory_hash"),
             "pools": {f"{a}|{b}": list(pool.predicates) for pool in summary.pools for a, b in [pool.type_pair]},
             **({"exclusion_policy": p["exclusion_policy"]} if p.get("exclusion_policy") else {}),
+            "sensitive_policy": p.get("sensitive_policy"),
         },
         "backends": p.get("backends", {}),
         "versions": {"relguard": p.get("relguard_version"), "python": p.get("python")},
@@ -179,8 +214,10 @@ def build_report(summary: ReleaseSummary, *, output_hashes: Mapping[str, str] | 
         **({"entity_level": dict(summary.entity_level)} if summary.entity_level else {}),
         "slots_per_document": dict(summary.slots_per_document),
         **({"record_fields": {**summary.record_fields, "rule": RECORD_FIELDS}} if summary.record_fields else {}),
+        "documents_losing_text": losing_text(summary.losses),
         "files": {"outputs": dict(output_hashes or {}), "naming": NAMING},
         "slot_mode": summary.slot_mode,
+        "release_notice": summary.notice,
         **({"slot_marks": dict(summary.marks)} if summary.marks else {}),
         "draws": draws_block(summary.draws, this_draw, documents=documents),
         "limits": [SLOT_MODES[summary.slot_mode], *LIMITS, COUNTED],

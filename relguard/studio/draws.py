@@ -59,7 +59,7 @@ class DrawCount:
     def words(self) -> str:
         times = "once" if self.corpus == 1 else f"{self.corpus} times"
         said = (
-            f"This corpus was drawn {times} in this session ({self.same_settings} at these settings, "
+            f"This corpus was drawn {times} in this app ({self.same_settings} at these settings, "
             f"{self.private} private). "
         )
         if self.private <= 1:

@@ -14,6 +14,7 @@ import numpy as np
 
 from relguard.pipeline import Prepared
 from relguard.privacy.entity import entity_bounds, larger_n
+from relguard.studio.wording import times
 
 
 def entity_rows(prepared: Prepared, *, epsilons: np.ndarray, lam: float, limit: int = 50) -> list[dict]:
@@ -45,8 +46,8 @@ def budget_note(prepared: Prepared, *, epsilons: np.ndarray, entity_epsilon: flo
         f"Per-entity budget E = {entity_epsilon:g}: each pair (s, o) is drawn at ε_g = E / max(n(s), n(o)) — "
         f"min {epsilons.min():.3g}, median {float(np.median(epsilons)):.3g}, max {epsilons.max():.3g} over "
         f"{len(epsilons)} groups — so every entity's relations together stay within e^E = "
-        f"{_factor(entity_epsilon):.3g}×. The busiest pair's ends take part in {int(larger_n(_keys(prepared)).max())} "
-        "groups."
+        f"{times(_factor(entity_epsilon))}. The busiest pair's ends take part in "
+        f"{int(larger_n(_keys(prepared)).max())} groups."
     )
 
 

@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from relguard.engine import MemorySink, export, release_zip
-from relguard.engine.memory import run_of
+from relguard.engine.memory import release_tally, run_of
 from relguard.errors import ConfigError
 from relguard.release.confidential import confidential_counts
+from relguard.release.report import losing_text, loss_words
 from relguard.types import Release
 
 
@@ -65,3 +66,8 @@ def export_release(
         sink.files[named["file"]] = policy.encode("utf-8")
     counts = confidential_counts(finished.mapping_rows)
     return Exported(sink.files, finished.report, release_zip(sink.files), sink.confidential, counts)
+
+
+def lost_text(release: Release) -> list[str]:
+    """Each document that came out empty or lost more than half its sentences, said as the report says it."""
+    return [loss_words(entry) for entry in losing_text(release_tally(release).losses)]

@@ -125,13 +125,16 @@ def pronoun_links(extraction: Extraction) -> list[Flag]:
         for entity in doc.entities:
             for m in entity.mentions:
                 if _anaphor(m.text):
-                    problem = f"{m.text!r} is read as {entity.name} ({entity.type}): set its referent if it is not"
+                    problem = (
+                        f"{m.text!r} is taken to mean {entity.name} ({entity.type}); if it means someone else, "
+                        "set its referent"
+                    )
                     flags.append(Flag(name, m.sentence, problem, doc.sentence_text(m.sentence), PRONOUNS, _at(m)))
         for sentence in doc.sentences:
             for match in _PERSONAL.finditer(doc.document.text, sentence.start, sentence.end):
                 if any(a < match.end() and match.start() < b for a, b in covered):
                     continue
-                problem = f"{match.group(0)!r} is read as no entity: a relation it takes part in has no slot"
+                problem = f"{match.group(0)!r} is taken to mean no entity: a relation it takes part in has no slot"
                 item = f"{match.start()}-{match.end()}"
                 flags.append(Flag(name, sentence.index, problem, doc.sentence_text(sentence.index), PRONOUNS, item))
     return sorted(flags, key=lambda f: (f.document, int(f.item.split("-")[0])))

@@ -15,7 +15,9 @@ from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from pathlib import Path
 
 from relguard import llm
-from relguard.candidates.exclusion import POLICY_FILE, ExclusionPolicy, parse_policy, policy_text, with_exclusions
+from relguard.candidates import exclusion
+from relguard.candidates.exclusion import ExclusionPolicy
+from relguard.candidates.sensitive import sensitive_policy
 from relguard.engine.tally import most_groups_in_one_document
 from relguard.extract.review import Edit, Review
 from relguard.io import read_documents
@@ -30,6 +32,8 @@ from relguard.settings import BackendSettings
 from relguard.studio.draws import Draw, DrawCount, count_of, history_of, ledger_of
 from relguard.studio.resources import ExtractionCache, Resources, content_key, document_key
 from relguard.studio.signoff import Gate, sign_off_gate, sign_off_of
+from relguard.studio.state import StateStore, remember, restore, state_folder, sync_draws
+from relguard.studio.unsettled import unprotected
 from relguard.types import Document, Release
 
 __all__ = ["CANDIDATES", "DEFAULTS", "EXTRACTORS", "ExtractionCache", "Resources", "Studio", "content_key"]
@@ -72,6 +76,7 @@ DEFAULTS: dict[str, object] = {
     "draw_log": [],  # every Draw of this session (relguard.studio.draws): draws compose
     "draw_budget": None,  # the most ε this corpus's private draws may spend together (None: no cap)
     "exclusion_policy": "",  # the policy file's text the pools are built under (public; "" for none)
+    "sensitive_policy": True,  # the built-in sensitive-predicate list kept out of the pools (on by default)
 }
 
 
@@ -81,6 +86,7 @@ class Studio:
     def __init__(self, state: MutableMapping, *, environ: Mapping[str, str] | None = None) -> None:
         self.state = state
         self.environ = os.environ if environ is None else environ
+        self.store = StateStore(state_folder({**os.environ, **self.environ}))  # a given environ adds to the process's
 
     def init(self, *, sample: Path | None = None) -> None:
         """Create every key with its default (copies, so sessions never share containers), once per session."""
@@ -94,6 +100,9 @@ class Studio:
         if sample is not None and not self.state["documents"] and not self.state.get("sample_autoloaded"):
             self.state["sample_autoloaded"] = True
             self.load_sample(sample)
+        if not self.state.get("state_restored"):
+            self.state["state_restored"] = True
+            restore(self.state, self.store)
 
     # -- documents
 
@@ -105,6 +114,7 @@ class Studio:
         for d in documents:
             self.state["documents"][d.name] = d
         self.state["hashes"].update(hashes)
+        restore(self.state, self.store)
 
     def add_uploads(self, result: UploadResult) -> None:
         """Documents of one upload batch; its errors join the list, which stays until the analyst dismisses it.
@@ -180,6 +190,7 @@ class Studio:
         names = key[2]
         if self.state["prepared_key"] == key:
             return self.state["prepared"]
+        remember(self.state, self.store)
         backends = self._backends(resources, names)
         uses_llm = "llm" in names
         result = prepare(
@@ -206,14 +217,21 @@ class Studio:
         """Everything the prepared corpus depends on: documents, K, backends, and the review edits."""
         names = self.backend_choice()
         endpoint = (self.state["llm_base_url"], self.state["llm_model"]) if "llm" in names else None
-        review, policy = self.state["review"].to_json(), self.state["exclusion_policy"]
-        return (content_key(self.documents), self.state["k"], names, endpoint, review, policy)
+        review, policies = (
+            self.state["review"].to_json(),
+            (self.state["exclusion_policy"], self.state["sensitive_policy"]),
+        )
+        return (content_key(self.documents), self.state["k"], names, endpoint, review, policies)
 
     def _backends(self, resources: Resources, names: tuple[str, str]) -> Backends:
         """The offline backends from the process-wide resources, LLM ones fresh per run (so usage is this run's);
         the pools under the session's exclusion policy."""
         built = self._named_backends(resources, names)
-        return Backends(built.extractor, with_exclusions(built.candidates, self.policy()), built.encoder)
+        sensitive = sensitive_policy() if self.state["sensitive_policy"] else None
+        candidates = exclusion.with_exclusions(
+            exclusion.unwrapped(built.candidates), self.policy(), sensitive=sensitive
+        )
+        return Backends(built.extractor, candidates, built.encoder)
 
     def _named_backends(self, resources: Resources, names: tuple[str, str]) -> Backends:
         if "llm" not in names:
@@ -251,8 +269,10 @@ class Studio:
         release = prepared.draw(lam=self.state["lam"], seed=seed, **self.budget())
         self.state["release"], self.state["release_seed"] = release, seed
         self.state["release_key"] = self._release_key()
+        sync_draws(self.state, self.store)
         self.state["draws"] += 1
-        self.state["draw_log"].append(self._draw_entry(seed is not None, release))
+        self.state["draw_log"].append(entry := self._draw_entry(seed is not None, release))
+        self.store.add_draw(entry)
         self.state["sign_decision"] = None
         return release
 
@@ -280,7 +300,9 @@ class Studio:
 
     def gate(self) -> Gate:
         """Whether the drawn release may be exported with the current sign-off (:mod:`relguard.studio.signoff`)."""
-        return sign_off_gate(sign_off_of(self.state), private_release=self.state["release"].guarantee.private_release)
+        release, signed = self.state["release"], sign_off_of(self.state)
+        still = len(unprotected(release.extraction, self.review).open)
+        return sign_off_gate(signed, private_release=release.guarantee.private_release, unsettled=still)
 
     def _release_key(self) -> dict:
         return {
@@ -318,7 +340,7 @@ class Studio:
             "the backends changed",
             "the LLM endpoint changed",
             "the review edits changed",
-            "the exclusion policy changed",
+            "the exclusion policy changed (or the sensitive-predicate switch)",
         )
         changes += [label for label, a, b in zip(labels, old, new, strict=True) if a != b]
         return "; ".join(changes) or None
@@ -328,12 +350,12 @@ class Studio:
     def policy(self) -> ExclusionPolicy | None:
         """The exclusion policy the session's pools are built under (:mod:`relguard.candidates.exclusion`)."""
         text = self.state["exclusion_policy"]
-        return parse_policy(text, name=POLICY_FILE) if text else None
+        return exclusion.parse_policy(text, name=exclusion.POLICY_FILE) if text else None
 
     def set_policy(self, everywhere: Sequence[str], per_pair: Mapping[tuple[str, str], Sequence[str]]) -> None:
         """Exclude ``everywhere`` from every pool and ``per_pair`` from one type pair's; the pools are built again
         and a drawn release becomes stale."""
-        self.state["exclusion_policy"] = policy_text(everywhere, per_pair)
+        self.state["exclusion_policy"] = exclusion.policy_text(everywhere, per_pair)
 
     # -- the review
 

@@ -11,15 +11,22 @@ from collections.abc import Mapping
 
 from relguard.release.signoff import APPROVED, CONDITIONAL, DECISIONS, FIELDS, REFUSED, Gate, signed_fields
 from relguard.release.signoff import sign_off_gate as _gate
+from relguard.textable import plural
 
 __all__ = ["APPROVED", "CONDITIONAL", "DECISIONS", "FIELDS", "REFUSED", "Gate", "sign_off_gate", "sign_off_of"]
 #: What the app tells an analyst whose draw used the teaching seed.
 TEACHING_HINT = " — turn the teaching seed off on Tune and draw again"
 
 
-def sign_off_gate(sign_off: Mapping[str, str], *, private_release: bool) -> Gate:
-    """The Export gate (:func:`relguard.release.signoff.sign_off_gate`) with the app's advice for a teaching draw."""
-    return _gate(sign_off, private_release=private_release, teaching_hint=TEACHING_HINT)
+def sign_off_gate(sign_off: Mapping[str, str], *, private_release: bool, unsettled: int = 0) -> Gate:
+    """The Export gate (:func:`relguard.release.signoff.sign_off_gate`) with the app's advice for a teaching draw;
+    ``unsettled`` unprotected sentences still open (:mod:`relguard.studio.unsettled`) keep it locked too: an officer
+    approves a release only after deciding about every sentence it releases unprotected."""
+    gate = _gate(sign_off, private_release=private_release, teaching_hint=TEACHING_HINT)
+    if not unsettled:
+        return gate
+    said = plural(unsettled, "unprotected sentence is", "unprotected sentences are")
+    return Gate((*gate.refusals, f"{said} still open: on Review, add a slot or dismiss each with a reason"))
 
 
 def sign_off_of(state: Mapping) -> dict[str, str]:

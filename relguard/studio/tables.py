@@ -12,6 +12,7 @@ import numpy as np
 from relguard.extract.unprotected import unprotected_in
 from relguard.pipeline import Prepared
 from relguard.settings import check_lam
+from relguard.textable import plural
 from relguard.types import Extraction, Release, TypePair
 
 
@@ -23,7 +24,7 @@ def document_rows(extraction: Extraction) -> list[dict]:
         if not d.triples:
             status = "⚠ no relation slot: released word for word"
         elif unprotected:
-            status = f"⚠ {unprotected} sentence(s) with two entities and no slot"
+            status = f"⚠ {plural(unprotected, 'sentence')} with two entities and no slot"
         else:
             status = "every sentence with two entities has a slot"
         rows.append(

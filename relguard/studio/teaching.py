@@ -16,10 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from relguard.errors import InputError
+from relguard.privacy.bounds import bound_of
 from relguard.privacy.entity import group_epsilons, group_loss, max_move
 from relguard.privacy.mechanism import log_probabilities
 from relguard.settings import check_epsilon
-from relguard.studio.wording import after_reading, percent
+from relguard.studio.wording import after_reading, percent, times
 from relguard.types import TypePair
 
 #: The built-in example: "Alice ___ Acme", with two alternative true relations.
@@ -95,10 +96,10 @@ def pool_pairs(pool: Sequence[str], distances: np.ndarray, *, count: int = 4) ->
 
 def worked_example(*, epsilon: float, d_r: float) -> str:
     """Definition 3 in one sentence a newcomer can follow, with the numbers filled in."""
-    factor = float(np.exp(check_epsilon(epsilon) * d_r))
+    factor = bound_of(check_epsilon(epsilon) * d_r)
     return (
         f"At ε = {epsilon:g}, two relations at distance d_R = {d_r:.2f} can be told apart only so far: whatever an "
-        f"observer sees in the release, they can be at most **{factor:.2f}× more confident** that the document said "
+        f"observer sees in the release, they can be at most **{times(factor)} more confident** that the document said "
         f"one rather than the other (e^(ε·d_R) = e^({epsilon:g}·{d_r:.2f})). Closer relations are harder to tell "
         "apart; at ε = 0 they cannot be told apart at all."
     )
@@ -145,15 +146,15 @@ def entity_words(example: EntityExample) -> str:
     n = len(example.rows)
     said = (
         f"With a per-entity budget E = {example.epsilon:g}, each of her groups is drawn at E / {n}, so together "
-        f"they stay within e^E = {np.exp(example.epsilon):.3g}×."
+        f"they stay within e^E = {times(bound_of(example.epsilon))}."
         if example.per_entity
-        else f"At ε = {example.epsilon:g} for every pair, that is up to e^(ε·n) = {np.exp(example.epsilon * n):.3g}×; "
-        "a per-entity budget spreads one E over her groups instead."
+        else f"At ε = {example.epsilon:g} for every pair, that is up to e^(ε·n) = "
+        f"{times(bound_of(example.epsilon * n))}; a per-entity budget spreads one E over her groups instead."
     )
     return (
         f"A person is more than one relation. {ENTITY_PERSON} takes part in {n} relation groups; a reader who "
         "compares two corpora that differ in *all* of them sees the three draws together, and their bounds add "
-        f"up: e^(Σ ε_g·d_max) = e^{example.total:.3g} = **{example.bound:.3g}×**. d_max ≤ 1 is the most one "
+        f"up: e^(Σ ε_g·d_max) = e^{example.total:.3g} = **{times(example.bound)}**. d_max ≤ 1 is the most one "
         f"group's outcome law can move, in units of its ε_g. {said}"
     )
 
@@ -192,10 +193,10 @@ def _sentence(relation: str) -> str:
 
 def odds_example(*, epsilon: float, d_r: float) -> str:
     """The worked example's factor as beliefs before and after reading the release."""
-    factor = float(np.exp(check_epsilon(epsilon) * d_r))
+    factor = bound_of(check_epsilon(epsilon) * d_r)
     lines = [
         f"if you thought it {before:.0%} likely that the document said r, after reading the release you can think "
         f"it at most {percent(after_reading(before, factor))} likely"
         for before in (0.5, 0.1)
     ]
-    return f"**In odds:** {factor:.2f}× more confident means: " + "; ".join(lines) + "."
+    return f"**In odds:** {times(factor)} more confident means: " + "; ".join(lines) + "."

@@ -79,6 +79,23 @@ def odds(factor: float) -> str:
     raise AssertionError("unreachable")
 
 
+def times(factor: float) -> str:
+    """A multiplicative bound as a reader reads it: "7.39×", "148×", "about 2.2 million×", "about 1.5·10^16×",
+    never a 17-digit number or "inf×"."""
+    if not math.isfinite(factor) or factor >= 1e300:
+        return "more than 10^300×"
+    if factor < 10:
+        return f"{factor:.2f}×"
+    if factor < 1000:
+        return f"{factor:.0f}×"
+    if factor < 1e12:
+        for size, word in ((1e9, "billion"), (1e6, "million"), (1e3, "thousand")):
+            if factor >= size:
+                return f"about {factor / size:.3g} {word}×"
+    mantissa, exponent = f"{factor:.1e}".split("e")
+    return f"about {mantissa}·10^{int(exponent)}×"
+
+
 def after_reading(prior: float, factor: float) -> float:
     """The most a reader's belief ``prior`` in one of two possibilities can become when the odds move by ``factor``."""
     if not 0 < prior < 1:
@@ -107,12 +124,17 @@ def epsilon_words(epsilon: float) -> str:
     far, close = _factor(epsilon * FAR_D), _factor(epsilon * CLOSE_D)
     if epsilon == 0:
         level = "The draw ignores the original completely: a reader learns nothing about any relation."
-    elif far < 1.5:
-        level = "Very strong privacy: the release says almost nothing about which relation was there."
+    elif far < 1.5:  # bands by the belief a 50 : 50 reader can reach about two unrelated relations (d_R = 1)
+        level = "Very strong privacy: the release says almost nothing about which relation was there (≤ 60 %)."
+    elif far < 3:
+        level = "Strong privacy: the release hints at the original but never comes close to showing it (≤ 75 %)."
     elif far < 10:
-        level = "Strong privacy: the release hints at the original but never comes close to showing it."
-    elif far < 1000:
-        level = "Moderate privacy: unrelated relations become fairly easy to tell apart; close ones stay hard to tell."
+        level = (
+            "Moderate privacy: a reader can lean clearly towards the original of two unrelated relations (up to 90 %), "
+            "never be sure of it; close ones stay hard to tell."
+        )
+    elif far < 100:
+        level = "Limited privacy: unrelated relations become easy to tell apart (up to 99 %); close ones stay hidden."
     else:
         level = (
             "Weak privacy: the release can all but show which of two unrelated relations was there; only close "

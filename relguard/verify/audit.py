@@ -44,7 +44,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from relguard import registry
-from relguard.candidates.exclusion import with_exclusions
+from relguard.candidates.exclusion import with_report_policies
 from relguard.candidates.pools import pool_hash
 from relguard.engine.memory import public_files
 from relguard.pipeline import Prepared
@@ -327,7 +327,7 @@ def audit_report(
     pools = pools_from_report(report)
     backend = candidates.get("backend") or "inventory"
     inventory = registry.create("candidates", backend) if backend == "inventory" else None
-    generator = with_exclusions(inventory, candidates.get("exclusion_policy")) if inventory else None  # its policy
+    generator = with_report_policies(inventory, candidates) if inventory else None  # its policies
     originals: dict[TypePair, list[str]] = {}
     if prepared is not None:
         for triple in prepared.triples:

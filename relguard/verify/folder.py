@@ -65,7 +65,8 @@ def folder_leaks(folder: str | Path, *, mapping: str | Path, corpus: Prepared) -
         withheld.setdefault(entry["document"], []).append(entry["sentence"])
     files = read_release_files(folder)
     forms = corpus.generator.forms
-    return leaks_in_files(corpus.extraction.documents, files, table, forms=forms, withheld=withheld)
+    notice = read_report(folder).get("release_notice")
+    return leaks_in_files(corpus.extraction.documents, files, table, forms=forms, withheld=withheld, notice=notice)
 
 
 def folder_check(folder: str | Path, *, mapping: str | Path, corpus: Prepared) -> Check:

@@ -77,6 +77,7 @@ def public_file_problems(files: Mapping[str, bytes], *, input_digests: Sequence[
     allowed.add(str(report.get("candidates", {}).get("sha256", "")))
     allowed.add(str(report.get("candidates", {}).get("inventory_sha256", "")))
     allowed.add(str((report.get("candidates", {}).get("exclusion_policy") or {}).get("sha256", "")))
+    allowed.add(str((report.get("candidates", {}).get("sensitive_policy") or {}).get("sha256", "")))
     allowed |= set(_DIGEST.findall(str(report.get("encoder", ""))))
     # A digest of a file the release holds is a digest of public bytes: an untouched document's output equals its
     # input, so its listed hash is the input's too and tells nothing the document itself does not.

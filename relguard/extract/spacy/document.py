@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from relguard.extract.lowercase import typed_without_capitals
 from relguard.extract.regions import pair_by_position
 from relguard.extract.slots import first_mentioned
 from relguard.extract.spacy import lexicon as lex
@@ -146,8 +147,9 @@ class DocumentState(EntityResolution, Coreference):
         the one before ("was asst. | dir. | at Acme": one sentence; a relation is never cut at "gen." or "mgr.")."""
         text = self.document.text
         merged: list[Span] = []
+        joins = not typed_without_capitals(text)  # relguard/extract/lowercase.py
         for sent in _punctuated(self.doc) if self.strict else self.doc.sents:
-            if merged and _continues(merged[-1], sent):
+            if merged and joins and _continues(merged[-1], sent):
                 merged[-1] = self.doc[merged[-1].start : sent.end]
             else:
                 merged.append(sent)
