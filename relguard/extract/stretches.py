@@ -21,54 +21,82 @@ import re
 from dataclasses import replace
 from itertools import pairwise
 
-from relguard.extract.positions import MentionTable, PlacedMention, Region
+from relguard.extract.positions import MentionTable, Region
 from relguard.extract.regions import UNREAD, positional_pairs
 from relguard.types import DocumentExtraction, Occurrence, Triple
 
 #: An article right before a name stays with it ("founded [the] Acme Corp"): it is the name's, not the relation's.
 _POSSESSIVE = re.compile(r"['’]s?\b")
 _BRACKET = re.compile(r"[()\[\]{}\"“”]")
+_CLOSES = {")": "(", "]": "[", "}": "{", "”": "“"}
 _ARTICLE_BEFORE = re.compile(r"(?:^|\s)(?:the|a|an)\s*$", re.IGNORECASE)
 
 
 def stretch_regions(extraction: DocumentExtraction) -> list[Region]:
     """The stretch between every two adjacent mentions of different entities in each sentence, without the
-    blanks at its ends and without an article that opens the second name."""
+    blanks at its ends and without an article that opens the second name, cut into its pieces at brackets and
+    quotes (:func:`stretch_pieces`)."""
     text = extraction.document.text
     regions: list[Region] = []
     for sentence, row in sorted(MentionTable.of_document(extraction).by_sentence.items()):
         for first, second in pairwise(row):
-            region = _stretch(text, sentence, first, second)
-            if region is not None:
-                regions.append(region)
+            if first.entity != second.entity:
+                regions += [Region(sentence, a, b) for a, b in stretch_pieces(text, first.end, second.start)]
     return regions
 
 
-def _stretch(text: str, sentence: int, first: PlacedMention, second: PlacedMention) -> Region | None:
-    if first.entity == second.entity:
-        return None
-    found = stretch_between(text, first.end, second.start)
-    return Region(sentence, *found) if found else None
-
-
 def stretch_between(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """The stretch of ``text[start:end]`` (between a name's end and the next name's start), or None."""
+    """The stretch of ``text[start:end]`` (between a name's end and the next name's start), brackets and quotes
+    inside it included, or None: from its first piece's start to its last piece's end."""
+    pieces = stretch_pieces(text, start, end)
+    return (pieces[0][0], pieces[-1][1]) if pieces else None
+
+
+def stretch_pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The stretch of ``text[start:end]`` as the slots that mask it: cut at every bracket or quote whose partner
+    lies outside the stretch, each piece without blanks at its ends.
+
+    Such a mark stays as written, so an aside keeps its brackets balanced in the released text ("Monuram
+    Karkun(Kam Phangcho)"), and every word between the two names is in a slot: "David Chen (CEO of Microsoft)"
+    masks "CEO of" as "David Chen (critic of Microsoft)" masks "critic of". A pair of marks inside the stretch
+    is masked with it ('Maria Lopez, "Head of Risk" at Redfern Bank' as 'Maria Lopez, head of risk at Redfern
+    Bank'). Where the pieces are is read from the marks alone, never from a word.
+    """
     if start >= end:
-        return None
+        return []
     possessive = _POSSESSIVE.match(text, start)
     if possessive is not None:
         start = possessive.end()  # "Sri Lanka Army['s] units": the possessive is the name's
-    bracket = _BRACKET.search(text, start, end)
-    if bracket is not None:
-        end = bracket.start()  # "Monuram Karkun(Kam Phangcho)": an aside's brackets stay balanced in the text
     article = _ARTICLE_BEFORE.search(text[start:end])
     if article is not None:
         end = start + article.start()
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return (start, end) if start < end else None
+    pieces, cut = [], start
+    for mark in [*_unpaired_marks(text, start, end), end]:
+        a, b = cut, mark
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if a < b:
+            pieces.append((a, b))
+        cut = mark + 1
+    return pieces
+
+
+def _unpaired_marks(text: str, start: int, end: int) -> list[int]:
+    """Positions of the brackets and quotes in ``text[start:end]`` whose partner is not in it."""
+    open_marks: list[int] = []
+    unpaired: list[int] = []
+    for found in _BRACKET.finditer(text, start, end):
+        at, mark = found.start(), found.group()
+        top = text[open_marks[-1]] if open_marks else ""
+        if (mark in _CLOSES and top == _CLOSES[mark]) or (mark == '"' and top == '"'):
+            open_marks.pop()
+        elif mark in _CLOSES:
+            unpaired.append(at)
+        else:
+            open_marks.append(at)
+    return sorted(unpaired + open_marks)
 
 
 def to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:

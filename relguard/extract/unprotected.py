@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from relguard.extract.roles import is_role_word
 from relguard.types import DocumentExtraction, Extraction
 
 
@@ -98,8 +99,13 @@ _NOT_NAMES = frozenset(
 
 
 def untyped_names_in(doc: DocumentExtraction) -> tuple[UnprotectedSentence, ...]:
-    """The sentences of ``doc`` with a capitalized name of two or more words that no mention overlaps."""
+    """The sentences of ``doc`` with a capitalized name of two or more words that no mention or slot overlaps.
+
+    A run inside a slot is masked whatever it is ("Maria Lopez is [Vice President of] Redfern Bank"), and a run
+    of title words is no name (:mod:`relguard.extract.roles`): counting either would tell a title-case role
+    from its lower-case neighbour."""
     covered = [(m.start, m.end) for e in doc.entities for m in e.mentions]
+    covered += [(o.start, o.end) for t in doc.triples for o in t.occurrences]
     found: list[UnprotectedSentence] = []
     text = doc.document.text
     for sentence in doc.sentences:
@@ -108,12 +114,47 @@ def untyped_names_in(doc: DocumentExtraction) -> tuple[UnprotectedSentence, ...]
             words = match.group(0).split()
             while words and words[0] in _NOT_NAMES:
                 words = words[1:]
-            if len(words) < 2 or any(a < match.end() and match.start() < b for a, b in covered):
+            if (
+                len(words) < 2
+                or all(is_role_word(w) for w in words)
+                or any(a < match.end() and match.start() < b for a, b in covered)
+            ):
                 continue
             names.append(" ".join(words))
         if names:
             found.append(UnprotectedSentence(doc.document.name, sentence.index, tuple(names), "untyped name"))
     return tuple(found)
+
+
+#: A name of this many words or more may be a sentence written in title case ("Maria Lopez Joined Redfern Bank").
+TITLE_CASE_WORDS = 5
+
+
+def title_case_sentences_in(doc: DocumentExtraction) -> int:
+    """In the strict slot mode, how many sentences of ``doc`` may keep a title-case relation word as a name.
+
+    The strict mode takes a capitalized word for a name unless the public lexicon of title words knows it
+    (:mod:`relguard.extract.roles`). A title-case relation word it does not know ("Maria Lopez, Rainmaker at
+    Redfern Bank") is then a name between two names, printed as written, and a sentence written in title case is
+    one long name. This counts the sentences with a name between two names of other entities, or a name of
+    :data:`TITLE_CASE_WORDS` words or more: an upper bound ("Ana, Bo and Cy" counts too), read from the names
+    and their order only, which the masked text shows (0 in the default mode, where the NER decides)."""
+    if not doc.stretches:
+        return 0
+    rows: dict[int, list[tuple[int, int, str, str]]] = {}
+    for entity in doc.entities:
+        for m in entity.mentions:
+            if m.text[:1].isupper():
+                rows.setdefault(m.sentence, []).append((m.start, m.end, entity.name, m.text))
+    found = 0
+    for row in rows.values():
+        row.sort()
+        between = any(
+            row[i - 1][2] != row[i][2] != row[i + 1][2] and row[i - 1][2] != row[i + 1][2]
+            for i in range(1, len(row) - 1)
+        )
+        found += between or any(len(text.split()) >= TITLE_CASE_WORDS for *_, text in row)
+    return found
 
 
 def unprotected_sentences(extraction: Extraction) -> tuple[UnprotectedSentence, ...]:

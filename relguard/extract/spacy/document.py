@@ -202,8 +202,7 @@ class DocumentState(EntityResolution, Coreference):
 
     def _spelled_mentions(self, label_names: Callable[[list[str]], dict[str, str | None]]) -> None:
         """The strict mode's mentions: capitalized runs, labelled by the name alone (:mod:`.spelled`)."""
-        common = {t.lower_ for t in self.doc if t.is_lower}
-        runs = [run for sent in self.sent_spans for run in name_runs(sent, common)]
+        runs = [run for sent in self.sent_spans for run in name_runs(sent)]
         for (start, end), label in zip(runs, spelled_labels(self.doc, runs, label_names, name_shape), strict=True):
             self._add_mention(start, end, -1)
             self.labels.append(label)
