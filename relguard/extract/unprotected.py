@@ -128,6 +128,7 @@ def untyped_names_in(doc: DocumentExtraction) -> tuple[UnprotectedSentence, ...]
 
 #: A name of this many words or more may be a sentence written in title case ("Maria Lopez Joined Redfern Bank").
 TITLE_CASE_WORDS = 5
+_TITLE_CASE_RUN = re.compile(rf"(?:\b[A-Z][\w'’.&-]*\s+){{{TITLE_CASE_WORDS - 1},}}[A-Z0-9][\w'’.&-]*")
 
 
 def title_case_sentences_in(doc: DocumentExtraction) -> int:
@@ -136,9 +137,10 @@ def title_case_sentences_in(doc: DocumentExtraction) -> int:
     The strict mode takes a capitalized word for a name unless the public lexicon of title words knows it
     (:mod:`relguard.extract.roles`). A title-case relation word it does not know ("Maria Lopez, Rainmaker at
     Redfern Bank") is then a name between two names, printed as written, and a sentence written in title case is
-    one long name. This counts the sentences with a name between two names of other entities, or a name of
-    :data:`TITLE_CASE_WORDS` words or more: an upper bound ("Ana, Bo and Cy" counts too), read from the names
-    and their order only, which the masked text shows (0 in the default mode, where the NER decides)."""
+    one long name or none. This counts the sentences with a name between two names of other entities, or
+    :data:`TITLE_CASE_WORDS` capitalized words in a row outside the slots: an upper bound ("Ana, Bo and Cy"
+    counts too), read from the names, their order and the words the masked text keeps (0 in the default mode,
+    where the NER decides)."""
     if not doc.stretches:
         return 0
     rows: dict[int, list[tuple[int, int, str, str]]] = {}
@@ -146,14 +148,21 @@ def title_case_sentences_in(doc: DocumentExtraction) -> int:
         for m in entity.mentions:
             if m.text[:1].isupper():
                 rows.setdefault(m.sentence, []).append((m.start, m.end, entity.name, m.text))
-    found = 0
-    for row in rows.values():
-        row.sort()
+    slots: dict[int, list[tuple[int, int]]] = {}
+    for triple in doc.triples:
+        for o in triple.occurrences:
+            slots.setdefault(o.sentence, []).append((o.start, o.end))
+    text, found = doc.document.text, 0
+    for sentence in doc.sentences:
+        row = sorted(rows.get(sentence.index, []))
         between = any(
             row[i - 1][2] != row[i][2] != row[i + 1][2] and row[i - 1][2] != row[i + 1][2]
             for i in range(1, len(row) - 1)
         )
-        found += between or any(len(text.split()) >= TITLE_CASE_WORDS for *_, text in row)
+        kept = list(text[sentence.start : sentence.end])
+        for start, end in slots.get(sentence.index, []):
+            kept[start - sentence.start : end - sentence.start] = "\0" * (end - start)
+        found += between or bool(_TITLE_CASE_RUN.search("".join(kept)))
     return found
 
 
