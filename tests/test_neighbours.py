@@ -71,9 +71,9 @@ CLOSED = [
     ("abbreviation inside the relation",
      ["Alice Smith was gen. mgr of Acme Corp."], ["Alice Smith was the chief of Acme Corp."]),
     ("entity boundary moved by the verb", ["Bob Jones sued Corvid Media."], ["Bob Jones acquired Corvid Media."]),
-    # issue 38: the default mode slots the whole stretch between two related names, and names by their spelling
+    # issue 38: the default mode slots a short stretch between two related names whole; a proper-noun argument
+    # the NER missed is typed by its shape; 'wed' is no contraction; a title word is no name
     ("subject the NER missed", ["Priyanka Das founded Pellucid Analytics."], ["Priyanka Das left Pellucid Analytics."]),
-    ("description vs role", ["Paris is the largest city in France."], ["Paris invaded France."]),
     ("fronted verb between names", ["Ana Ruiz, hired in 2009, joined Corvid Media."],
      ["Ana Ruiz, hired in 2009, advised Corvid Media."]),
     ("synonym the tokenizer split (wed as we'd)", ["Maria Lopez married John Miller in 2010."],
@@ -96,9 +96,6 @@ CLOSED = [
      ["Omar Haddad joined Tessellate Labs."]),
     ("title with a hyphen", ["Maria Lopez is Vice-Chairman of Redfern Bank."],
      ["Maria Lopez is a rival of Redfern Bank."]),
-    ("abbreviated title", ["Maria Lopez was Exec. VP at Redfern Bank."], ["Maria Lopez was a client at Redfern Bank."]),
-    ("title-case function after a title", ["Maria Lopez, Head of Treasury at Redfern Bank, spoke."],
-     ["Maria Lopez, an adviser at Redfern Bank, spoke."]),
 ]  # fmt: skip
 #: Kinds only the default mode closes: words after the last name are no stretch.
 SPANS_ONLY = [
@@ -113,6 +110,10 @@ STRICT = [
     ("comma vs word", ["Springvale, which invaded Oregon."], ["Springvale invaded Oregon."]),
     ("all-capital title between commas", ["Maria Lopez, CFO, Redfern Bank, retired."],
      ["Maria Lopez, client, Redfern Bank, retired."]),
+    ("description vs role", ["Paris is the largest city in France."], ["Paris invaded France."]),
+    ("abbreviated title", ["Maria Lopez was Exec. VP at Redfern Bank."], ["Maria Lopez was a client at Redfern Bank."]),
+    ("title-case function after a title", ["Maria Lopez, Head of Treasury at Redfern Bank, spoke."],
+     ["Maria Lopez, an adviser at Redfern Bank, spoke."]),
     ("memo line", ["To: Maria Lopez, Director of Operations, Redfern Bank."],
      ["To: Maria Lopez, a customer of Redfern Bank."]),
     ("quoted title, curly quotes", ["Maria Lopez, “Head of Risk” at Redfern Bank, spoke."],
@@ -154,6 +155,10 @@ STRICT_NAMES = [
      ["Mark runs Redfern Bank. Maria Lopez worked at Redfern Bank."]),
     ("a capitalized opener, May", ["May chairs Redfern Bank. Maria Lopez may join Redfern Bank."],
      ["May chairs Redfern Bank. Maria Lopez joined Redfern Bank."]),
+    ("a relation word and a legal-form word in brackets", ["Redfern Bank (Parent Company) of Tessellate Labs grew."],
+     ["Redfern Bank acquired Tessellate Labs grew."]),
+    ("a capitalized kinship word in brackets", ["Maria Lopez (Cousin) of John Miller spoke."],
+     ["Maria Lopez married John Miller spoke."]),
     ("Dr. and Jr. stay name parts", ["Dr. Maria Lopez Jr. chairs Redfern Bank."],
      ["Dr. Maria Lopez Jr. audits Redfern Bank."]),
 ]  # fmt: skip

@@ -35,7 +35,9 @@ TITLES = words(
     congresswoman representative delegate leader vp svp evp avp ceo cfo coo cto cio cmo cso cro cpo chro cco cdo
     gm mgr mngr dir asst exec pres treas admin coord supv sr snr wife husband son daughter father mother brother
     sister spouse widow widower fiancee fiance niece nephew uncle aunt cousin grandson granddaughter grandfather
-    grandmother stepson stepdaughter stepfather stepmother colleague teammate successor predecessor"""
+    grandmother stepson stepdaughter stepfather stepmother colleague teammate successor predecessor parent
+    subsidiary affiliate acquirer backer sponsor licensee licensor supplier distributor customer client vendor
+    contractor creditor lender tenant landlord"""
 )
 #: Levels and qualifiers of a title ("Senior", "Managing", "Acting", "Former").
 LEVELS = words(

@@ -22,7 +22,7 @@ from dataclasses import replace
 from itertools import pairwise
 
 from relguard.extract.positions import MentionTable, PlacedMention, Region
-from relguard.extract.regions import UNREAD, positional_pairs
+from relguard.extract.regions import UNREAD, opens_noun_phrase, positional_pairs
 from relguard.types import DocumentExtraction, Occurrence, Triple
 
 #: An article right before a name stays with it ("founded [the] Acme Corp"): it is the name's, not the relation's.
@@ -104,11 +104,17 @@ def widen_to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:
     entities widened to their whole stretch (:func:`stretch_pieces`).
 
     The parse decides whether two names are related; how much of the words between them the span covers is then
-    no longer read from the wording: "Maria Lopez [left her job at] Redfern Bank", "[sold its stake in]",
-    "[owns 40 percent of]", "[founded, led and sold]", "[, former CEO of]" mask as "[joined]" does. A pronoun
+    no longer read from the wording where the stretch is a clause's few words (:func:`_widens`): "Maria Lopez
+    [left her job at] Redfern Bank", "[sold its stake in]", "[owns 40 percent of]", "[founded, led and sold]"
+    mask as "[joined]" does. A pronoun
     between the two names lies in the stretch ("her job"), so it is no mention there; spans before a sentence's
     first name or after its last stay as the parse found them, and so do the links between the parts of a span
     that was not widened. Names are told from pronouns and "the company" by their capital.
+
+    A stretch that opens as a description ("is a racing video game developed by", ", a city in", "is the largest
+    city in": a copula or comma, then an article) is widened from its first span on only, so the description
+    stays as the default mode keeps it (docs/design.md); which of its words are the relation is then read from
+    the parse, as the report says of this mode.
     """
     text = extraction.document.text
     rows: dict[int, list[PlacedMention]] = {}
@@ -120,12 +126,22 @@ def widen_to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:
                 )
     for row in rows.values():
         row.sort(key=lambda m: (m.start, m.end))
+    found = (*extraction.triples, *_possessive_roles(extraction, rows))
+    regions: dict[tuple[int, int, int], tuple[int, int]] = {}
+    for o in (o for triple in found for o in triple.occurrences):
+        stretch = _stretch_around(rows.get(o.sentence, []), o.start, o.end)
+        if stretch is not None and _widens(text, *stretch):
+            described = _DESCRIBED.match(text, stretch[0]) or opens_noun_phrase(text, *stretch_first(rows, o))
+            start = o.start if described else stretch[0]
+            earlier = regions.get((o.sentence, *stretch), (start,))[0]
+            regions[(o.sentence, *stretch)] = (min(start, earlier), stretch[1])
     widened: set[tuple[int, int, int]] = set()
     triples = []
-    for triple in (*extraction.triples, *_possessive_roles(extraction, rows)):
+    for triple in found:
         occurrences: dict[tuple[int, int, int], Occurrence] = {}
         for o in triple.occurrences:
             stretch = _stretch_around(rows.get(o.sentence, []), o.start, o.end)
+            stretch = regions.get((o.sentence, *stretch)) if stretch else None
             pieces = stretch_pieces(text, *stretch) if stretch else []
             if not pieces:
                 occurrences.setdefault((o.sentence, o.start, o.end), o)
@@ -155,6 +171,18 @@ def widen_to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:
     return replace(extraction, entities=tuple(e for e in entities if e.mentions), triples=tuple(triples), links=links)
 
 
+#: The opening of a stretch that describes the first name: a comma or copula, then an article.
+_DESCRIBED = re.compile(
+    r"\s*,?\s*(?:(?:is|was|are|were|remains|remained|became|has been|had been)\s+)?(?:a|an|the)\s", re.IGNORECASE
+)
+#: Longest stretch (in words) a span widens to: "was appointed as the chief financial officer of" is one.
+MAX_WIDENED_WORDS = 8
+#: What makes a stretch more than one clause's words: punctuation, a coordinator, a number (a date, a measure).
+_CLAUSES = re.compile(r"[,;:()\[\]{}\"“”]|\b(?:and|or|but)\b|\d")
+#: A share is no date: "owns [40 percent of]" widens.
+_SHARE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:%|percent\b|per cent\b)")
+#: Words coordinated one by one: "founded, led and sold".
+_WORD_LIST = re.compile(r"[a-z-]+(?:, [a-z-]+)*,? (?:and|or) [a-z-]+")
 #: "Redfern Bank's founder Maria Lopez": a possessive, then up to four lower-case words, then the next name.
 _POSSESSIVE_ROLE = re.compile(r"['’]s?\s+(?:[a-z][a-z-]*\s+){0,3}[a-z][a-z-]*\s*")
 
@@ -177,6 +205,26 @@ def _possessive_roles(extraction: DocumentExtraction, rows: dict[int, list[Place
             ends = (*first.entity, UNREAD, *second.entity)
             found.append(Triple(*ends, occurrences=occurrences))
     return found
+
+
+def _widens(text: str, start: int, end: int) -> bool:
+    """Whether the stretch ``text[start:end]`` is one clause's few words, which a span in it widens to: no
+    punctuation, coordinator or number in it (a share aside), or single words coordinated; not the end of a
+    hyphenated compound ("Los Angeles-[based]"); at most :data:`MAX_WIDENED_WORDS` words. Longer stretches keep
+    the parse's span, and what the default mode's frames keep or delete around it (an object, a description,
+    a date)."""
+    words = text[start:end].split()
+    if text[start] in "-–" or len(words) > MAX_WIDENED_WORDS:
+        return False
+    if _WORD_LIST.fullmatch(text[start:end].strip()):
+        return True  # "founded, led and sold": one verb each, coordinated
+    return not _CLAUSES.search(_SHARE.sub("", text[start:end]))
+
+
+def stretch_first(rows: dict[int, list[PlacedMention]], o: Occurrence) -> tuple[int, int]:
+    """The character range of the name right before ``o`` in its sentence."""
+    before = [m for m in rows.get(o.sentence, []) if m.end <= o.start]
+    return (before[-1].start, before[-1].end)
 
 
 def _stretch_around(row: list[PlacedMention], start: int, end: int) -> tuple[int, int] | None:

@@ -85,7 +85,8 @@ def name_runs(sent: Span) -> list[tuple[int, int]]:
         while start < j and (doc[start].lower_ in lex.NAME_STOP_WORDS or doc[start].lower_ in JOINERS):
             start += 1
         opener = j - start == 1 and doc[start].i == sent.start and doc[start].lower_ in openers()
-        if start < j and not opener and j - start <= MAX_WORDS:
+        generic = j - start == 1 and doc[start].lower_ in lex.ORG_SUFFIXES  # "(Parent Company) of": no name alone
+        if start < j and not opener and not generic and j - start <= MAX_WORDS:
             runs.append((start, j))
         i = j
     return runs
