@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 
-from relguard.extract.unprotected import unprotected_in
+from relguard.extract.unprotected import title_case_sentences_in, unprotected_in
 from relguard.release.confidential import MappingRow
 from relguard.types import DocumentExtraction, PairKey, SanitizedDocument
 
@@ -53,6 +53,7 @@ class Tally:
     sentences_unfillable: int = 0
     sentences_restated: int = 0
     untyped: int = 0
+    title_case: int = 0
     strict_documents: int = 0
     max_groups_in_one_document: int = 0
     slots_per_document: dict[str, int] = field(default_factory=dict)
@@ -76,6 +77,7 @@ class Tally:
             sentences=len(doc.sentences),
             unprotected=unprotected,
             untyped=len(missed) - unprotected,
+            title_case=title_case_sentences_in(doc),
             strict_documents=int(doc.stretches),
             sentences_unfillable=len(out.unfillable_sentences),
             sentences_restated=len(out.restated_sentences),
@@ -129,6 +131,7 @@ class Tally:
             "sentences_with_two_entities_and_no_slot": self.unprotected,
             "sentences_with_an_untyped_name": self.untyped,
             "sentences_not_protected": self.unprotected + self.untyped,
+            "sentences_that_may_keep_a_title_case_relation_word": self.title_case,
             "documents_with_unprotected_sentences": self.documents_unprotected,
             "documents_without_slots": self.documents_without_slots,
         }

@@ -23,53 +23,220 @@ from dataclasses import replace
 from itertools import pairwise
 
 from relguard.extract.positions import MentionTable, PlacedMention, Region
-from relguard.extract.regions import UNREAD, positional_pairs
+from relguard.extract.regions import UNREAD, opens_noun_phrase, positional_pairs
 from relguard.types import DocumentExtraction, Occurrence, Triple
 
 #: An article right before a name stays with it ("founded [the] Acme Corp"): it is the name's, not the relation's.
 _POSSESSIVE = re.compile(r"['’]s?\b")
 _BRACKET = re.compile(r"[()\[\]{}\"“”]")
+_CLOSES = {")": "(", "]": "[", "}": "{", "”": "“"}
 _ARTICLE_BEFORE = re.compile(r"(?:^|\s)(?:the|a|an)\s*$", re.IGNORECASE)
 
 
 def stretch_regions(extraction: DocumentExtraction) -> list[Region]:
     """The stretch between every two adjacent mentions of different entities in each sentence, without the
-    blanks at its ends and without an article that opens the second name."""
+    blanks at its ends and without an article that opens the second name, cut into its pieces at brackets and
+    quotes (:func:`stretch_pieces`)."""
     text = extraction.document.text
     regions: list[Region] = []
     for sentence, row in sorted(MentionTable.of_document(extraction).by_sentence.items()):
         for first, second in pairwise(row):
-            region = _stretch(text, sentence, first, second)
-            if region is not None:
-                regions.append(region)
+            if first.entity != second.entity:
+                regions += [Region(sentence, a, b) for a, b in stretch_pieces(text, first.end, second.start)]
     return regions
 
 
-def _stretch(text: str, sentence: int, first: PlacedMention, second: PlacedMention) -> Region | None:
-    if first.entity == second.entity:
-        return None
-    found = stretch_between(text, first.end, second.start)
-    return Region(sentence, *found) if found else None
-
-
 def stretch_between(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """The stretch of ``text[start:end]`` (between a name's end and the next name's start), or None."""
+    """The stretch of ``text[start:end]`` (between a name's end and the next name's start), brackets and quotes
+    inside it included, or None: from its first piece's start to its last piece's end."""
+    pieces = stretch_pieces(text, start, end)
+    return (pieces[0][0], pieces[-1][1]) if pieces else None
+
+
+def stretch_pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The stretch of ``text[start:end]`` as the slots that mask it: cut at every bracket or quote whose partner
+    lies outside the stretch, each piece without blanks at its ends.
+
+    Such a mark stays as written, so an aside keeps its brackets balanced in the released text ("Monuram
+    Karkun(Kam Phangcho)"), and every word between the two names is in a slot: "David Chen (CEO of Microsoft)"
+    masks "CEO of" as "David Chen (critic of Microsoft)" masks "critic of". A pair of marks inside the stretch
+    is masked with it ('Maria Lopez, "Head of Risk" at Redfern Bank' as 'Maria Lopez, head of risk at Redfern
+    Bank'). Where the pieces are is read from the marks alone, never from a word.
+    """
     if start >= end:
-        return None
+        return []
     possessive = _POSSESSIVE.match(text, start)
     if possessive is not None:
         start = possessive.end()  # "Sri Lanka Army['s] units": the possessive is the name's
-    bracket = _BRACKET.search(text, start, end)
-    if bracket is not None:
-        end = bracket.start()  # "Monuram Karkun(Kam Phangcho)": an aside's brackets stay balanced in the text
     article = _ARTICLE_BEFORE.search(text[start:end])
     if article is not None:
         end = start + article.start()
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return (start, end) if start < end else None
+    pieces, cut = [], start
+    for mark in [*_unpaired_marks(text, start, end), end]:
+        a, b = cut, mark
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if a < b:
+            pieces.append((a, b))
+        cut = mark + 1
+    return pieces
+
+
+def _unpaired_marks(text: str, start: int, end: int) -> list[int]:
+    """Positions of the brackets and quotes in ``text[start:end]`` whose partner is not in it."""
+    open_marks: list[int] = []
+    unpaired: list[int] = []
+    for found in _BRACKET.finditer(text, start, end):
+        at, mark = found.start(), found.group()
+        top = text[open_marks[-1]] if open_marks else ""
+        if (mark in _CLOSES and top == _CLOSES[mark]) or (mark == '"' and top == '"'):
+            open_marks.pop()
+        elif mark in _CLOSES:
+            unpaired.append(at)
+        else:
+            open_marks.append(at)
+    return sorted(unpaired + open_marks)
+
+
+def widen_to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:
+    """``extraction`` (the default mode's spans) with every span that lies between two adjacent names of different
+    entities widened to their whole stretch (:func:`stretch_pieces`).
+
+    The parse decides whether two names are related; how much of the words between them the span covers is then
+    no longer read from the wording where the stretch is a clause's few words (:func:`_widens`): "Maria Lopez
+    [left her job at] Redfern Bank", "[sold its stake in]", "[owns 40 percent of]", "[founded, led and sold]"
+    mask as "[joined]" does. A pronoun
+    between the two names lies in the stretch ("her job"), so it is no mention there; spans before a sentence's
+    first name or after its last stay as the parse found them, and so do the links between the parts of a span
+    that was not widened. Names are told from pronouns and "the company" by their capital.
+
+    A stretch that opens as a description ("is a racing video game developed by", ", a city in", "is the largest
+    city in": a copula or comma, then an article) is widened from its first span on only, so the description
+    stays as the default mode keeps it (docs/design.md); which of its words are the relation is then read from
+    the parse, as the report says of this mode.
+    """
+    text = extraction.document.text
+    rows: dict[int, list[PlacedMention]] = {}
+    for entity in extraction.entities:
+        for m in entity.mentions:
+            if not m.text[:1].islower():
+                rows.setdefault(m.sentence, []).append(
+                    PlacedMention(m.sentence, m.start, m.end, (entity.name, entity.type))
+                )
+    for row in rows.values():
+        row.sort(key=lambda m: (m.start, m.end))
+    found = (*extraction.triples, *_possessive_roles(extraction, rows))
+    regions: dict[tuple[int, int, int], tuple[int, int]] = {}
+    for o in (o for triple in found for o in triple.occurrences):
+        stretch = _stretch_around(rows.get(o.sentence, []), o.start, o.end)
+        if stretch is not None and _widens(text, *stretch):
+            described = _DESCRIBED.match(text, stretch[0]) or opens_noun_phrase(text, *stretch_first(rows, o))
+            start = o.start if described else stretch[0]
+            earlier = regions.get((o.sentence, *stretch), (start,))[0]
+            regions[(o.sentence, *stretch)] = (min(start, earlier), stretch[1])
+    widened: set[tuple[int, int, int]] = set()
+    triples = []
+    for triple in found:
+        occurrences: dict[tuple[int, int, int], Occurrence] = {}
+        for o in triple.occurrences:
+            stretch = _stretch_around(rows.get(o.sentence, []), o.start, o.end)
+            stretch = regions.get((o.sentence, *stretch)) if stretch else None
+            pieces = stretch_pieces(text, *stretch) if stretch else []
+            if not pieces:
+                occurrences.setdefault((o.sentence, o.start, o.end), o)
+                continue
+            widened.add((o.sentence, *stretch))
+            for a, b in pieces:
+                occurrences.setdefault((o.sentence, a, b), replace(o, start=a, end=b, text=text[a:b]))
+        triples.append(replace(triple, occurrences=tuple(occurrences[k] for k in sorted(occurrences))))
+    if not widened:
+        return extraction
+
+    def inside(sentence: int, start: int, end: int) -> bool:
+        return any(s == sentence and a <= start and end <= b for s, a, b in widened)
+
+    entities = tuple(
+        replace(
+            e,
+            mentions=tuple(m for m in e.mentions if not (m.text[:1].islower() and inside(m.sentence, m.start, m.end))),
+        )
+        for e in extraction.entities
+    )
+    links = tuple(
+        link
+        for link in extraction.links
+        if not inside(link.sentence, link.head, link.head) and not inside(link.sentence, link.part, link.part)
+    )
+    return replace(extraction, entities=tuple(e for e in entities if e.mentions), triples=tuple(triples), links=links)
+
+
+#: The opening of a stretch that describes the first name: a comma or copula, then an article.
+_DESCRIBED = re.compile(
+    r"\s*,?\s*(?:(?:is|was|are|were|remains|remained|became|has been|had been)\s+)?(?:a|an|the)\s", re.IGNORECASE
+)
+#: Longest stretch (in words) a span widens to: "was appointed as the chief financial officer of" is one.
+MAX_WIDENED_WORDS = 8
+#: What makes a stretch more than one clause's words: punctuation, a coordinator, a number (a date, a measure).
+_CLAUSES = re.compile(r"[,;:()\[\]{}\"“”]|\b(?:and|or|but)\b|\d")
+#: A share is no date: "owns [40 percent of]" widens.
+_SHARE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:%|percent\b|per cent\b)")
+#: Words coordinated one by one: "founded, led and sold".
+_WORD_LIST = re.compile(r"[a-z-]+(?:, [a-z-]+)*,? (?:and|or) [a-z-]+")
+#: "Redfern Bank's founder Maria Lopez": a possessive, then up to four lower-case words, then the next name.
+_POSSESSIVE_ROLE = re.compile(r"['’]s?\s+(?:[a-z][a-z-]*\s+){0,3}[a-z][a-z-]*\s*")
+
+
+def _possessive_roles(extraction: DocumentExtraction, rows: dict[int, list[PlacedMention]]) -> list[Triple]:
+    """A slot for each stretch between two adjacent names that is a possessive and lower-case words, where the
+    parse found none: "Redfern Bank's [critic] Maria Lopez" is slotted as "Redfern Bank's [founder] Maria Lopez",
+    whose role noun the parse links (its shape decides, never its word)."""
+    text, name = extraction.document.text, extraction.document.name
+    taken = {(o.sentence, o.start) for t in extraction.triples for o in t.occurrences}
+    found = []
+    for sentence, row in rows.items():
+        for first, second in pairwise(row):
+            if first.entity == second.entity or not _POSSESSIVE_ROLE.fullmatch(text, first.end, second.start):
+                continue
+            if any(s == sentence and first.end <= start < second.start for s, start in taken):
+                continue
+            pieces = stretch_pieces(text, first.end, second.start)
+            occurrences = tuple(Occurrence(name, sentence, a, b, text[a:b]) for a, b in pieces)
+            ends = (*first.entity, UNREAD, *second.entity)
+            found.append(Triple(*ends, occurrences=occurrences))
+    return found
+
+
+def _widens(text: str, start: int, end: int) -> bool:
+    """Whether the stretch ``text[start:end]`` is one clause's few words, which a span in it widens to: no
+    punctuation, coordinator or number in it (a share aside), or single words coordinated; not the end of a
+    hyphenated compound ("Los Angeles-[based]"); at most :data:`MAX_WIDENED_WORDS` words. Longer stretches keep
+    the parse's span, and what the default mode's frames keep or delete around it (an object, a description,
+    a date)."""
+    words = text[start:end].split()
+    if text[start] in "-–" or len(words) > MAX_WIDENED_WORDS:
+        return False
+    if _WORD_LIST.fullmatch(text[start:end].strip()):
+        return True  # "founded, led and sold": one verb each, coordinated
+    return not _CLAUSES.search(_SHARE.sub("", text[start:end]))
+
+
+def stretch_first(rows: dict[int, list[PlacedMention]], o: Occurrence) -> tuple[int, int]:
+    """The character range of the name right before ``o`` in its sentence."""
+    before = [m for m in rows.get(o.sentence, []) if m.end <= o.start]
+    return (before[-1].start, before[-1].end)
+
+
+def _stretch_around(row: list[PlacedMention], start: int, end: int) -> tuple[int, int] | None:
+    """The stretch between the two adjacent names of ``row`` that ``start:end`` lies between, when they name
+    different entities."""
+    before = [m for m in row if m.end <= start]
+    after = [m for m in row if m.start >= end]
+    if not before or not after or row.index(before[-1]) + 1 != row.index(after[0]):
+        return None
+    first, second = before[-1], after[0]
+    return (first.end, second.start) if first.entity != second.entity else None
 
 
 def to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:

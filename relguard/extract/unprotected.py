@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from relguard.extract.roles import is_role_word
 from relguard.types import DocumentExtraction, Extraction
 
 
@@ -102,8 +103,9 @@ def untyped_names_in(doc: DocumentExtraction) -> tuple[UnprotectedSentence, ...]
     """The sentences of ``doc`` with a capitalized name of two or more words that no mention overlaps, read in the
     masked text: a slot's words are the relation's and are replaced by the fill, so they are neither a name left
     as written nor anything a public count may read ("Vice President" vs "vice president" inside a slot must not
-    change the report, DESIGN invariant 12)."""
+    change the report, DESIGN invariant 12); a run of title words is no name (:mod:`relguard.extract.roles`)."""
     covered = [(m.start, m.end) for e in doc.entities for m in e.mentions]
+    covered += [(o.start, o.end) for t in doc.triples for o in t.occurrences]
     found: list[UnprotectedSentence] = []
     text = masked_text(doc)
     for sentence in doc.sentences:
@@ -112,7 +114,11 @@ def untyped_names_in(doc: DocumentExtraction) -> tuple[UnprotectedSentence, ...]
             words = match.group(0).split()
             while words and words[0] in _NOT_NAMES:
                 words = words[1:]
-            if len(words) < 2 or any(a < match.end() and match.start() < b for a, b in covered):
+            if (
+                len(words) < 2
+                or all(is_role_word(w) for w in words)
+                or any(a < match.end() and match.start() < b for a, b in covered)
+            ):
                 continue
             names.append(" ".join(words))
         if names:
@@ -127,6 +133,46 @@ def masked_text(doc: DocumentExtraction) -> str:
         for occurrence in triple.occurrences:
             chars[occurrence.start : occurrence.end] = "\0" * (occurrence.end - occurrence.start)
     return "".join(chars)
+
+
+#: A name of this many words or more may be a sentence written in title case ("Maria Lopez Joined Redfern Bank").
+TITLE_CASE_WORDS = 5
+_TITLE_CASE_RUN = re.compile(rf"(?:\b[A-Z][\w'’.&-]*\s+){{{TITLE_CASE_WORDS - 1},}}[A-Z0-9][\w'’.&-]*")
+
+
+def title_case_sentences_in(doc: DocumentExtraction) -> int:
+    """In the strict slot mode, how many sentences of ``doc`` may keep a title-case relation word as a name.
+
+    The strict mode takes a capitalized word for a name unless the public lexicon of title words knows it
+    (:mod:`relguard.extract.roles`). A title-case relation word it does not know ("Maria Lopez, Rainmaker at
+    Redfern Bank") is then a name between two names, printed as written, and a sentence written in title case is
+    one long name or none. This counts the sentences with a name between two names of other entities, or
+    :data:`TITLE_CASE_WORDS` capitalized words in a row outside the slots: an upper bound ("Ana, Bo and Cy"
+    counts too), read from the names, their order and the words the masked text keeps (0 in the default mode,
+    where the NER decides)."""
+    if not doc.stretches:
+        return 0
+    rows: dict[int, list[tuple[int, int, str, str]]] = {}
+    for entity in doc.entities:
+        for m in entity.mentions:
+            if m.text[:1].isupper():
+                rows.setdefault(m.sentence, []).append((m.start, m.end, entity.name, m.text))
+    slots: dict[int, list[tuple[int, int]]] = {}
+    for triple in doc.triples:
+        for o in triple.occurrences:
+            slots.setdefault(o.sentence, []).append((o.start, o.end))
+    text, found = doc.document.text, 0
+    for sentence in doc.sentences:
+        row = sorted(rows.get(sentence.index, []))
+        between = any(
+            row[i - 1][2] != row[i][2] != row[i + 1][2] and row[i - 1][2] != row[i + 1][2]
+            for i in range(1, len(row) - 1)
+        )
+        kept = list(text[sentence.start : sentence.end])
+        for start, end in slots.get(sentence.index, []):
+            kept[start - sentence.start : end - sentence.start] = "\0" * (end - start)
+        found += between or bool(_TITLE_CASE_RUN.search("".join(kept)))
+    return found
 
 
 def unprotected_sentences(extraction: Extraction) -> tuple[UnprotectedSentence, ...]:

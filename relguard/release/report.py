@@ -55,7 +55,11 @@ SLOT_MODES = {
     "stretches": "Slot mode 'stretches' (strict): every stretch between two adjacent names of a sentence is a slot "
     "whatever its words, so where the slots are does not depend on the wording (only a rewording that moves a name "
     "changes them). What a stretch held besides the relation (a date, a description) is not in the release, and "
-    "words before a sentence's first name or after its last are not slotted.",
+    "words before a sentence's first name or after its last are not slotted. "
+    "A capitalized word counts as a name unless a public list of title words knows it (Vice President, Sr., CEO, "
+    "Head of Risk): a title-case relation word that list does not know, or a sentence written in title case, is "
+    "printed as written; coverage.sentences_that_may_keep_a_title_case_relation_word counts the sentences where that "
+    "can have happened.",
 }
 #: The public counts, each computable from the sanitized output and the public structure of the slots.
 PUBLIC_COUNTS = (

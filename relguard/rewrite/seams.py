@@ -72,8 +72,8 @@ def mend(before: str, words: str, after: str, opening: bool) -> tuple[str, str]:
         return before, words[1:] if before.endswith(("-", "–")) else words
     if words.startswith(","):
         before = before.rstrip(" ")
-    elif before and before[-1].isalnum() and words[0].isalnum():
-        words = " " + words
+    elif before and (before[-1].isalnum() or _closes(before)) and words[0].isalnum():
+        words = " " + words  # "(born in 1950) [founded]": a strict-mode stretch starts right after a bracket
     if after and words[-1].isalnum() and (after[0].isalnum() or after[0] in '(["“'):
         words += " "
     if opening and words[0].isalpha():
@@ -84,6 +84,12 @@ def mend(before: str, words: str, after: str, opening: bool) -> tuple[str, str]:
         article = article if found.group(1).islower() else article.capitalize()
         before = before[: found.start(1)] + article + found.group(2)
     return before, words
+
+
+def _closes(before: str) -> bool:
+    """Whether ``before`` ends with a closing bracket or quote glued to the word before it ("BC)", 'Vaadanam"')."""
+    last = before[-1]
+    return last in ")]}”" or (last == '"' and len(before) > 1 and not before[-2].isspace())
 
 
 def _opens_sentence(text: str, sentence_starts: Sequence[int], position: int) -> bool:

@@ -66,8 +66,13 @@ class Coreference:
     def _spelled_coreference(self, types: list[str]) -> None:
         """The strict mode's coreference, read from words and mention order only (never from the parse, which the
         relation's words change): a pronoun or "the company" is the entity of a compatible type named most often in
-        its sentence before it and the three sentences before, the latest on a tie."""
+        its sentence before it and the three sentences before, the latest on a tie. One that stands between two
+        names of its sentence is no mention: it lies in their stretch, which is masked whatever its words ("Maria
+        Lopez left [her] job at Redfern Bank" masks as "Maria Lopez joined Redfern Bank" does)."""
         named = sorted((m[0], m[2], m[3]) for m in self.mentions)
+        rows: dict[int, list[int]] = {}
+        for start, sentence, _ in named:
+            rows.setdefault(sentence, []).append(start)
         doc = self.doc
         for tok in doc:
             if self.ment_of[tok.i] >= 0 or self.sent_of[tok.i] < 0:
@@ -83,6 +88,9 @@ class Coreference:
             if span is None or self.ment_of[span[0]] >= 0:
                 continue
             here = self.sent_of[tok.i]
+            row = rows.get(here, [])
+            if any(start < span[0] for start in row) and any(start >= span[1] for start in row):
+                continue
             seen: dict[int, tuple[int, int]] = {}
             for start, sentence, entity in named:
                 if start >= span[0]:

@@ -19,9 +19,9 @@ from relguard.extract.spacy import lexicon as lex
 from relguard.extract.spacy.coref import Coreference
 from relguard.extract.spacy.entities import EntityResolution
 from relguard.extract.spacy.patterns import SentenceRelations
-from relguard.extract.spacy.spelled import name_runs, spelled_labels
+from relguard.extract.spacy.spelled import name_runs, role_word, spelled_labels
 from relguard.extract.spacy.titles import place_shape, quoted_titles
-from relguard.extract.stretches import to_stretches
+from relguard.extract.stretches import to_stretches, widen_to_stretches
 from relguard.types import (
     ENTITY_TYPES,
     Document,
@@ -126,15 +126,14 @@ class DocumentState(EntityResolution, Coreference):
             key = (self.names[first], types[first], predicate, self.names[second], types[second])
             for start, end in spans:
                 found.setdefault(key, set()).add((sentence, start, end))
-        positional = pair_by_position(
-            DocumentExtraction(
-                self.document,
-                tuple(self.sentences),
-                self._entities(types, self.names),
-                self._triples(found),
-                tuple(sorted(links, key=lambda link: (link.part, link.head, link.role != "tail"))),
-            )
+        extraction = DocumentExtraction(
+            self.document,
+            tuple(self.sentences),
+            self._entities(types, self.names),
+            self._triples(found),
+            tuple(sorted(links, key=lambda link: (link.part, link.head, link.role != "tail"))),
         )
+        positional = pair_by_position(extraction if self.strict else widen_to_stretches(extraction))
         return to_stretches(positional) if self.strict else positional
 
     def mention_type(self, mention: int) -> str:
@@ -204,8 +203,7 @@ class DocumentState(EntityResolution, Coreference):
 
     def _spelled_mentions(self, label_names: Callable[[list[str]], dict[str, str | None]]) -> None:
         """The strict mode's mentions: capitalized runs, labelled by the name alone (:mod:`.spelled`)."""
-        common = {t.lower_ for t in self.doc if t.is_lower}
-        runs = [run for sent in self.sent_spans for run in name_runs(sent, common)]
+        runs = [run for sent in self.sent_spans for run in name_runs(sent)]
         for (start, end), label in zip(runs, spelled_labels(self.doc, runs, label_names, name_shape), strict=True):
             self._add_mention(start, end, -1)
             self.labels.append(label)
@@ -227,10 +225,17 @@ class DocumentState(EntityResolution, Coreference):
             while end - start > 1 and (doc[start].text in lex.LEADING_DETS or doc[start].is_punct):
                 start += 1
             while end - start > 1 and (
-                doc[end - 1].is_punct or doc[end - 1].tag_ == "POS" or doc[end - 1].pos_ in ("ADP", "CCONJ", "DET")
+                doc[end - 1].is_punct
+                or doc[end - 1].tag_ == "POS"
+                or doc[end - 1].pos_ in ("ADP", "CCONJ", "DET")
+                or doc[end - 1].is_lower  # "Omar Haddad re-[joined]": the NER took the verb's prefix
             ):
                 end -= 1
-            if self.sent_of[start] < 0 or not doc[start:end].text.strip() or doc[start].is_punct:
+            while start < end and (role_word(doc, start) or doc[start].lower_ in ("of", "at", "-", ".")):
+                start += 1  # "[Head of Treasury at] Acme", "CFO": a title is no name (relguard.extract.roles)
+            while end > start and (role_word(doc, end - 1) or doc[end - 1].is_punct):
+                end -= 1
+            if start >= end or self.sent_of[start] < 0 or not doc[start:end].text.strip() or doc[start].is_punct:
                 continue
             found.append((start, end, ent.label_))
         for start, end, label in sorted(found):
@@ -251,11 +256,11 @@ class DocumentState(EntityResolution, Coreference):
         name_word = self._spelled_name if self.strict else self._tagged_name
         i = 0
         while i < len(doc):
-            if not name_word(doc[i]) or self.ment_of[i] >= 0:
+            if not name_word(doc[i]) or self.ment_of[i] >= 0 or role_word(doc, i):
                 i += 1
                 continue
             j = i
-            while j < len(doc) and name_word(doc[j]) and self.ment_of[j] < 0:
+            while j < len(doc) and name_word(doc[j]) and self.ment_of[j] < 0 and not role_word(doc, j):
                 j += 1
             while self.strict and i < j and doc[i].lower_ in lex.NAME_STOP_WORDS:
                 i += 1  # "However Ana Ruiz": a sentence's first word is capitalized whatever it is
@@ -266,7 +271,7 @@ class DocumentState(EntityResolution, Coreference):
             return
         labels = label_names(sorted({doc[i:j].text for i, j in runs}))
         for i, j in runs:
-            label = labels.get(doc[i:j].text) or (name_shape(doc[i:j]) if self.strict else place_shape(doc[i:j]))
+            label = labels.get(doc[i:j].text) or place_shape(doc[i:j]) or name_shape(doc[i:j])
             if label in _ENTITY_TYPES and self.sent_of[i] >= 0:
                 self._add_mention(i, j, -1)
                 self.labels.append(label)

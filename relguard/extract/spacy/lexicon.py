@@ -154,9 +154,11 @@ LIGHT_NOUNS = _words("place part role charge control office power command care a
 #: Bodies one serves on: "serves on the board of Y" -> ``served_on_board_of``.
 BODY_NOUNS = _words("board panel council committee staff faculty jury")
 #: Abbreviations that open what follows them (a title before a name, "Ref." before a reference): a full stop after
-#: one never ends a sentence, whatever the next word's case ("Ref. C-2025-017", "Dr. Okonjo").
+#: one never ends a sentence, whatever the next word's case ("Ref. C-2025-017", "Dr. Okonjo"); the abbreviations of
+#: a title open the rest of it ("Sr. Vice President", "Mgr. Operations", "Asst. Dir. Finance").
 OPENING_ABBREVIATIONS = _words(
-    "ref mr mrs ms dr prof st fig figs vol art sec dept tel rev hon capt lt col sgt gen mt cf approx incl attn encl"
+    """ref mr mrs ms dr prof st fig figs vol art sec dept tel rev hon capt lt col sgt gen mt cf approx incl attn encl
+    sr snr mgr mngr dir asst exec pres assoc supt"""
 )
 #: Abbreviations that open a number ("No. 5", "pp. 12"): a full stop after one ends no sentence before a digit.
 NUMBER_ABBREVIATIONS = _words("no nos nr pp p")

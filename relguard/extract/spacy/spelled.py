@@ -11,8 +11,10 @@ the masked text only.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import TYPE_CHECKING
 
+from relguard.extract.roles import is_role_word
 from relguard.extract.spacy import lexicon as lex
 
 if TYPE_CHECKING:
@@ -22,33 +24,69 @@ if TYPE_CHECKING:
 JOINERS = frozenset({"of", "de", "del", "della", "da", "du", "des", "van", "von", "der", "den", "the", "&", "la", "le"})
 #: Longest name taken; longer runs are headlines or lists of titles.
 MAX_WORDS = 8
+_HYPHENS = frozenset({"-", "–", "‐"})
+
+
+@cache
+def openers() -> frozenset[str]:
+    """Words a sentence opens with that are no name on their own ("Will chairs ...", "May ..."): a fixed list
+    (spaCy's English stop words and ours), so whether a sentence's first word is a name never depends on the
+    document's other words. Read on first use: the command line imports this module without spaCy."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return lex.NAME_STOP_WORDS | frozenset(STOP_WORDS)
 
 
 def capitalized(tok: Token) -> bool:
     return tok.text[:1].isupper() and any(ch.isalpha() for ch in tok.text) and not tok.is_punct
 
 
-def name_runs(sent: Span, common: set[str]) -> list[tuple[int, int]]:
-    """Token ranges ``(start, end)`` of the capitalized runs of ``sent``."""
+def role_word(doc, i: int) -> bool:
+    """Whether token ``i`` is a word of a title (:mod:`relguard.extract.roles`), or glued by a hyphen to one
+    ("Co-Founder", "Vice-President"): never a name's word, whatever its case."""
+    if is_role_word(doc[i].text):
+        return True
+    after = i + 2 < len(doc) and _glued(doc, i) and is_role_word(doc[i + 2].text)
+    return after or (i >= 2 and _glued(doc, i - 2) and is_role_word(doc[i - 2].text))
+
+
+def _glued(doc, left: int) -> bool:
+    """Whether tokens ``left`` and ``left + 2`` are one hyphenated word (a hyphen between them, no blank)."""
+    return doc[left + 1].text in _HYPHENS and not doc[left].whitespace_ and not doc[left + 1].whitespace_
+
+
+def name_word(doc, i: int) -> bool:
+    """A word a name may hold: capitalized (by its spelling alone) and no word of a title."""
+    return capitalized(doc[i]) and not role_word(doc, i)
+
+
+def name_runs(sent: Span) -> list[tuple[int, int]]:
+    """Token ranges ``(start, end)`` of the capitalized runs of ``sent``, without the words of a title.
+
+    Every test reads the run's own words and fixed lists only: a sentence's first word is no name when it is a
+    function word (:func:`openers`), never because the document writes it in lower case elsewhere (that would
+    make a name of "Will" in "Will chairs Acme" depend on whether another sentence says "will join" or "joined").
+    """
     runs, i, end = [], sent.start, sent.end
     doc = sent.doc
     while i < end:
-        if not capitalized(doc[i]):
+        if not name_word(doc, i):
             i += 1
             continue
         j = i + 1
         while j < end:
-            if capitalized(doc[j]) or (doc[j].like_num and capitalized(doc[j - 1])):
+            if name_word(doc, j) or (doc[j].like_num and name_word(doc, j - 1)):
                 j += 1
-            elif doc[j].lower_ in JOINERS and j + 1 < end and capitalized(doc[j + 1]):
+            elif doc[j].lower_ in JOINERS and j + 1 < end and name_word(doc, j + 1):
                 j += 2
             else:
                 break
         start = i
         while start < j and (doc[start].lower_ in lex.NAME_STOP_WORDS or doc[start].lower_ in JOINERS):
             start += 1
-        opener = j - start == 1 and doc[start].i == sent.start and doc[start].lower_ in common
-        if start < j and not opener and j - start <= MAX_WORDS:
+        opener = j - start == 1 and doc[start].i == sent.start and doc[start].lower_ in openers()
+        generic = j - start == 1 and doc[start].lower_ in lex.ORG_SUFFIXES  # "(Parent Company) of": no name alone
+        if start < j and not opener and not generic and j - start <= MAX_WORDS:
             runs.append((start, j))
         i = j
     return runs

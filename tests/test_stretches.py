@@ -1,0 +1,70 @@
+"""Where a stretch's slots are (relguard.extract.stretches) and what is never a name (relguard.extract.roles)."""
+
+from __future__ import annotations
+
+import pytest
+
+from relguard.extract.roles import is_role_word
+from relguard.extract.stretches import stretch_between, stretch_pieces
+
+
+def pieces(text: str) -> list[str]:
+    """The slot texts of the stretch between "A" at the start of ``text`` and "B" at its end."""
+    start, end = text.index("A") + 1, text.rindex("B")
+    return [text[a:b] for a, b in stretch_pieces(text, start, end)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # an aside's bracket whose partner lies after the second name stays, and the words before it are slotted
+        ("A (CEO of B) spoke", ["CEO of"]),
+        ("A (critic of B) spoke", ["critic of"]),
+        # a pair of marks inside the stretch is masked with it: as the unquoted wording
+        ('A, "Head of Risk" at B', [', "Head of Risk" at']),
+        ("A, the head of risk at B", [", the head of risk at"]),
+        ("A (Sr. VP, Finance) of B", ["(Sr. VP, Finance) of"]),
+        ("A, “Head” at B", [", “Head” at"]),
+        # marks whose partner is outside: each is kept and cuts the stretch into pieces
+        ("x (A) joined (B y)", ["joined"]),
+        ("A) joined [B", ["joined"]),
+        ('"A" joined B', ["joined"]),
+        # the possessive is the first name's, the article the second's
+        ("A's founder B", ["founder"]),
+        ("A joined the B", ["joined"]),
+        ("A(B", []),
+    ],
+)
+def test_a_stretch_is_cut_only_at_marks_whose_partner_lies_outside_it(text, expected):
+    assert pieces(text) == expected
+
+
+def test_the_stretch_is_the_hull_of_its_pieces():
+    """The retyping masks the whole stretch: a pair of quotes inside it included, a mark whose partner lies
+    outside it left out."""
+    for text, hull in (('A, "Head of Risk" at B', ', "Head of Risk" at'), ("x (A) joined (B y)", "joined")):
+        start, end = stretch_between(text, text.index("A") + 1, text.rindex("B"))
+        assert text[start:end] == hull
+
+
+def test_the_pieces_are_read_from_the_marks_never_from_the_words():
+    """Any words in place of the relation give pieces at the same places relative to the marks."""
+    shapes = set()
+    for words in ("CEO of", "critic of", "Managing Director at", "x"):
+        text = f"A ({words} B)"
+        found = stretch_pieces(text, 1, text.rindex("B"))
+        shapes.add(tuple((a - 3, len(text) - b) for a, b in found))
+    assert shapes == {((0, 3),)}
+
+
+@pytest.mark.parametrize(
+    "word", ["President", "VP", "Sr.", "Mgr.", "CEO", "Treasurer", "Managing", "Operations", "Cousin", "Subsidiary"]
+)
+def test_title_words_are_role_words_in_any_case(word):
+    assert is_role_word(word) and is_role_word(word.lower()) and is_role_word(word.upper())
+
+
+@pytest.mark.parametrize("word", ["Jr.", "General", "First", "Dean", "King", "Bank", "Maria", "Corp"])
+def test_name_parts_and_common_first_words_of_names_are_not(word):
+    """Jr. is a name's own part; General (Electric), First (National), Dean and King are as often names."""
+    assert not is_role_word(word)
