@@ -22,7 +22,6 @@ from relguard.engine.tally import most_groups_in_one_document
 from relguard.extract.review import Edit, Review
 from relguard.io import read_documents
 from relguard.io.formats import UploadResult
-from relguard.llm.endpoint import HOSTED_DEFAULT
 from relguard.pipeline import Backends, Prepared, prepare
 from relguard.privacy.bounds import composed_epsilon
 from relguard.privacy.closeness import default_threshold
@@ -30,6 +29,7 @@ from relguard.privacy.expected import OutcomeModel
 from relguard.release.draws import Accountant
 from relguard.settings import BackendSettings
 from relguard.studio.draws import Draw, DrawCount, count_of, history_of, ledger_of
+from relguard.studio.endpoint import LLMEndpointChoice
 from relguard.studio.resources import ExtractionCache, Resources, content_key, document_key
 from relguard.studio.signoff import Gate, sign_off_gate, sign_off_of
 from relguard.studio.state import StateStore, remember, restore, state_folder, sync_draws
@@ -80,7 +80,7 @@ DEFAULTS: dict[str, object] = {
 }
 
 
-class Studio:
+class Studio(LLMEndpointChoice):
     """The session's state and the operations the pages call; ``state`` is the mapping it lives in."""
 
     def __init__(self, state: MutableMapping, *, environ: Mapping[str, str] | None = None) -> None:
@@ -143,43 +143,6 @@ class Studio:
         self.state["sample_loaded"] = False
 
     # -- backends and the prepared corpus
-
-    def llm_environ(self) -> dict[str, str]:
-        """The environment as the LLM backends will see it, with the app's base URL and model fields on top."""
-        env = dict(self.environ)
-        for name, value in ((llm.BASE_URL_ENV, self.state["llm_base_url"]), (llm.MODEL_ENV, self.state["llm_model"])):
-            if value:
-                env[name] = value
-        return env
-
-    def llm_base_url(self) -> str | None:
-        """The base URL the LLM backends would use (None: the ``openai`` client's default, OpenAI's hosted API)."""
-        return self.llm_environ().get(llm.BASE_URL_ENV) or None
-
-    def llm_endpoint(self) -> str:
-        return self.llm_base_url() or HOSTED_DEFAULT
-
-    def endpoint_is_remote(self) -> bool:
-        """Whether the configured LLM endpoint is not on this machine (sending to it needs a confirmation)."""
-        return not llm.is_local(self.llm_base_url())
-
-    def remote_confirmed(self) -> bool:
-        """Whether the analyst confirmed sending documents to *this* endpoint (another URL asks again)."""
-        return self.endpoint_is_remote() and self.state["llm_remote_confirmed"] == self.llm_endpoint()
-
-    def confirm_remote(self, yes: bool) -> None:
-        self.state["llm_remote_confirmed"] = self.llm_endpoint() if yes else ""
-
-    def backend_choice(self) -> tuple[str, str]:
-        """The chosen (extractor, candidates) names; the offline ones whenever no LLM endpoint is configured, or
-        the endpoint is not on this machine and the analyst has not confirmed sending documents there."""
-        if not llm.configured(self.llm_environ()) or (self.endpoint_is_remote() and not self.remote_confirmed()):
-            return "spacy", "inventory"
-        return self.state["extractor_name"], self.state["candidates_name"]
-
-    def stays_on_machine(self) -> bool:
-        """Whether nothing leaves this machine: offline backends chosen, or the LLM endpoint runs here."""
-        return "llm" not in self.backend_choice() or not self.endpoint_is_remote()
 
     def prepared(self, resources: Resources, *, progress: Callable[[int, int], None] | None = None) -> Prepared | None:
         """The session's corpus prepared for its current K and backends (recomputed only when they change)."""
