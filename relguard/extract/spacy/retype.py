@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
+from relguard.extract import gazetteer
+from relguard.extract.evidence import context_evidence, name_evidence
 from relguard.extract.slots import FILLER, masked_text, vote
 from relguard.extract.stretches import stretch_between
 from relguard.types import ENTITY_TYPES
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
 #: How a canonical name is shown to the NER on its own: a frame that says nothing about what the entity is.
 TEMPLATE = "I read about {name}."
 _TYPES = frozenset(ENTITY_TYPES)
+_PLACES = frozenset({"GPE", "LOC", "FAC"})
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,50 @@ def final_types(
         if label in _TYPES:
             votes[entity][label] = votes[entity].get(label, 0.0) + 1.0
             tie[entity] = label
-    return [vote(votes[e], tie[e]) or state.entity_types[e] for e in range(len(state.names))]
+    ner = [vote(votes[e], tie[e]) or state.entity_types[e] for e in range(len(state.names))]
+    said = _context_votes(state, relabelled)
+    return [public_type(name, ner[e], said[e]) for e, name in enumerate(state.names)]
+
+
+def public_type(name: str, ner: str, said: dict[str, float]) -> str:
+    """One entity's type from what is public about it, strongest first: what its masked sentences say it is
+    (:func:`~relguard.extract.evidence.context_evidence`), the gazetteer's type for its whole name, its name's
+    own words (:func:`~relguard.extract.evidence.name_evidence`), and last the NER's vote ``ner``. A label of the
+    same family as the evidence stands ("Bari" GPE, the NER's LOC is kept; "French" NORP or LANGUAGE)."""
+    entry = gazetteer.lookup(name)
+    if said:
+        found = vote(said, ner)
+    elif entry is not None:
+        return ner if ner in gazetteer.allowed(entry) else entry.type
+    else:
+        found = name_evidence(name)
+    if found is None:
+        return ner
+    return ner if ner in _family(found) else found
+
+
+def _family(label: str) -> frozenset[str]:
+    return _PLACES if label in _PLACES else frozenset({label})
+
+
+def _context_votes(state: DocumentState, relabelled: dict[int, tuple[MaskedSentence, Doc]]) -> list[dict[str, float]]:
+    """Per entity, the types its named mentions' masked sentences give it (one vote a mention)."""
+    text, doc = state.document.text, state.doc
+    said: list[dict[str, float]] = [{} for _ in state.names]
+    for start, end, sentence, entity in state.mentions:
+        if entity < 0 or not doc[start].text[:1].isupper():
+            continue  # pronouns and "the company" say nothing about the name
+        bounds = state.sentences[sentence]
+        first, last = doc[start].idx - bounds.start, doc[end - 1].idx + len(doc[end - 1]) - bounds.start
+        if sentence in relabelled:
+            masked = relabelled[sentence][0]
+            body, first, last = masked.text, masked.offsets[first], masked.offsets[last]
+        else:
+            body = text[bounds.start : bounds.end]
+        kind = context_evidence(body[:first], body[last:])
+        if kind in _TYPES:
+            said[entity][kind] = said[entity].get(kind, 0.0) + 1.0
+    return said
 
 
 def _masked_label(state: DocumentState, relabelled: tuple[MaskedSentence, Doc], index: int) -> str | None:
