@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from relguard.extract import gazetteer
 from relguard.extract.spacy import lexicon as lex
 
 
@@ -79,6 +80,14 @@ _IS_A = {
 _APPOSITION = {kind: re.compile(rf"^\s*,\s*(?:an?|the)\s+{_MODIFIERS}(?:{nouns})\b", re.I) for kind, nouns in _KINDS}
 _WORK_BEFORE = re.compile(rf"\b(?:{_WORKS})\s*,?\s*[\"“]?\s*$", re.I)
 _WORK_AFTER = re.compile(rf"^\s*\(\s*(?:\d{{4}}\s+)?(?:[\w-]+\s+)?(?:{_WORKS})\s*\)", re.I)
+_ROLE_BEFORE = re.compile(rf"\b(?:{_PEOPLE})\s*$", re.I)
+_YEAR_AFTER = re.compile(r"^\s*\(\s*\d{4}\s*\)")
+_PLACE_OF = re.compile(
+    r"\b(?:town|city|village|hamlet|municipality|commune|borough|suburb|county|province|region|state|island|"
+    r"unincorporated area|neighbourhood|neighborhood|capital)\s+of\s*$",
+    re.I,
+)
+_COMMA_NAME = re.compile(r"^\s*,\s*([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2})")
 _TITLE_BEFORE = re.compile(
     r"(?:\b(?:Mr|Mrs|Ms|Dr|Prof|Rev|Fr|Sgt|Capt|Col|Gen|Lt)\.?|\b(?:Sir|Dame|Lady|Lord|Madame|Monsieur|Mister|"
     r"Professor|Reverend|Mrs|Miss|Senator|Congressman|Congresswoman|Governor|Mayor|Pope|Sheikh|Ayatollah))\s+$"
@@ -90,19 +99,21 @@ _LIFE_AFTER = re.compile(
     re.I,
 )
 _QUOTE_BEFORE = re.compile(r"(?:^|[^\w\s]|\b[a-z]\w*)\s*[\"“]$")
+_NAME_WORD = re.compile(r"(?:[A-Z]\.)+|[A-Z][a-zà-ÿ'’]+(?:-[A-Z][a-zà-ÿ]+)?")
 _QUOTE_AFTER = re.compile(r"^[,.!?]?[\"”]")
 
 _ORG_FIRST = _words(
     """university universidad université universität università universiteit escuela instituto institut istituto
     colegio bank banco banca banque partido party ministry department fc fk sk ac as sv vfl vfb afc cf cd sc
-    sporting club real academy college hospital"""
+    sporting club real academy college hospital hc ec ehc ek bc vc rc cs ud sd rcd ssc us ss"""
 )
 _ORG_LAST = _words(
     """fc afc cf sc bk if fk sk ik club university college school academy institute institution bank records
     press party company corporation group holdings inc ltd llc plc gmbh ag sa nv spa bv oy ab asa
     association society foundation federation union league council committee commission ministry department
     agency authority army navy regiment brigade corps orchestra choir ensemble band trust airlines airways
-    railway railways studios entertainment media networks publishing publishers newspaper times post herald
+    railway railways court studios pictures entertainment media networks publishing publishers newspaper times
+    post herald
     tribune journal gazette"""
 )
 _FAC_LAST = _words(
@@ -148,15 +159,45 @@ def name_evidence(name: str) -> str | None:
     return None
 
 
+def person_shape(name: str) -> bool:
+    """Whether ``name`` is spelled like a person's name: two to four capitalized words (initials allowed) that
+    open with a census given name ("Celine Dion", "Kuzma K. Minin") and that no source or head word claims."""
+    words = name.split()
+    if not 2 <= len(words) <= 4 or not gazetteer.given_name(words[0]) or name_evidence(name) is not None:
+        return False
+    if gazetteer.lookup(name) is not None:
+        return False
+    return all(_NAME_WORD.fullmatch(word) for word in words[1:])
+
+
+def _in_region(after: str) -> bool:
+    """Whether the mention is followed by ", <a country or region>" ("Mediaș, Transylvania"; "Chestertown,
+    Warren County"): then it is a place inside it."""
+    match = _COMMA_NAME.search(after)
+    if match is None:
+        return False
+    words = match.group(1).split()
+    for size in range(len(words), 0, -1):
+        run = " ".join(words[:size])
+        entry = gazetteer.lookup(run)
+        if entry is not None:
+            return entry.kind in ("country", "region")
+        if size > 1 and name_evidence(run) in ("GPE", "LOC"):
+            return True
+    return False
+
+
 def context_evidence(before: str, after: str) -> str | None:
     """The type the masked sentence around one mention gives it: ``before`` is the sentence's masked text up to
     the mention, ``after`` the masked text from its end; None when nothing there says what the name is."""
-    if _TITLE_BEFORE.search(before[-40:]):
+    if _TITLE_BEFORE.search(before[-40:]) or _ROLE_BEFORE.search(before[-40:]):
         return "PERSON"
     if _LIFE_AFTER.search(after[:80]):
         return "PERSON"
-    if _WORK_AFTER.search(after[:60]) or _WORK_BEFORE.search(before[-40:]):
+    if _WORK_AFTER.search(after[:60]) or _WORK_BEFORE.search(before[-40:]) or _YEAR_AFTER.search(after[:8]):
         return "WORK_OF_ART"
+    if _PLACE_OF.search(before[-40:]) or _in_region(after[:60]):
+        return "GPE"
     if _QUOTE_BEFORE.search(before[-12:]) and _QUOTE_AFTER.search(after[:3]):
         return "WORK_OF_ART"
     head = after[:120]

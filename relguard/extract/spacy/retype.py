@@ -12,12 +12,13 @@ name one type (:func:`relguard.extract.slots.align_corpus`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from relguard.extract import gazetteer
-from relguard.extract.evidence import context_evidence, name_evidence
+from relguard.extract.evidence import context_evidence, name_evidence, person_shape
 from relguard.extract.slots import FILLER, masked_text, vote
 from relguard.extract.stretches import stretch_between
 from relguard.types import ENTITY_TYPES
@@ -31,6 +32,18 @@ if TYPE_CHECKING:
 TEMPLATE = "I read about {name}."
 _TYPES = frozenset(ENTITY_TYPES)
 _PLACES = frozenset({"GPE", "LOC", "FAC"})
+_NAME_LEFT = re.compile(r"(?:\w|[A-Z][\w'’.-]*\s)$")
+_NAME_RIGHT = re.compile(r"\w|\s[A-Z]")
+#: Capitalized words that a mention's edges catch from the sentence around a name.
+_EDGE_NOISE = frozenset(
+    {"Born", "Died", "Legendary", "Opposition", "Congress", "Former", "Late", "Then", "President", "Senator"}
+)
+#: Gazetteer kinds that what the text says may overrule (a town's name is also a film's or a club's); a country's,
+#: a nationality's or a language's name stays what it is.
+_OVERRULED = frozenset({"city", "region"})
+_PERSONAL = re.compile(r"(?:He|She|His|Her)\s")
+#: Labels a person-shaped name keeps: a film or a law may be named after someone ("Jerry Maguire").
+_NAMED_KINDS = frozenset({"PERSON", "WORK_OF_ART", "EVENT", "LAW"})
 
 
 @dataclass(frozen=True)
@@ -117,20 +130,35 @@ def final_types(
 
 
 def public_type(name: str, ner: str, said: dict[str, float]) -> str:
-    """One entity's type from what is public about it, strongest first: what its masked sentences say it is
-    (:func:`~relguard.extract.evidence.context_evidence`), the gazetteer's type for its whole name, its name's
-    own words (:func:`~relguard.extract.evidence.name_evidence`), and last the NER's vote ``ner``. A label of the
-    same family as the evidence stands ("Bari" GPE, the NER's LOC is kept; "French" NORP or LANGUAGE)."""
-    entry = gazetteer.lookup(name)
-    if said:
-        found = vote(said, ner)
-    elif entry is not None:
+    """One entity's type from what is public about it, strongest first: the gazetteer's type for a country, a
+    nationality or a language; the name's own head words ("… Glacier", "FK …",
+    :func:`~relguard.extract.evidence.name_evidence`); what its masked sentences say it is (``said``,
+    :func:`~relguard.extract.evidence.context_evidence`); the gazetteer's type for a city or a region; a person's
+    name by its spelling (:func:`~relguard.extract.evidence.person_shape`); and last the NER's vote ``ner``. A label
+    of the evidence's family stands ("Bari" GPE: the NER's LOC is kept; "French" NORP or LANGUAGE)."""
+    entry = gazetteer.lookup(_core(name))
+    found = None
+    if entry is not None and entry.kind not in _OVERRULED:
         return ner if ner in gazetteer.allowed(entry) else entry.type
-    else:
-        found = name_evidence(name)
+    found = name_evidence(name) or (vote(said, ner) if said else None)
+    if found is None and entry is not None:
+        return ner if ner in gazetteer.allowed(entry) else entry.type
     if found is None:
-        return ner
+        return "PERSON" if ner not in _NAMED_KINDS and person_shape(_core(name)) else ner
     return ner if ner in _family(found) else found
+
+
+def _core(name: str) -> str:
+    """A canonical name without what a mention's edges caught of its sentence: a parenthesis opened after it
+    ("Gujranwala (Punjabi") and a capitalized word glued before or after that no name begins or ends with
+    ("Duque de Caxias Born", "Legendary Dolly Parton")."""
+    name = name.split(" (", 1)[0].strip()
+    words = name.split()
+    if len(words) > 2 and words[-1] in _EDGE_NOISE:
+        words = words[:-1]
+    if len(words) > 2 and words[0] in _EDGE_NOISE:
+        words = words[1:]
+    return " ".join(words)
 
 
 def _family(label: str) -> frozenset[str]:
@@ -138,23 +166,43 @@ def _family(label: str) -> frozenset[str]:
 
 
 def _context_votes(state: DocumentState, relabelled: dict[int, tuple[MaskedSentence, Doc]]) -> list[dict[str, float]]:
-    """Per entity, the types its named mentions' masked sentences give it (one vote a mention)."""
-    text, doc = state.document.text, state.doc
+    """Per entity, the types that the masked text around each occurrence of its name gives it (one vote each; the
+    NER may have missed the name where the sentence says most: "Song of Freedom is a 1936 British film"), and a
+    vote for PERSON from each sentence that opens with "He" or "She" to the entity whose name opened the last
+    sentence opened by a name ("Paul Robeson was … . He …")."""
+    text = state.document.text
     said: list[dict[str, float]] = [{} for _ in state.names]
-    for start, end, sentence, entity in state.mentions:
-        if entity < 0 or not doc[start].text[:1].isupper():
-            continue  # pronouns and "the company" say nothing about the name
-        bounds = state.sentences[sentence]
-        first, last = doc[start].idx - bounds.start, doc[end - 1].idx + len(doc[end - 1]) - bounds.start
-        if sentence in relabelled:
-            masked = relabelled[sentence][0]
-            body, first, last = masked.text, masked.offsets[first], masked.offsets[last]
-        else:
-            body = text[bounds.start : bounds.end]
-        kind = context_evidence(body[:first], body[last:])
-        if kind in _TYPES:
-            said[entity][kind] = said[entity].get(kind, 0.0) + 1.0
+    names = sorted(((name, e) for e, name in enumerate(state.names) if len(name) > 1), key=lambda n: -len(n[0]))
+    opener = None
+    for sentence, bounds in enumerate(state.sentences):
+        body = relabelled[sentence][0].text if sentence in relabelled else text[bounds.start : bounds.end]
+        opened = None
+        for name, entity in names:
+            for first in _occurrences(body, name):
+                last = first + len(name)
+                if opened is None and not body[:first].strip():
+                    opened = entity
+                kind = context_evidence(body[:first], body[last:])
+                if kind in _TYPES:
+                    said[entity][kind] = said[entity].get(kind, 0.0) + 1.0
+        if opened is not None:
+            opener = opened
+        elif opener is not None and _PERSONAL.match(body):
+            said[opener]["PERSON"] = said[opener].get("PERSON", 0.0) + 1.0
     return said
+
+
+def _occurrences(body: str, name: str) -> list[int]:
+    """Where ``name`` stands on its own in ``body``: not inside a word nor a longer name ("Paris" in "Paris
+    Hilton")."""
+    found, start = [], body.find(name)
+    while start >= 0:
+        end = start + len(name)
+        before, after = body[:start], body[end:]
+        if not _NAME_LEFT.search(before) and not _NAME_RIGHT.match(after):
+            found.append(start)
+        start = body.find(name, end)
+    return found
 
 
 def _masked_label(state: DocumentState, relabelled: tuple[MaskedSentence, Doc], index: int) -> str | None:
