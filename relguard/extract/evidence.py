@@ -81,6 +81,12 @@ _APPOSITION = {kind: re.compile(rf"^\s*,\s*(?:an?|the)\s+{_MODIFIERS}(?:{nouns})
 _WORK_BEFORE = re.compile(rf"\b(?:{_WORKS})\s*,?\s*[\"“]?\s*$", re.I)
 _WORK_AFTER = re.compile(rf"^\s*\(\s*(?:\d{{4}}\s+)?(?:[\w-]+\s+)?(?:{_WORKS})\s*\)", re.I)
 _ROLE_BEFORE = re.compile(rf"\b(?:{_PEOPLE})\s*$", re.I)
+_KIN_AFTER = re.compile(
+    r"^['’]s\s+(?:[\w-]+\s+)?(?:wife|husband|widow|widower|son|daughter|father|mother|brother|sister|parents|"
+    r"grandson|granddaughter|grandfather|grandmother|uncle|aunt|nephew|niece|cousin|death|birth|funeral|"
+    r"childhood|boyhood|girlhood|birthplace)\b",
+    re.I,
+)
 _YEAR_AFTER = re.compile(r"^\s*\(\s*\d{4}\s*\)")
 _PLACE_OF = re.compile(
     r"\b(?:town|city|village|hamlet|municipality|commune|borough|suburb|county|province|region|state|island|"
@@ -119,12 +125,14 @@ _ORG_LAST = _words(
 _FAC_LAST = _words(
     """airport station bridge stadium arena palace castle cathedral basilica chapel abbey monastery temple mosque
     synagogue tower monument memorial cemetery museum square street road avenue boulevard highway motorway
-    autobahn canal dam tunnel prison lighthouse fort fortress"""
+    autobahn canal dam tunnel prison lighthouse fort fortress drive trail route parkway expressway freeway
+    esplanade viaduct pier wharf shrine tomb theatre theater hall gallery cinema mall hotel restaurant"""
 )
 _PLACE_LAST = lex.PLACE_HEADS | _words(
     """glacier wilderness reservoir voivodeship oblast prefecture governorate municipality regions counties
     province provinces canton zone commune township parish archipelago plateau falls waterfall coast
-    peninsula"""
+    peninsula reserve area caves cave pits badlands bight fjord cay col pond brook rivers lakes ranges riviera
+    basin delta lagoon marsh swamp heath moor"""
 )
 _PLACE_FIRST = _words("mount lake cape isle gulf bay sea via piazza rue gmina comarca port fort")
 _EVENT_LAST = _words(
@@ -132,30 +140,37 @@ _EVENT_LAST = _words(
     olympics games election elections crisis campaign expedition offensive conference summit"""
 )
 _EVENT_FIRST = _words("battle siege operation treaty")
+_LAW_FIRST = _words("treaty")
 _LAW_LAST = _words("act agreement treaty accord accords convention constitution amendment charter protocol")
 _AWARD_LAST = _words("award awards prize medal trophy")
+_GPE_FIRST = _words("kingdom republic duchy principality county province emirate")
+_HEADS: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = (
+    ("LAW", _LAW_FIRST, _LAW_LAST),
+    ("WORK_OF_ART", frozenset(), _AWARD_LAST),
+    ("EVENT", _EVENT_FIRST, _EVENT_LAST),
+    ("ORG", _ORG_FIRST, _ORG_LAST),
+    ("FAC", frozenset(), _FAC_LAST),
+    ("LOC", _PLACE_FIRST, _PLACE_LAST),
+    ("GPE", _GPE_FIRST, frozenset()),
+)
+#: Head words that are also common surnames: with a given name before them they make no place.
+_SURNAME_HEADS = _words("hall park field brook wood woods hill hills lane ford bridge rivers lake marsh moor heath")
 
 
 def name_evidence(name: str) -> str | None:
-    """The type a name's own words give it, or None ("Sacramento Valley": LOC; "SK Ull": ORG)."""
+    """The type a name's own words give it, or None ("Sacramento Valley": LOC; "SK Ull": ORG; "Museum of Modern
+    Art": FAC, by the head before "of")."""
     words = re.findall(r"[^\W_]+(?:[.'’][^\W_]+)*", name)
     if len(words) < 2:
         return None
-    first, last = words[0].casefold(), words[-1].casefold()
-    if first in ("treaty",) or last in _LAW_LAST:
-        return "LAW"
-    if last in _AWARD_LAST:
-        return "WORK_OF_ART"
-    if first in _EVENT_FIRST or last in _EVENT_LAST:
-        return "EVENT"
-    if first in _ORG_FIRST or last in _ORG_LAST:
-        return "ORG"
-    if last in _FAC_LAST:
-        return "FAC"
-    if first in _PLACE_FIRST or last in _PLACE_LAST:
-        return "LOC"
-    if first in ("kingdom", "republic", "duchy", "principality", "county", "province", "emirate"):
-        return "GPE"
+    folded = [w.casefold() for w in words]
+    first, last = folded[0], folded[-1]
+    head = folded[folded.index("of") - 1] if "of" in folded[1:] else last
+    if len(words) == 2 and last in _SURNAME_HEADS and gazetteer.given_name(words[0]):
+        return None  # "Jerry Hall", "Annie Wood": a person whose surname is a place's head word
+    for kind, firsts, lasts in _HEADS:
+        if first in firsts or last in lasts or head in lasts:
+            return kind
     return None
 
 
@@ -192,7 +207,7 @@ def context_evidence(before: str, after: str) -> str | None:
     the mention, ``after`` the masked text from its end; None when nothing there says what the name is."""
     if _TITLE_BEFORE.search(before[-40:]) or _ROLE_BEFORE.search(before[-40:]):
         return "PERSON"
-    if _LIFE_AFTER.search(after[:80]):
+    if _LIFE_AFTER.search(after[:80]) or _KIN_AFTER.search(after[:40]):
         return "PERSON"
     if _WORK_AFTER.search(after[:60]) or _WORK_BEFORE.search(before[-40:]) or _YEAR_AFTER.search(after[:8]):
         return "WORK_OF_ART"

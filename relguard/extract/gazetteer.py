@@ -36,7 +36,7 @@ def _words(text: str) -> frozenset[str]:
 #: 50,000-130,000 people and far more often surnames).
 BIG_CITY = 150_000
 #: People a city needs before its other names are taken too (they include old and foreign names: "Kristiania").
-FAMOUS_CITY = 1_000_000
+FAMOUS_CITY = 100_000
 #: How many of the census's given names (per sex) and surnames count as a person's name.
 GIVEN_NAME_RANK = 2500
 SURNAME_RANK = 3000
@@ -171,8 +171,8 @@ def _put(table: dict[str, Entry], name: str, entry: Entry, *, replace: bool = Fa
 
 def _fold(name: str) -> str:
     """A name without its diacritics and extra spaces, case kept: "Mediaș" (comma below) and "Mediaş" (cedilla,
-    as GeoNames spells it) are one name."""
-    decomposed = unicodedata.normalize("NFKD", " ".join(name.split()))
+    as GeoNames spells it) are one name, and so are "Rhineland-Palatinate" and "Rhineland - Palatinate"."""
+    decomposed = unicodedata.normalize("NFKD", " ".join(name.split()).replace(" - ", "-"))
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
