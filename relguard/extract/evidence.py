@@ -105,7 +105,11 @@ _LIFE_AFTER = re.compile(
     re.I,
 )
 _QUOTE_BEFORE = re.compile(r"(?:^|[^\w\s]|\b[a-z]\w*)\s*[\"“]$")
-_NAME_WORD = re.compile(r"(?:[A-Z]\.)+|[A-Z][a-zà-ÿ'’]+(?:-[A-Z][a-zà-ÿ]+)?")
+_NAME_WORD = re.compile(r"(?:[A-Z]\.)+|(?:Mc|Mac|O['’]|D['’])?[A-Z][a-zà-ÿ'’]+(?:-[A-Z][a-zà-ÿ]+)?")
+_TITLES = _words(
+    """King Queen Prince Princess Emperor Empress Admiral Marshal Sir Lord Lady Dame
+    Madame Monsieur Pope Duke Duchess Count Countess Baron Baroness Sultan Shah Tsar Czar Kaiser Archduke"""
+)
 _QUOTE_AFTER = re.compile(r"^[,.!?]?[\"”]")
 
 _ORG_FIRST = _words(
@@ -120,7 +124,7 @@ _ORG_LAST = _words(
     agency authority army navy regiment brigade corps orchestra choir ensemble band trust airlines airways
     railway railways court studios pictures entertainment media networks publishing publishers newspaper times
     post herald
-    tribune journal gazette"""
+    tribune journal gazette rovers rangers wanderers athletic"""
 )
 _FAC_LAST = _words(
     """airport station bridge stadium arena palace castle cathedral basilica chapel abbey monastery temple mosque
@@ -137,7 +141,8 @@ _PLACE_LAST = lex.PLACE_HEADS | _words(
 _PLACE_FIRST = _words("mount lake cape isle gulf bay sea via piazza rue gmina comarca port fort")
 _EVENT_LAST = _words(
     """war wars uprising revolution rebellion revolt siege massacre tour festival championship championships cup
-    olympics games election elections crisis campaign expedition offensive conference summit"""
+    olympics games election elections crisis campaign expedition offensive conference summit contest tournament
+    draft"""
 )
 _EVENT_FIRST = _words("battle siege operation treaty")
 _LAW_FIRST = _words("treaty")
@@ -161,9 +166,11 @@ def name_evidence(name: str) -> str | None:
     """The type a name's own words give it, or None ("Sacramento Valley": LOC; "SK Ull": ORG; "Museum of Modern
     Art": FAC, by the head before "of")."""
     words = re.findall(r"[^\W_]+(?:[.'’][^\W_]+)*", name)
+    while len(words) > 2 and words[-1].isdigit():
+        words = words[:-1]  # "FIS Alpine Skiing World Championships 1991"
     if len(words) < 2:
         return None
-    folded = [w.casefold() for w in words]
+    folded = [w.casefold().replace(".", "") for w in words]
     first, last = folded[0], folded[-1]
     head = folded[folded.index("of") - 1] if "of" in folded[1:] else last
     if len(words) == 2 and last in _SURNAME_HEADS and gazetteer.given_name(words[0]):
@@ -175,14 +182,16 @@ def name_evidence(name: str) -> str | None:
 
 
 def person_shape(name: str) -> bool:
-    """Whether ``name`` is spelled like a person's name: two to four capitalized words (initials allowed) that
-    open with a census given name ("Celine Dion", "Kuzma K. Minin") and that no source or head word claims."""
-    words = name.split()
-    if not 2 <= len(words) <= 4 or not gazetteer.given_name(words[0]) or name_evidence(name) is not None:
+    """Whether ``name`` is spelled like a person's name: two to four capitalized words (initials and surname
+    particles allowed) that open with a census given name ("Celine Dion", "Horace McCoy") or a title ("King
+    Constantine", "Admiral Dufek"), and that no source or head word claims."""
+    words = name.replace(" - ", "-").split()
+    opener = words[0] if words else ""
+    if not 2 <= len(words) <= 4 or not (gazetteer.given_name(opener) or opener in _TITLES):
         return False
-    if gazetteer.lookup(name) is not None:
+    if name_evidence(name) is not None or gazetteer.lookup(name) is not None:
         return False
-    return all(_NAME_WORD.fullmatch(word) for word in words[1:])
+    return all(_NAME_WORD.fullmatch(word) or word in lex.NAME_PARTICLES for word in words[1:])
 
 
 def _in_region(after: str) -> bool:

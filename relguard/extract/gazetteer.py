@@ -49,6 +49,7 @@ NOT_GIVEN_NAMES = _words(
     Brown Black Gray Grey Love Victory Unity Sharon Cherry Hazel Olive Rusty Sandy Stormy Honey Precious Deacon
     General Colonel Sergeant Captain Admiral Judge Marshal Sterling Worth Blue Angel Saint Christmas Easter Noble
     Happy Lucky Merry Rock Stone Glen Dale Forest Wood Ray Bay Cliff Field Park Hall Van Del Le La Ma Mo Roman
+    Santa Santo San Sao
     January February March April May June July August September October November December Saint St"""
 )
 _LATIN = re.compile(r"[A-Z][a-zà-ÿ]+(?:[ -][A-Z][a-zà-ÿ]+)*")
@@ -165,8 +166,15 @@ def _put(table: dict[str, Entry], name: str, entry: Entry, *, replace: bool = Fa
     if len(name) < 4 or not name[:1].isupper() or not re.search(r"[a-z]", name):
         return  # codes ("USA") and short names are read by the NER; "Ukraine" is never spelled "UKRAINE" here
     key = _fold(name)
+    if key in _ambiguous() and key not in PLACES_ALWAYS:
+        return  # also when a source spells it with a diacritic ("Victória")
     if replace or key not in table:
         table[key] = entry
+
+
+@cache
+def _ambiguous() -> frozenset[str]:
+    return frozenset(_fold(name) for name in AMBIGUOUS)
 
 
 def _fold(name: str) -> str:
