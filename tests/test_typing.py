@@ -13,7 +13,7 @@ import pytest
 from relguard.extract import gazetteer
 from relguard.extract.evidence import context_evidence, name_evidence, person_shape
 from relguard.extract.spacy import SpacyExtractor
-from relguard.extract.spacy.retype import public_type
+from relguard.extract.spacy.retype import _surnames_of_people, public_type
 from relguard.types import Document
 
 pytest.importorskip("spacy")
@@ -150,3 +150,11 @@ def test_person_shape() -> None:
     assert not person_shape("June List")
     assert not person_shape("Celine")  # one word: a surname or a place as often
     assert not person_shape("Warren County Court")  # the head word says what it is
+
+
+def test_a_person_surname_alone_is_that_person() -> None:
+    names = ["John Gorka", "Gorka", "George Washington", "Washington", "Celine Dion", "Dion"]
+    types = ["PERSON", "ORG", "PERSON", "GPE", "PERSON", "WORK_OF_ART"]
+    # "Gorka" after "John Gorka" (Re-DocRED dev document 45); "Washington" stays the place the gazetteer knows;
+    # a work named after someone keeps its type
+    assert _surnames_of_people(names, types) == ["PERSON", "PERSON", "PERSON", "GPE", "PERSON", "WORK_OF_ART"]

@@ -126,7 +126,18 @@ def final_types(
             tie[entity] = label
     ner = [vote(votes[e], tie[e]) or state.entity_types[e] for e in range(len(state.names))]
     said = _context_votes(state, relabelled)
-    return [public_type(name, ner[e], said[e]) for e, name in enumerate(state.names)]
+    types = [public_type(name, ner[e], said[e]) for e, name in enumerate(state.names)]
+    return _surnames_of_people(state.names, types)
+
+
+def _surnames_of_people(names: list[str], types: list[str]) -> list[str]:
+    """A one-word name that is the last word of a person named in the same document is that person's surname
+    ("Gorka" after "John Gorka"), unless a gazetteer knows it as something else ("Washington")."""
+    surnames = {n.split()[-1] for n, kind in zip(names, types, strict=True) if kind == "PERSON" and " " in n}
+    return [
+        "PERSON" if name in surnames and kind not in _NAMED_KINDS and gazetteer.lookup(name) is None else kind
+        for name, kind in zip(names, types, strict=True)
+    ]
 
 
 def public_type(name: str, ner: str, said: dict[str, float]) -> str:
