@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from relguard.extract import gazetteer
-from relguard.extract.evidence import context_evidence, name_evidence, person_shape
 from relguard.extract.spacy import SpacyExtractor
+from relguard.extract.spacy.evidence import context_evidence, name_evidence, person_shape
 from relguard.extract.spacy.retype import _surnames_of_people, public_type
 from relguard.types import Document
 

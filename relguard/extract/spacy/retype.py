@@ -18,8 +18,8 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from relguard.extract import gazetteer
-from relguard.extract.evidence import context_evidence, name_evidence, person_shape
 from relguard.extract.slots import FILLER, masked_text, vote
+from relguard.extract.spacy.evidence import context_evidence, name_evidence, person_shape
 from relguard.extract.stretches import stretch_between
 from relguard.types import ENTITY_TYPES
 
@@ -143,9 +143,9 @@ def _surnames_of_people(names: list[str], types: list[str]) -> list[str]:
 def public_type(name: str, ner: str, said: dict[str, float]) -> str:
     """One entity's type from what is public about it, strongest first: the gazetteer's type for a country, a
     nationality or a language; the name's own head words ("… Glacier", "FK …",
-    :func:`~relguard.extract.evidence.name_evidence`); what its masked sentences say it is (``said``,
-    :func:`~relguard.extract.evidence.context_evidence`); the gazetteer's type for a city or a region; a person's
-    name by its spelling (:func:`~relguard.extract.evidence.person_shape`); and last the NER's vote ``ner``. A label
+    :func:`~.evidence.name_evidence`); what its masked sentences say it is (``said``,
+    :func:`~.evidence.context_evidence`); the gazetteer's type for a city or a region; a person's
+    name by its spelling (:func:`~.evidence.person_shape`); and last the NER's vote ``ner``. A label
     of the evidence's family stands ("Bari" GPE: the NER's LOC is kept; "French" NORP or LANGUAGE)."""
     entry = gazetteer.lookup(_core(name))
     found = None
