@@ -142,7 +142,7 @@ _PLACE_FIRST = _words("mount lake cape isle gulf bay sea via piazza rue gmina co
 _EVENT_LAST = _words(
     """war wars uprising revolution rebellion revolt siege massacre tour festival championship championships cup
     olympics games election elections crisis campaign expedition offensive conference summit contest tournament
-    draft"""
+    competition draft"""
 )
 _EVENT_FIRST = _words("battle siege operation treaty")
 _LAW_FIRST = _words("treaty")
