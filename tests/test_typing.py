@@ -135,6 +135,10 @@ def test_name_evidence(name: str, kind: str | None) -> None:
         ('his song "', '" was a hit.', "WORK_OF_ART"),
         ("to the west of the town of ", ".", "GPE"),
         ("", " is a village in the district of Olsztyn.", "GPE"),
+        ("It lies in northern ", ", near the coast.", "GPE"),
+        ("a ", "-based publisher.", "GPE"),
+        ("the ", " region of Japan.", "GPE"),
+        ("the ", " river flows north.", "LOC"),
         ("The father of ", " is a politician.", None),  # "X is a …" only when X opens the sentence
         ("", " (1939–1945) was a war.", None),  # years alone do not make a person
         ("", " [REL] Paul Robeson.", None),  # a masked relation says nothing

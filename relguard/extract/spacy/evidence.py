@@ -93,6 +93,14 @@ _PLACE_OF = re.compile(
     r"unincorporated area|neighbourhood|neighborhood|capital)\s+of\s*$",
     re.I,
 )
+_DIRECTION = re.compile(
+    r"\b(?:northern|southern|eastern|western|central|north-eastern|north-western|south-eastern|south-western|"
+    r"northeastern|northwestern|southeastern|southwestern)\s+$"
+)
+_PLACE_NOUN_AFTER = re.compile(
+    r"^(?:-based\b|\s+(region|province|prefecture|county|district|municipality|oblast|governorate|"
+    r"voivodeship|valley|river|island|peninsula)\b)"
+)
 _COMMA_NAME = re.compile(r"^\s*,\s*([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2})")
 _TITLE_BEFORE = re.compile(
     r"(?:\b(?:Mr|Mrs|Ms|Dr|Prof|Rev|Fr|Sgt|Capt|Col|Gen|Lt)\.?|\b(?:Sir|Dame|Lady|Lord|Madame|Monsieur|Mister|"
@@ -220,8 +228,11 @@ def context_evidence(before: str, after: str) -> str | None:
         return "PERSON"
     if _WORK_AFTER.search(after[:60]) or _WORK_BEFORE.search(before[-40:]) or _YEAR_AFTER.search(after[:8]):
         return "WORK_OF_ART"
-    if _PLACE_OF.search(before[-40:]) or _in_region(after[:60]):
+    if _PLACE_OF.search(before[-40:]) or _DIRECTION.search(before[-24:]) or _in_region(after[:60]):
         return "GPE"
+    place_noun = _PLACE_NOUN_AFTER.search(after[:24])
+    if place_noun:
+        return "LOC" if place_noun.group(1) in ("valley", "river", "island", "peninsula") else "GPE"
     if _QUOTE_BEFORE.search(before[-12:]) and _QUOTE_AFTER.search(after[:3]):
         return "WORK_OF_ART"
     head = after[:120]
