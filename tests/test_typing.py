@@ -131,6 +131,8 @@ def test_name_evidence(name: str, kind: str | None) -> None:
         ("said Dr. ", " today.", "PERSON"),
         ("folk singer-songwriter ", ". It was released in 1996.", "PERSON"),
         ("the 1999 film ", " was a success.", "WORK_OF_ART"),
+        ("the singles ", " and others.", "WORK_OF_ART"),
+        ("the Canadian band ", " toured.", "ORG"),
         ("His first script was ", " (2015), directed by G. Pajith.", "WORK_OF_ART"),
         ('his song "', '" was a hit.', "WORK_OF_ART"),
         ("to the west of the town of ", ".", "GPE"),

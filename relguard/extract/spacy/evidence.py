@@ -78,7 +78,8 @@ _IS_A = {
     for kind, nouns in _KINDS
 }
 _APPOSITION = {kind: re.compile(rf"^\s*,\s*(?:an?|the)\s+{_MODIFIERS}(?:{nouns})\b", re.I) for kind, nouns in _KINDS}
-_WORK_BEFORE = re.compile(rf"\b(?:{_WORKS})\s*,?\s*[\"“]?\s*$", re.I)
+_WORK_BEFORE = re.compile(rf"\b(?:{_WORKS})s?\s*,?\s*[\"“]?\s*$", re.I)
+_ORG_BEFORE = re.compile(r"\b(?:band|company|club|label|record label|party|firm|publisher|airline)\s*$", re.I)
 _WORK_AFTER = re.compile(rf"^\s*\(\s*(?:\d{{4}}\s+)?(?:[\w-]+\s+)?(?:{_WORKS})\s*\)", re.I)
 _ROLE_BEFORE = re.compile(rf"\b(?:{_PEOPLE})\s*$", re.I)
 _KIN_AFTER = re.compile(
@@ -228,6 +229,8 @@ def context_evidence(before: str, after: str) -> str | None:
         return "PERSON"
     if _WORK_AFTER.search(after[:60]) or _WORK_BEFORE.search(before[-40:]) or _YEAR_AFTER.search(after[:8]):
         return "WORK_OF_ART"
+    if _ORG_BEFORE.search(before[-20:]):
+        return "ORG"
     if _PLACE_OF.search(before[-40:]) or _DIRECTION.search(before[-24:]) or _in_region(after[:60]):
         return "GPE"
     place_noun = _PLACE_NOUN_AFTER.search(after[:24])
