@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 TEMPLATE = "I read about {name}."
 _TYPES = frozenset(ENTITY_TYPES)
 _PLACES = frozenset({"GPE", "LOC", "FAC"})
+_WORD = re.compile(r"\w+")
 _NAME_LEFT = re.compile(r"(?:\w|[A-Z][\w'’.-]*\s)$")
 _NAME_RIGHT = re.compile(r"\w|\s[A-Z]")
 #: Capitalized words that a mention's edges catch from the sentence around a name.
@@ -180,20 +181,28 @@ def _context_votes(state: DocumentState, relabelled: dict[int, tuple[MaskedSente
     """Per entity, the types that the masked text around each occurrence of its name gives it (one vote each; the
     NER may have missed the name where the sentence says most: "Song of Freedom is a 1936 British film"), and a
     vote for PERSON from each sentence that opens with "He" or "She" to the entity whose name opened the last
-    sentence opened by a name ("Paul Robeson was … . He …")."""
+    sentence opened by a name ("Paul Robeson was … . He …"). Names are found by their first word, so the cost is
+    linear in the words of the document."""
     text = state.document.text
     said: list[dict[str, float]] = [{} for _ in state.names]
-    names = sorted(((name, e) for e, name in enumerate(state.names) if len(name) > 1), key=lambda n: -len(n[0]))
+    by_word: dict[str, list[tuple[str, int]]] = {}
+    for entity, name in enumerate(state.names):
+        word = _WORD.match(name)
+        if word is not None and len(name) > 1:
+            by_word.setdefault(word.group(), []).append((name, entity))
     opener = None
     for sentence, bounds in enumerate(state.sentences):
         body = relabelled[sentence][0].text if sentence in relabelled else text[bounds.start : bounds.end]
         opened = None
-        for name, entity in names:
-            for first in _occurrences(body, name):
+        for word in _WORD.finditer(body):
+            first = word.start()
+            for name, entity in by_word.get(word.group(), ()):
                 last = first + len(name)
+                if not body.startswith(name, first) or not _alone(body, first, last):
+                    continue
                 if opened is None and not body[:first].strip():
                     opened = entity
-                kind = context_evidence(body[:first], body[last:])
+                kind = context_evidence(body[max(0, first - 120) : first], body[last : last + 120])
                 if kind in _TYPES:
                     said[entity][kind] = said[entity].get(kind, 0.0) + 1.0
         if opened is not None:
@@ -203,17 +212,10 @@ def _context_votes(state: DocumentState, relabelled: dict[int, tuple[MaskedSente
     return said
 
 
-def _occurrences(body: str, name: str) -> list[int]:
-    """Where ``name`` stands on its own in ``body``: not inside a word nor a longer name ("Paris" in "Paris
+def _alone(body: str, first: int, last: int) -> bool:
+    """Whether ``body[first:last]`` stands on its own: not inside a word nor a longer name ("Paris" in "Paris
     Hilton")."""
-    found, start = [], body.find(name)
-    while start >= 0:
-        end = start + len(name)
-        before, after = body[:start], body[end:]
-        if not _NAME_LEFT.search(before) and not _NAME_RIGHT.match(after):
-            found.append(start)
-        start = body.find(name, end)
-    return found
+    return not _NAME_LEFT.search(body[max(0, first - 40) : first]) and not _NAME_RIGHT.match(body, last)
 
 
 def _masked_label(state: DocumentState, relabelled: tuple[MaskedSentence, Doc], index: int) -> str | None:
