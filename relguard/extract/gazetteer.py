@@ -35,8 +35,11 @@ def _words(text: str) -> frozenset[str]:
 #: People a city needs before its one-word name is taken as the city ("Davis", "Parker", "Warren" are towns of
 #: 50,000-130,000 people and far more often surnames).
 BIG_CITY = 150_000
-#: People a city needs before its other names are taken too (they include old and foreign names: "Kristiania").
+#: People a city needs before its other spellings are taken too ("Arkhangelsk" for GeoNames' "Arkhangel'sk").
 FAMOUS_CITY = 100_000
+#: People a city needs before its other names count even when they are not spellings of its name ("Kristiania"
+#: for Oslo; a smaller city's list holds nicknames and pranks: "Google" for Topeka).
+WORLD_CITY = 1_000_000
 #: How many of the census's given names (per sex) and surnames count as a person's name.
 GIVEN_NAME_RANK = 2500
 SURNAME_RANK = 3000
@@ -64,7 +67,9 @@ AMBIGUOUS = _words(
     Clara Rosario Dolores Concepción Trinidad Sucre Bolívar Mao Gao Sale Bar Male Of As
     North South East West Northern Southern Eastern Western Centre Center Capital Coast Islands Lakes Upper Lower
     Mountain Valley River Lake City Town Island Midlands Highlands Lowlands Interior Littoral Border Frontier
-    Georgia Jordan Chad Niger Guinea Turkey Wales Jersey Man Congo Dominica Reunion Réunion"""
+    Georgia Jordan Chad Niger Guinea Turkey Wales Jersey Man Congo Dominica Reunion Réunion Olympic Bear Liberal
+    Corona Pontiac Toyota Hollywood Mono Delta Phoenix Buffalo Mercury Saturn Apollo Atlas Titan Eden Zion Genesis
+    Trinity Lourdes Fatima Bethlehem Nazareth Reno Vegas Tiara Cortina Buick Cadillac Lincoln Dodge Durango"""
 )
 #: Countries among :data:`AMBIGUOUS` that keep their type when they stand alone ("Georgia" is the country or the
 #: state; "Turkey" the country): both readings are places, so the name alone settles that it is a place.
@@ -194,7 +199,12 @@ def _cities() -> list[tuple[str, int, tuple[str, ...]]]:
         population = int(city.get("population") or 0)
         alternates: tuple[str, ...] = ()
         if population >= FAMOUS_CITY:
-            alternates = tuple(a for a in city.get("alternatenames", ()) if _LATIN.fullmatch(a))
+            stem = _fold(city["name"])[:3].casefold()
+            alternates = tuple(
+                a
+                for a in city.get("alternatenames", ())
+                if _LATIN.fullmatch(a) and (population >= WORLD_CITY or _fold(a)[:3].casefold() == stem)
+            )
         rows.append((city["name"].rstrip("'’"), population, alternates))
     return rows
 

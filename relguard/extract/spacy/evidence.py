@@ -220,15 +220,18 @@ def _in_region(after: str) -> bool:
     return False
 
 
-def context_evidence(before: str, after: str) -> str | None:
+def context_evidence(before: str, after: str, *, words: int = 1) -> str | None:
     """The type the masked sentence around one mention gives it: ``before`` is the sentence's masked text up to
-    the mention, ``after`` the masked text from its end; None when nothing there says what the name is."""
+    the mention, ``after`` the masked text from its end, ``words`` the name's length in words; None when nothing
+    there says what the name is."""
     if _TITLE_BEFORE.search(before[-40:]) or _ROLE_BEFORE.search(before[-40:]):
         return "PERSON"
     if _LIFE_AFTER.search(after[:80]) or _KIN_AFTER.search(after[:40]):
         return "PERSON"
-    if _WORK_AFTER.search(after[:60]) or _WORK_BEFORE.search(before[-40:]) or _YEAR_AFTER.search(after[:8]):
+    if _WORK_AFTER.search(after[:60]) or _WORK_BEFORE.search(before[-40:]):
         return "WORK_OF_ART"
+    if words > 1 and _YEAR_AFTER.search(after[:8]):
+        return "WORK_OF_ART"  # "Oru Vadakkan Selfie (2015)"; one word is as often "Harvard (1990)" in a résumé
     if _ORG_BEFORE.search(before[-20:]):
         return "ORG"
     if _PLACE_OF.search(before[-40:]) or _DIRECTION.search(before[-24:]) or _in_region(after[:60]):

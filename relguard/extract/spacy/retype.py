@@ -202,7 +202,9 @@ def _context_votes(state: DocumentState, relabelled: dict[int, tuple[MaskedSente
                     continue
                 if opened is None and not body[:first].strip():
                     opened = entity
-                kind = context_evidence(body[max(0, first - 120) : first], body[last : last + 120])
+                kind = context_evidence(
+                    body[max(0, first - 120) : first], body[last : last + 120], words=len(name.split())
+                )
                 if kind in _TYPES:
                     said[entity][kind] = said[entity].get(kind, 0.0) + 1.0
         if opened is not None:
