@@ -526,8 +526,9 @@ def test_sample_corpus_gives_one_type_per_entity(extractor: SpacyExtractor, path
         ("riverside_school.txt", ("Margaret Hughes", "lived_in", "Edinburgh"), ("PERSON", "GPE")),
         # "the clinic" is the one entity whose name ends in "clinic"; "it" then follows the clinic
         ("harbor_clinic.txt", ("Harbor Street Clinic", "received_grant_from", "Gates Foundation"), ("ORG", "ORG")),
-        # "the festival" is the Danube Jazz Festival although it was last named four sentences back
-        ("danube_festival.txt", ("Danube Jazz Festival", "sponsored_by", "Erste Bank"), ("ORG", "ORG")),
+        # "the festival" is the Danube Jazz Festival although it was last named four sentences back; a name
+        # ending in "Festival" is an EVENT whatever the NER says (relguard.extract.spacy.evidence.name_evidence)
+        ("danube_festival.txt", ("Danube Jazz Festival", "sponsored_by", "Erste Bank"), ("EVENT", "ORG")),
     ],
 )
 def test_sample_corpus_triples(

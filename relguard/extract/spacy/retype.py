@@ -12,11 +12,14 @@ name one type (:func:`relguard.extract.slots.align_corpus`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
+from relguard.extract import gazetteer
 from relguard.extract.slots import FILLER, masked_text, vote
+from relguard.extract.spacy.evidence import context_evidence, name_evidence, person_shape
 from relguard.extract.stretches import stretch_between
 from relguard.types import ENTITY_TYPES
 
@@ -28,6 +31,20 @@ if TYPE_CHECKING:
 #: How a canonical name is shown to the NER on its own: a frame that says nothing about what the entity is.
 TEMPLATE = "I read about {name}."
 _TYPES = frozenset(ENTITY_TYPES)
+_PLACES = frozenset({"GPE", "LOC", "FAC"})
+_WORD = re.compile(r"\w+")
+_NAME_LEFT = re.compile(r"(?:\w|[A-Z][\w'’.-]*\s)$")
+_NAME_RIGHT = re.compile(r"\w|\s[A-Z]")
+#: Capitalized words that a mention's edges catch from the sentence around a name.
+_EDGE_NOISE = frozenset(
+    {"Born", "Died", "Legendary", "Opposition", "Congress", "Former", "Late", "Then", "President", "Senator"}
+)
+#: Gazetteer kinds that what the text says may overrule (a town's name is also a film's or a club's); a country's,
+#: a nationality's or a language's name stays what it is.
+_OVERRULED = frozenset({"city", "region"})
+_PERSONAL = re.compile(r"(?:He|She|His|Her)\s")
+#: Labels a person-shaped name keeps: a film or a law may be named after someone ("Jerry Maguire").
+_NAMED_KINDS = frozenset({"PERSON", "WORK_OF_ART", "EVENT", "LAW"})
 
 
 @dataclass(frozen=True)
@@ -108,7 +125,99 @@ def final_types(
         if label in _TYPES:
             votes[entity][label] = votes[entity].get(label, 0.0) + 1.0
             tie[entity] = label
-    return [vote(votes[e], tie[e]) or state.entity_types[e] for e in range(len(state.names))]
+    ner = [vote(votes[e], tie[e]) or state.entity_types[e] for e in range(len(state.names))]
+    said = _context_votes(state, relabelled)
+    types = [public_type(name, ner[e], said[e]) for e, name in enumerate(state.names)]
+    return _surnames_of_people(state.names, types)
+
+
+def _surnames_of_people(names: list[str], types: list[str]) -> list[str]:
+    """A one-word name that is the last word of a person named in the same document is that person's surname
+    ("Gorka" after "John Gorka"), unless a gazetteer knows it as something else ("Washington")."""
+    surnames = {n.split()[-1] for n, kind in zip(names, types, strict=True) if kind == "PERSON" and " " in n}
+    return [
+        "PERSON" if name in surnames and kind not in _NAMED_KINDS and gazetteer.lookup(name) is None else kind
+        for name, kind in zip(names, types, strict=True)
+    ]
+
+
+def public_type(name: str, ner: str, said: dict[str, float]) -> str:
+    """One entity's type from what is public about it, strongest first: the gazetteer's type for a country, a
+    nationality or a language; the name's own head words ("… Glacier", "FK …",
+    :func:`~.evidence.name_evidence`); what its masked sentences say it is (``said``,
+    :func:`~.evidence.context_evidence`); the gazetteer's type for a city or a region; a person's
+    name by its spelling (:func:`~.evidence.person_shape`); and last the NER's vote ``ner``. A label
+    of the evidence's family stands ("Bari" GPE: the NER's LOC is kept; "French" NORP or LANGUAGE)."""
+    entry = gazetteer.lookup(_core(name))
+    found = None
+    if entry is not None and entry.kind not in _OVERRULED:
+        return ner if ner in gazetteer.allowed(entry) else entry.type
+    found = name_evidence(name) or (vote(said, ner) if said else None)
+    if found is None and entry is not None:
+        return ner if ner in gazetteer.allowed(entry) else entry.type
+    if found is None:
+        return "PERSON" if ner not in _NAMED_KINDS and person_shape(_core(name)) else ner
+    return ner if ner in _family(found) else found
+
+
+def _core(name: str) -> str:
+    """A canonical name without what a mention's edges caught of its sentence: a parenthesis opened after it
+    ("Gujranwala (Punjabi") and a capitalized word glued before or after that no name begins or ends with
+    ("Duque de Caxias Born", "Legendary Dolly Parton")."""
+    name = name.split(" (", 1)[0].strip()
+    words = name.split()
+    if len(words) > 2 and words[-1] in _EDGE_NOISE:
+        words = words[:-1]
+    if len(words) > 2 and words[0] in _EDGE_NOISE:
+        words = words[1:]
+    return " ".join(words)
+
+
+def _family(label: str) -> frozenset[str]:
+    return _PLACES if label in _PLACES else frozenset({label})
+
+
+def _context_votes(state: DocumentState, relabelled: dict[int, tuple[MaskedSentence, Doc]]) -> list[dict[str, float]]:
+    """Per entity, the types that the masked text around each occurrence of its name gives it (one vote each; the
+    NER may have missed the name where the sentence says most: "Song of Freedom is a 1936 British film"), and a
+    vote for PERSON from each sentence that opens with "He" or "She" to the entity whose name opened the last
+    sentence opened by a name ("Paul Robeson was … . He …"). Names are found by their first word, so the cost is
+    linear in the words of the document."""
+    text = state.document.text
+    said: list[dict[str, float]] = [{} for _ in state.names]
+    by_word: dict[str, list[tuple[str, int]]] = {}
+    for entity, name in enumerate(state.names):
+        word = _WORD.match(name)
+        if word is not None and len(name) > 1:
+            by_word.setdefault(word.group(), []).append((name, entity))
+    opener = None
+    for sentence, bounds in enumerate(state.sentences):
+        body = relabelled[sentence][0].text if sentence in relabelled else text[bounds.start : bounds.end]
+        opened = None
+        for word in _WORD.finditer(body):
+            first = word.start()
+            for name, entity in by_word.get(word.group(), ()):
+                last = first + len(name)
+                if not body.startswith(name, first) or not _alone(body, first, last):
+                    continue
+                if opened is None and not body[:first].strip():
+                    opened = entity
+                kind = context_evidence(
+                    body[max(0, first - 120) : first], body[last : last + 120], words=len(name.split())
+                )
+                if kind in _TYPES:
+                    said[entity][kind] = said[entity].get(kind, 0.0) + 1.0
+        if opened is not None:
+            opener = opened
+        elif opener is not None and _PERSONAL.match(body):
+            said[opener]["PERSON"] = said[opener].get("PERSON", 0.0) + 1.0
+    return said
+
+
+def _alone(body: str, first: int, last: int) -> bool:
+    """Whether ``body[first:last]`` stands on its own: not inside a word nor a longer name ("Paris" in "Paris
+    Hilton")."""
+    return not _NAME_LEFT.search(body[max(0, first - 40) : first]) and not _NAME_RIGHT.match(body, last)
 
 
 def _masked_label(state: DocumentState, relabelled: tuple[MaskedSentence, Doc], index: int) -> str | None:
