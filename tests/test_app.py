@@ -296,41 +296,38 @@ def test_removing_all_documents_asks_first():
 
 
 MEMO = (
-    "Priyanka Das wrote the memo. Acme Corp hired staff in 2004. She joined Acme Corp in 2004. "
-    "Tom Reid works in our Glasgow office.\n"
+    "Tamsin Ekwueme wrote the memo. Acme Corp hired staff in 2004. She joined Acme Corp in 2004. "
+    "Tom Reid works in our Tobermory office.\n"
 )
 
 
 def test_the_review_page_queues_a_missed_name_and_a_pronoun_and_settles_both():
-    """Issue 27: the queue lacked names the NER left untyped and pronoun links, and review could neither add an
-    entity nor set a pronoun's referent nor dismiss a harmless item. Each action here changes the queue."""
+    """Issue 27: the queue lacked pronoun links and doubtful types, and review could neither retype an entity nor
+    set a pronoun's referent nor dismiss a harmless item. Each action here changes the queue."""
     at = start()
     at.file_uploader(key="uploads").set_value([("memo.txt", MEMO.encode(), "text/plain")]).run()
     goto(at, "review")
     queue = table(at, 0)
     problems = list(queue["problem"])
-    assert any("'Priyanka Das' looks like a name" in p for p in problems)
     assert any("'She' is taken to mean no entity" in p for p in problems)
-    at.selectbox(key="entity_name").set_value("Priyanka Das").run()
-    at.selectbox(key="entity_type").set_value("PERSON").run()
-    next(b for b in at.button if b.key == "add_entity").click().run()
+    at.selectbox(key="type_entity").set_value("Tamsin Ekwueme").run()
+    at.selectbox(key="type_value").set_value("PERSON").run()
+    next(b for b in at.button if b.key == "set_type").click().run()
     assert not at.exception
-    problems = list(table(at, 0)["problem"])
-    assert not any("'Priyanka Das' looks like a name" in p for p in problems)
-    at.selectbox(key="referent_entity").set_value("Priyanka Das").run()
+    at.selectbox(key="referent_entity").set_value("Tamsin Ekwueme").run()
     next(b for b in at.button if b.key == "set_referent").click().run()
     problems = list(table(at, 0)["problem"])
-    assert any("'She' is taken to mean Priyanka Das (PERSON); if it means someone else" in p for p in problems)
-    assert any("names Acme Corp, Priyanka Das but has no relation slot" in p for p in problems)
+    assert any("'She' is taken to mean Tamsin Ekwueme (PERSON); if it means someone else" in p for p in problems)
+    assert any("names Acme Corp, Tamsin Ekwueme but has no relation slot" in p for p in problems)
     before = len(table(at, 0))
-    glasgow = next(o for o in at.selectbox(key="dismiss_item").options if "Glasgow typed" in o)
-    at.selectbox(key="dismiss_item").set_value(glasgow).run()
-    at.text_input(key="dismiss_reason").input("the office is in Glasgow").run()
+    place = next(o for o in at.selectbox(key="dismiss_item").options if "Tobermory typed" in o)
+    at.selectbox(key="dismiss_item").set_value(place).run()
+    at.text_input(key="dismiss_reason").input("the office is in Tobermory").run()
     next(b for b in at.button if b.key == "dismiss").click().run()
     assert len(table(at, 0)) == before - 1
-    assert not any(p.startswith("Glasgow typed") for p in table(at, 0)["problem"])
+    assert not any(p.startswith("Tobermory typed") for p in table(at, 0)["problem"])
     kinds = [e["kind"] for e in json.loads(at.session_state.review.to_json())["edits"]]
-    assert kinds == ["add_entity", "set_referent", "dismiss"]
+    assert kinds == ["set_type", "set_referent", "dismiss"]
 
 
 def test_the_exclusion_policy_editor_takes_predicates_out_of_the_pools_and_the_zip_carries_the_policy():

@@ -133,7 +133,7 @@ def test_a_json_upload_gets_a_visible_error_naming_the_file_and_the_fix():
 
 MEMO = (
     b"Anna Berg met Tom Reilly and Priyanka Das at Acme Corp in Berlin. "
-    b"Maria Lopez works for Acme Corp. Tom Reilly and Carol White were in Paris."
+    b"Maria Lopez works for Acme Corp. Attendees: Tom Reilly, Carol White."
 )
 
 

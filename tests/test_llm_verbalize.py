@@ -93,6 +93,7 @@ def test_the_cli_words_a_release_with_the_model_and_names_it_in_the_report(tmp_p
                 "--seed",
                 "3",
                 "--quiet",
+                "--no-notice",
                 "--verbalizer",
                 "llm",
                 "--base-url",

@@ -95,7 +95,8 @@ def test_every_released_file_opens_with_the_notice_and_every_record_carries_it(t
     records.write_text(json.dumps({"id": 1, "text": "Tom Reilly founded Vireo Analytics."}) + "\n")
     out = tmp_path / "out"
     inputs = [str(tmp_path / "note.txt"), str(records)]
-    assert main(["sanitize", *inputs, "--out", str(out), "--epsilon", "2", "--quiet", "--parquet"]) == 0
+    keep = ["--lam", "30"]  # a null (P < 1e-5 at λ = 30) would delete the one sentence the check reads
+    assert main(["sanitize", *inputs, "--out", str(out), "--epsilon", "2", "--quiet", "--parquet", *keep]) == 0
     notice = json.loads((out / "report.json").read_text())["release_notice"]
     assert notice.startswith("RelGuard notice:") and "ε = 2," in notice and "\n" not in notice
     text = (out / "documents" / "note.txt").read_text()
@@ -106,7 +107,7 @@ def test_every_released_file_opens_with_the_notice_and_every_record_carries_it(t
     fills = [text[a:b] for a, b in sidecar["relguard_slots"]] + [row["text"][a:b] for a, b in row["relguard_slots"]]
     assert len(fills) == 2 and all(f.strip() and f == f.strip() and "Maria" not in f for f in fills), fills
     again = tmp_path / "again"
-    assert main(["sanitize", *inputs, "--out", str(again), "--epsilon", "2", "--quiet", "--no-notice"]) == 0
+    assert main(["sanitize", *inputs, "--out", str(again), "--epsilon", "2", "--quiet", "--no-notice", *keep]) == 0
     assert (again / "documents" / "note.txt").read_text().startswith("Maria Lopez ")
     assert "relguard_notice" not in (again / "documents" / "rows.jsonl").read_text()
     assert json.loads((again / "report.json").read_text())["release_notice"] is None
@@ -169,9 +170,10 @@ def test_evaluate_says_each_measurement_of_all_and_about_how_long_is_left():
 def test_a_record_that_already_has_the_notice_field_is_refused_not_overwritten(tmp_path, capsys):
     rows = tmp_path / "rows.jsonl"
     rows.write_text(json.dumps({"text": "Tom Reilly founded Vireo Analytics.", "relguard_notice": "mine"}) + "\n")
-    assert main(["sanitize", str(rows), "--out", str(tmp_path / "out"), "--quiet"]) == 1
+    kept = ["--keep-fields", "relguard_notice"]  # other string fields are left out unless named (issue 38)
+    assert main(["sanitize", str(rows), "--out", str(tmp_path / "out"), "--quiet", *kept]) == 1
     assert "has a field 'relguard_notice'" in capsys.readouterr().err
-    assert main(["sanitize", str(rows), "--out", str(tmp_path / "out"), "--quiet", "--no-notice"]) == 0
+    assert main(["sanitize", str(rows), "--out", str(tmp_path / "out"), "--quiet", "--no-notice", *kept]) == 0
 
 
 def test_a_note_typed_without_capitals_is_split_into_its_sentences():

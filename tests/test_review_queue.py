@@ -34,7 +34,7 @@ from relguard.types import Document
 MEMO = (
     "Ref. C-2025-017\nParties: Pellucid Analytics Ltd and Harwood & Finch LLP.\n"
     "Priyanka Das founded Pellucid Analytics in 2019. Anna Berg joined Pellucid Analytics in 2020. "
-    "She reports to the chief executive, Martin Okonjo, and will be based in our Glasgow office. "
+    "She reports to the chief executive, Martin Okonjo, and will be based in our Tobermory office. "
     "Tom Reid is the managing partner of Harwood & Finch LLP.\n"
 )
 SHE = MEMO.index("She")
@@ -82,23 +82,13 @@ def _strict():
     return Backends.from_settings(BackendSettings(slots="stretches"))
 
 
-def test_a_name_the_ner_missed_is_queued_and_adding_the_entity_lets_a_slot_protect_it(memo):
-    assert "1:Priyanka Das" in _items(memo)[UNTYPED]
-    sentence = next(
-        s.index for s in _doc(memo.extraction).sentences if "Priyanka" in _doc(memo.extraction).sentence_text(s.index)
-    )
-    added = Review((AddEntity("Priyanka Das", "PERSON"),))
-    edited = prepare([Document("memo.txt", MEMO)], k=10, review=added)
-    entity = next(e for e in _doc(edited.extraction).entities if e.name == "Priyanka Das")
-    assert entity.type == "PERSON" and [m.text for m in entity.mentions] == ["Priyanka Das"]
-    queues = _items(edited, added)
-    assert not [i for i in queues[UNTYPED] if "Priyanka" in i]
-    assert f"sentence {sentence}" in queues[UNSLOTTED]  # two entities now, no slot yet: the next item to settle
-    span = locate_span(_doc(edited.extraction), sentence, "founded")
-    slotted = added.add(AddSlot("memo.txt", *span, "Priyanka Das", "Pellucid Analytics Ltd"))
-    # a teaching seed whose draw for this pair is not the original predicate (a draw may return it: seed 3 does)
-    release = prepare([Document("memo.txt", MEMO)], k=10, review=slotted).draw(epsilon=1.0, lam=1.0, seed=4)
-    assert "Priyanka Das founded" not in release.documents[0].text
+def test_a_name_the_ner_missed_is_typed_from_its_own_evidence_and_an_added_entity_is_checked(memo):
+    """The officer's memo: the NER missed "Priyanka Das"; public typing now finds her (a name that founds a firm and
+    that "She" follows), so no untyped-name item is left and her relation has its slot without an edit."""
+    assert not [i for i in _items(memo)[UNTYPED] if "Priyanka" in i]
+    entity = next(e for e in _doc(memo.extraction).entities if e.name == "Priyanka Das")
+    assert entity.type == "PERSON"
+    assert "founded" in {o.text for t in _doc(memo.extraction).triples for o in t.occurrences}
     with pytest.raises(InputError, match="'Priyanka Dass' is spelled nowhere in the corpus"):
         apply_review(memo.extraction, Review((AddEntity("Priyanka Dass", "PERSON"),)))
     with pytest.raises(InputError, match="unknown entity type"):
@@ -136,31 +126,31 @@ def test_a_pronoun_link_is_queued_with_its_referent_and_setting_it_moves_the_slo
 
 
 def test_an_unresolved_pronoun_is_queued_and_once_linked_its_sentence_can_be_slotted():
-    """ "She" read as no entity leaves "joined" without a slot and out of every other queue; linked to the name
-    the NER missed, the sentence names two entities and joins the queue of sentences to slot, and a slot there
-    rewrites it."""
-    text = "Priyanka Das wrote the memo. Acme Corp hired staff in 2004. She joined Acme Corp in 2004."
+    """ "She" read as no entity (the only name before it is typed ORG) leaves "joined" without a slot and out of
+    every other queue; retyped and linked, the sentence names two entities and joins the queue of sentences to
+    slot, and a slot there rewrites it."""
+    text = "Tamsin Ekwueme wrote the memo. Acme Corp hired staff in 2004. She joined Acme Corp in 2004."
     prepared = prepare([Document("d.txt", text)], k=10)
     at = text.index("She")
     assert "taken to mean no entity" in _items(prepared)[PRONOUNS][f"{at}-{at + 3}"].problem
     assert "sentence 2" not in _items(prepared)[UNSLOTTED]
-    review = Review((AddEntity("Priyanka Das", "PERSON"), SetReferent("d.txt", at, at + 3, "Priyanka Das")))
+    review = Review((SetType("Tamsin Ekwueme", "PERSON"), SetReferent("d.txt", at, at + 3, "Tamsin Ekwueme")))
     linked = prepare([Document("d.txt", text)], k=10, review=review)
-    assert "taken to mean Priyanka Das" in _items(linked, review)[PRONOUNS][f"{at}-{at + 3}"].problem
+    assert "taken to mean Tamsin Ekwueme" in _items(linked, review)[PRONOUNS][f"{at}-{at + 3}"].problem
     assert "sentence 2" in _items(linked, review)[UNSLOTTED]
     span = locate_span(_doc(linked.extraction), 2, "joined")
-    slotted = review.add(AddSlot("d.txt", *span, "Acme Corp", "Priyanka Das"))
+    slotted = review.add(AddSlot("d.txt", *span, "Acme Corp", "Tamsin Ekwueme"))
     release = prepare([Document("d.txt", text)], k=10, review=slotted).draw(epsilon=1.0, lam=1.0, seed=2)
     assert "She joined Acme Corp" not in release.documents[0].text
-    group = next(g for g in release.extraction.groups if "Priyanka Das" in (g.subject, g.object))
-    assert group.subject == "Priyanka Das"  # "She" is named first in the sentence: the direction is the text's
+    group = next(g for g in release.extraction.groups if "Tamsin Ekwueme" in (g.subject, g.object))
+    assert group.subject == "Tamsin Ekwueme"  # "She" is named first in the sentence: the direction is the text's
 
 
 def test_doubtful_types_are_queued_and_a_retype_settles_them(memo):
-    assert "named before 'office' like a place" in _items(memo)[TYPES]["Glasgow"].problem
-    retyped = prepare([Document("memo.txt", MEMO)], k=10, review=Review((SetType("Glasgow", "GPE"),)))
-    assert "Glasgow" not in _items(retyped)[TYPES]
-    assert {t.object_type for t in _doc(retyped.extraction).triples if t.object == "Glasgow"} == {"GPE"}
+    assert "named before 'office' like a place" in _items(memo)[TYPES]["Tobermory"].problem
+    retyped = prepare([Document("memo.txt", MEMO)], k=10, review=Review((SetType("Tobermory", "GPE"),)))
+    assert "Tobermory" not in _items(retyped)[TYPES]
+    assert {t.object_type for t in _doc(retyped.extraction).triples if t.object == "Tobermory"} == {"GPE"}
 
 
 def test_relation_words_left_outside_a_slot_are_queued_with_and_without_a_parse(memo, nlp):
@@ -180,10 +170,10 @@ def test_relation_words_left_outside_a_slot_are_queued_with_and_without_a_parse(
 
 
 def test_a_dismissed_item_leaves_the_queue_with_its_reason_and_changes_no_slot(memo, tmp_path):
-    flag = _items(memo)[TYPES]["Glasgow"]
-    dismissal = Dismiss(TYPES, flag.document, flag.item, "the office is in Glasgow; checked by hand")
+    flag = _items(memo)[TYPES]["Tobermory"]
+    dismissal = Dismiss(TYPES, flag.document, flag.item, "the office is in Tobermory; checked by hand")
     review = Review((dismissal,))
-    assert "Glasgow" not in _items(memo, review)[TYPES]
+    assert "Tobermory" not in _items(memo, review)[TYPES]
     assert apply_review(memo.extraction, review) == apply_review(memo.extraction, Review())
     assert Review.from_json(review.to_json()) == review
     blank = json.loads(review.to_json())
@@ -194,15 +184,13 @@ def test_a_dismissed_item_leaves_the_queue_with_its_reason_and_changes_no_slot(m
 
 def test_every_new_action_replays_through_review_json_and_the_cli(memo, tmp_path, capsys):
     sentence = 1
-    span = locate_span(
-        _doc(apply_review(memo.extraction, Review((AddEntity("Priyanka Das", "PERSON"),)))), sentence, "founded"
-    )
+    span = locate_span(_doc(memo.extraction), sentence, "founded")
     review = Review(
         (
-            AddEntity("Priyanka Das", "PERSON"),
+            RemoveSlot("memo.txt", *span),
             AddSlot("memo.txt", *span, "Priyanka Das", "Pellucid Analytics Ltd"),
             SetReferent("memo.txt", SHE, SHE + 3, "Priyanka Das"),
-            Dismiss(TYPES, "memo.txt", "Glasgow", "checked"),
+            Dismiss(TYPES, "memo.txt", "Tobermory", "checked"),
         )
     )
     (tmp_path / "in").mkdir()
@@ -214,10 +202,10 @@ def test_every_new_action_replays_through_review_json_and_the_cli(memo, tmp_path
         assert cli.main([*argv, "--out", "reviewed", "--review", "review.json"]) == 0
     plain = (tmp_path / "plain" / "documents" / "memo.txt").read_text()
     reviewed = (tmp_path / "reviewed" / "documents" / "memo.txt").read_text()
-    assert "Priyanka Das founded" in plain and "Priyanka Das founded" not in reviewed
+    assert plain != reviewed  # "She" now stands for Priyanka Das: her pair is drawn, not Anna Berg's
     report = json.loads((tmp_path / "reviewed" / "report.json").read_text())
     assert {k: v for k, v in report["review_edits"].items() if v} == {
-        "add_entity": 1,
+        "remove_slot": 1,
         "add_slot": 1,
         "set_referent": 1,
         "dismiss": 1,

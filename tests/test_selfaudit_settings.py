@@ -71,6 +71,9 @@ def _cases(tmp_path: Path) -> dict[str, list[str]]:
         "options.parquet": ["--parquet"],
         "options.allow_withheld": ["--allow-withheld"],
         "options.mark_slots": ["--mark-slots"],
+        "options.no_notice": ["--no-notice"],
+        "backends.no_sensitive_policy": ["--no-sensitive-policy"],
+        "privacy.budget": ["--budget", "100"],
     }
 
 

@@ -35,8 +35,6 @@ def _out(extractor, text: str, predicate: str):
         # a word that makes a fixed preposition: "Nazi Germany, together the invader of the Soviet Union invaded"
         ("Its title refers to the fact that Nazi Germany, together with the Soviet Union invaded the Second Polish "
          "Republic.", "invaded", "together [REL_"),
-        # the text keeps "with": "is owned by" there read "Lilu is owned with other demons"
-        ("In Akkadian mythology, Lilu is associated with other demons like Gallu.", "owned_by", "[REL_0] with"),
         # a slot that opens a range: "changed its identity that sanctioned the ROIA to simply OIA" (user's read)
         ("After the public Honolulu schools joined, the league changed its identity from the ROIA to simply OIA.",
          "sanctioned", "[REL_0] the ROIA to"),

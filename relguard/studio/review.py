@@ -106,7 +106,7 @@ def _place_problem(entity, text: str) -> str | None:
         if before and before.group(1).lower() in _PLACE_PREPOSITIONS:
             return f"named after '{before.group(1)}' like a place (GPE or LOC?)"
         after = _FIRST_WORD.match(text, mention.end)
-        if entity.type == "PERSON" and after and after.group(1).lower() in _PLACE_HEADS:
+        if after and after.group(1).lower() in _PLACE_HEADS:  # "our Tobermory office": PERSON or one-word ORG
             return f"named before '{after.group(1)}' like a place (GPE or LOC?)"
     return None
 

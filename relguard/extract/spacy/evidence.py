@@ -128,7 +128,7 @@ _ORG_FIRST = _words(
 )
 _ORG_LAST = _words(
     """fc afc cf sc bk if fk sk ik club university college school academy institute institution bank records
-    press party company corporation group holdings inc ltd llc plc gmbh ag sa nv spa bv oy ab asa
+    press party company corporation corp co group holdings inc ltd llc llp plc gmbh ag sa nv spa bv oy ab asa
     association society foundation federation union league council committee commission ministry department
     agency authority army navy regiment brigade corps orchestra choir ensemble band trust airlines airways
     railway railways court studios pictures entertainment media networks publishing publishers newspaper times
