@@ -41,8 +41,8 @@ EVIL = (
     "<img src=x onerror=alert(1)> founded Quantix in Berlin. "
     "<script>alert(1)</script> works for Quantix. Maria Lopez works for Quantix in Madrid."
 )
-#: The officer's memo (issue 27): "Priyanka Das" is a name the NER misses, and "She" is tied to the wrong person.
-MEMO = "Anna Berg joined Acme Corp in 2003. Priyanka Das wrote the memo. She joined Acme Corp in 2004.\n"
+#: The officer's memo (issue 27): "She" is tied to the wrong person.
+MEMO = "Anna Berg joined Acme Corp in 2003. Tamsin Ekwueme wrote the memo. She joined Acme Corp in 2004.\n"
 WAIT = 180_000  # ms; the first extraction loads spaCy and the encoder
 START = 1_000  # ms a rerun may take to begin after the click that asks for it
 
@@ -211,31 +211,23 @@ def settle_unprotected(page) -> None:
 
 
 def missed_name_and_pronoun(page) -> None:
-    """The memo's "Priyanka Das" is queued as a name no entity stands for and "She" as a pronoun read as Anna Berg;
-    the analyst adds the entity, then links the pronoun to her, and the queue says so."""
+    """The memo's "She" is a pronoun read as Anna Berg; the analyst links it to Tamsin Ekwueme (whom public typing
+    now finds, where the NER had missed the name), and the queue says so."""
     queue = page.get_by_test_id("stDataFrame").first
     expect(queue).to_be_visible(timeout=WAIT)
-    page.get_by_role("tab", name="Add an entity").click()
-    panel = page.get_by_role("tabpanel", name="Add an entity")
-    pick(page, panel.get_by_test_id("stSelectbox").first.locator("input"), "Priyanka Das")
-    pick(page, panel.get_by_test_id("stSelectbox").nth(1).locator("input"), "PERSON")
-    panel.get_by_role("button", name="Add entity").click()
-    settle(page)
-    expect(page.get_by_text("3 edits, applied before the draw")).to_be_visible(timeout=WAIT)
-    expect(page.get_by_text("Add entity: name Priyanka Das, type PERSON")).to_be_visible()
     page.get_by_role("tab", name="Set a pronoun's referent").click()
     panel = page.get_by_role("tabpanel", name="Set a pronoun's referent")
     pick(page, panel.get_by_test_id("stSelectbox").first.locator("input"), "memo.txt")
     expect(panel.get_by_test_id("stSelectbox").nth(1).locator("input")).to_have_value(
         re.compile("'She' is taken to mean Anna Berg"), timeout=WAIT
     )
-    pick(page, panel.get_by_test_id("stSelectbox").nth(2).locator("input"), "Priyanka Das")
+    pick(page, panel.get_by_test_id("stSelectbox").nth(2).locator("input"), "Tamsin Ekwueme")
     panel.get_by_role("button", name="Set referent").click()
     settle(page)
-    expect(page.get_by_text("4 edits, applied before the draw")).to_be_visible(timeout=WAIT)
+    expect(page.get_by_text("3 edits, applied before the draw")).to_be_visible(timeout=WAIT)
     page.get_by_role("tab", name="Set a pronoun's referent").click()
     expect(panel.get_by_test_id("stSelectbox").nth(1).locator("input")).to_have_value(
-        re.compile("'She' is taken to mean Priyanka Das"), timeout=WAIT
+        re.compile("'She' is taken to mean Tamsin Ekwueme"), timeout=WAIT
     )
 
 

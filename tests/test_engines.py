@@ -163,7 +163,6 @@ def _actors_give_the_local_distance_rows(ray) -> None:
     """Distance rows computed on two Ray actors, in batches of 2 groups, are this process's rows to the bit."""
     import numpy as np
 
-    from relguard import registry
     from relguard.candidates.pools import build_pools
     from relguard.embed import OnnxEncoder
     from relguard.engine import ray as engine
@@ -188,7 +187,10 @@ def _actors_give_the_local_distance_rows(ray) -> None:
     )
     here = OnnxEncoder()  # the default runtime, as the actors load it, with an empty cache
     remote = engine._distances_in_key_order(groups, table, encoder_id=here.model_id, k=8)
-    pools = build_pools({(k[1], k[3]) for k in table.keys}, generator=registry.create("candidates", "inventory"), k=8)
+    from relguard.engine.backends import candidates_from
+
+    generator = candidates_from(BackendSettings(), encoder=here)  # the actors' pools: the sensitive policy on
+    pools = build_pools({(k[1], k[3]) for k in table.keys}, generator=generator, k=8)
     local = distance_matrix([(key, table.predicates[key]) for key in table.keys], pools, here)
     assert remote.shape == (5, 8)
     assert np.array_equal(remote, local)

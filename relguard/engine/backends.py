@@ -57,11 +57,17 @@ class Backends:
         extractor: str | Extractor = "spacy",
         candidates: str | PoolGenerator = "inventory",
         encoder: str | Encoder = DEFAULT_ENCODER,
+        sensitive: bool = True,
     ) -> Backends:
-        """Backends from names (built by the registry) or ready objects, for library callers."""
+        """Backends from names (built by the registry) or ready objects, for library callers. Pools named here are
+        built under the sensitive-predicate policy, as the CLI's and the app's are, unless ``sensitive=False``
+        (a ready pool generator is taken as given), so the library gives the release the CLI gives."""
+        pools = registry.create("candidates", candidates) if isinstance(candidates, str) else candidates
+        if isinstance(candidates, str) and sensitive:
+            pools = with_exclusions(pools, None, sensitive=sensitive_policy())
         return cls(
             registry.create("extractor", extractor) if isinstance(extractor, str) else extractor,
-            registry.create("candidates", candidates) if isinstance(candidates, str) else candidates,
+            pools,
             registry.create("encoder", "sentence-transformers", model=encoder) if isinstance(encoder, str) else encoder,
         )
 
