@@ -393,7 +393,7 @@ def test_browser_end_to_end(server, tmp_path):
     assert '"epsilon": 10.0' in report
     markdown = bundle.read("report.md").decode()
     assert "R. Officer" in markdown and "approved for release" in markdown
-    assert "## Analyst's review" in markdown and "1 add slot, 1 remove slot, 1 add entity, 1 set referent" in markdown
+    assert "## Analyst's review" in markdown and "1 add slot, 1 remove slot, 1 set referent" in markdown
     draws = json.loads(report)["draws"]
     assert draws["this_draw"] == 3 and draws["private"] == 2  # the teaching draw is counted, spends no private ε
     memo = bundle.read("documents/memo.txt").decode()
