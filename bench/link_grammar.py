@@ -14,22 +14,16 @@ PyPI), on the ``*-key.jsonl`` files that ``bench/text_fates.py --sample N`` writ
 from __future__ import annotations
 
 import json
-import math
 import re
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from blind_grades import wilson  # standard library only: it runs under the system Python too
 
 #: Seconds the parser may spend on one sentence; a sentence it cannot finish counts as not parsed.
 PARSE_SECONDS = 5
-
-
-def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of ``hits`` out of ``n`` (95 % by default)."""
-    if n == 0:
-        return (0.0, 0.0)
-    p = hits / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def main() -> int:

@@ -24,7 +24,7 @@ from relguard.candidates.cache import PoolCache
 from relguard.candidates.embeddings import warm_public_embeddings
 from relguard.candidates.pools import build_pools
 from relguard.embed import triple_distances
-from relguard.engine.backends import Backends
+from relguard.engine.backends import Backends, named_pools
 from relguard.engine.memory import draw_release
 from relguard.engine.outcomes import sample_table
 from relguard.engine.provenance import provenance
@@ -209,7 +209,7 @@ def prepare_extracted(
     if backends is not None:
         generator, encoder, extractor_backend = backends.candidates, backends.encoder, backends.extractor
     else:
-        generator = registry.create("candidates", candidates) if isinstance(candidates, str) else candidates
+        generator = named_pools(candidates) if isinstance(candidates, str) else candidates
         encoder = (
             registry.create("encoder", "sentence-transformers", model=encoder) if isinstance(encoder, str) else encoder
         )

@@ -62,14 +62,19 @@ class Backends:
         """Backends from names (built by the registry) or ready objects, for library callers. Pools named here are
         built under the sensitive-predicate policy, as the CLI's and the app's are, unless ``sensitive=False``
         (a ready pool generator is taken as given), so the library gives the release the CLI gives."""
-        pools = registry.create("candidates", candidates) if isinstance(candidates, str) else candidates
-        if isinstance(candidates, str) and sensitive:
-            pools = with_exclusions(pools, None, sensitive=sensitive_policy())
+        pools = named_pools(candidates, sensitive=sensitive) if isinstance(candidates, str) else candidates
         return cls(
             registry.create("extractor", extractor) if isinstance(extractor, str) else extractor,
             pools,
             registry.create("encoder", "sentence-transformers", model=encoder) if isinstance(encoder, str) else encoder,
         )
+
+
+def named_pools(name: str, *, sensitive: bool = True) -> PoolGenerator:
+    """The pool backend ``name`` from the registry, under the sensitive-predicate policy unless ``sensitive`` is
+    False: what every face builds from a name, so the library, the CLI and the app draw from the same pools."""
+    pools = registry.create("candidates", name)
+    return with_exclusions(pools, None, sensitive=sensitive_policy()) if sensitive else pools
 
 
 def llm_options(settings: BackendSettings) -> dict[str, str | bool | None]:
