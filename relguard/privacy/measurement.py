@@ -16,6 +16,7 @@ object, so the promise printed and the law drawn cannot drift apart.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from typing import Any
@@ -82,10 +83,12 @@ def relation_measurement(*, epsilon: float) -> RelationMeasurement:
     import opendp.prelude as dp
 
     epsilon = float(check_epsilon(epsilon))
-    gumbel = noisy_max(1.0 if epsilon == 0.0 else 2.0 / epsilon)
+    # ε = 0, or so small that 2/ε is no float: every utility weighs exp(0) = 1 in floating point, the uniform draw
+    uniform = epsilon == 0.0 or not math.isfinite(2.0 / epsilon)
+    gumbel = noisy_max(1.0 if uniform else 2.0 / epsilon)
 
     def draw(rows: np.ndarray) -> np.ndarray:
-        block = np.zeros_like(rows) if epsilon == 0.0 else rows
+        block = np.zeros_like(rows) if uniform else rows
         return np.array([gumbel(row.tolist()) for row in block], dtype=np.int64)
 
     dp.enable_features("contrib", "honest-but-curious")
