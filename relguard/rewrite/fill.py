@@ -153,8 +153,9 @@ def fill_slots(
 
     Each sentence is worded in the first of :data:`~relguard.rewrite.verbalize.STYLES` under which every fill
     of it reads (the shape rules and the guard, which see only the masked sentence and the candidate): the
-    frame's own forms, then the predicate's closing preposition where a phrase wants a modifier, then relative
-    clauses. A sentence no style reads in is unfillable."""
+    predicate's closing preposition where a phrase wants a modifier, then the frame's own forms, then relative
+    clauses, and last the same with several fills allowed in one clause. A sentence no style reads in is
+    unfillable (restated or deleted by the caller)."""
     frames = tuple(frames) if frames is not None else read_frames(masked)
     deleted = {s.sentence for s in masked.slots if any(outcomes[i].predicate is None for i in s.groups)}
     kept = [n for n, s in enumerate(masked.slots) if s.sentence not in deleted]
@@ -180,6 +181,12 @@ def fill_slots(
             for number in only:
                 if masked.slots[number].sentence in failed and number in words:
                     texts[number] = words[number]  # what a restatement of a sentence no style reads in states
+    if fixed:  # no fill reads there whatever its words; the own forms feed the restatement's first clause
+        texts.update(
+            slot_words(
+                masked, outcomes, verbalize, frames, only=[n for n in kept if masked.slots[n].sentence in fixed]
+            )[0]
+        )
     unfillable = open_sentences | fixed
     return deleted, texts, unfillable - deleted
 
