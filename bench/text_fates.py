@@ -27,7 +27,7 @@ from relguard.evaluation.datasets import load_dataset
 from relguard.extract.spacy import SpacyExtractor
 from relguard.pipeline import prepare, privacy_of
 from relguard.rewrite import FormVerbalizer
-from relguard.rewrite.fill import fill
+from relguard.rewrite.fill import fill, written_sentences
 from relguard.rewrite.frames import read_frames
 from relguard.types import Document
 
@@ -71,8 +71,6 @@ def main() -> int:
         masked = mask_document(doc, table.index)
         frames = read_frames(masked)
         out = fill(masked, table.sampled, verbalize, frames=frames)
-        from relguard.rewrite.fill import written_sentences
-
         written, restated = written_sentences(masked, table.sampled, verbalize, frames)
         released = collections.Counter(_NUMBER.findall(out.text))
         wanted = collections.Counter(_NUMBER.findall(doc.document.text))

@@ -98,8 +98,11 @@ def chained_pairs(document: DocumentExtraction) -> set[tuple[str, str]]:
     lies between them): what the pair states is read only through drawn slots."""
     table = slot_table(document)
     found: set[tuple[str, str]] = set()
+    by_sentence: dict[int, list] = {}
+    for region in table.regions:
+        by_sentence.setdefault(region.sentence, []).append(region)
     for sentence, row in table.mentions.by_sentence.items():
-        regions = [r for r in table.regions if r.sentence == sentence]
+        regions = by_sentence.get(sentence, [])
         text = document.document.text
         slotted = [
             any(row[i].end <= r.start and r.end <= row[i + 1].start for r in regions) for i in range(len(row) - 1)

@@ -164,7 +164,6 @@ def fill_slots(
     if hasattr(verbalize, "rewrite_sentence"):
         styles = ("own",)  # a model words the sentence whole; the offline fills it falls back on are its own
     texts: dict[int, str] = {}
-    unfillable: set[int] = set()
     open_sentences = {masked.slots[n].sentence for n in kept} - fixed
     lenient_styles = [style for style in styles if style != "relative"]
     for style, lenient in [(style, False) for style in styles] + [(style, True) for style in lenient_styles]:

@@ -12,7 +12,7 @@ import functools
 
 import inflect
 
-_DETERMINERS = frozenset({"the", "a", "an", "its", "his", "her", "their"})
+DETERMINERS = frozenset({"the", "a", "an", "its", "his", "her", "their"})
 _AUXILIARIES = {"is": "are", "was": "were", "has": "have", "does": "do"}
 _PAST_AUXILIARIES = {"is": "was", "are": "were", "has": "had", "have": "had", "does": "did", "do": "did"}
 
@@ -36,7 +36,7 @@ def plural_verb(finite: str) -> str:
     first, _, rest = finite.partition(" ")
     if first in _AUXILIARIES:
         return f"{_AUXILIARIES[first]} {rest}".strip()
-    if first in _DETERMINERS or not first.isalpha() or not first.endswith("s"):
+    if first in DETERMINERS or not first.isalpha() or not first.endswith("s"):
         return finite
     getLemma, getInflection = _verbs()
     for lemma in getLemma(first, upos="VERB"):
@@ -51,7 +51,7 @@ def past_tense(finite: str) -> str:
     first, _, rest = finite.partition(" ")
     if first in _PAST_AUXILIARIES:
         return f"{_PAST_AUXILIARIES[first]} {rest}".strip()
-    if first in _DETERMINERS or not first.isalpha():
+    if first in DETERMINERS or not first.isalpha():
         return finite
     getLemma, getInflection = _verbs()
     for tag in ("VBZ", "VBP"):

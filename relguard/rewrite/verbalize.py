@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from relguard.candidates.forms import default_forms
 from relguard.extract.spacy.lexicon import words
 from relguard.rewrite import frames as fr
-from relguard.rewrite.morphology import past_tense, plural_verb
+from relguard.rewrite.morphology import DETERMINERS, past_tense, plural_verb
+from relguard.rewrite.shape import RELATIVE
 from relguard.types import TypePair
 
 __all__ = ["APPOSITIVE", "RELATIVES", "Ask", "FormVerbalizer", "Place", "Verbalizer", "default_forms", "wordings"]
@@ -47,7 +48,6 @@ GENERIC_HEADS = {
     "LANGUAGE": "language",
 }
 _COPULA = re.compile(r"^(is|was|are|were)\s+")
-_DETERMINERS = frozenset({"the", "a", "an", "its", "his", "her", "their"})
 PREPOSITIONS = words(
     """of in to for by with from at on into onto against as within near over under through about after across
     toward towards upon among between behind beside around inside outside throughout"""
@@ -103,7 +103,7 @@ def participle(finite: str) -> str | None:
     if stripped == finite:
         return None
     first = stripped.split(" ", 1)[0]
-    if first in _DETERMINERS or not (first.endswith(("ed", "en")) or first in IRREGULAR_PARTICIPLES):
+    if first in DETERMINERS or not (first.endswith(("ed", "en")) or first in IRREGULAR_PARTICIPLES):
         return None
     return stripped
 
@@ -253,7 +253,7 @@ class Styled:
             closing = split_preposition(self.base.finite(predicate, type_pair, inverted=place.inverted))[1]
             if closing and not place.preposition_after and not place.has_tail:
                 return closing
-        if self.style == "relative" and place.frame == fr.MODIFIER and own and not RELATIVE_OPENING.match(own):
+        if self.style == "relative" and place.frame == fr.MODIFIER and own and not RELATIVE.match(own):
             finite = self.base.finite(predicate, type_pair, inverted=place.inverted)
             finite = plural_verb(finite) if place.plural else finite
             finite = past_tense(finite) if place.past else finite
@@ -261,9 +261,6 @@ class Styled:
             words = f"{relative} {finite}"
             return split_preposition(words)[0] if place.preposition_after and not place.has_tail else words
         return own
-
-
-RELATIVE_OPENING = re.compile(r"^(?:that|who|which)\b")
 
 
 def wordings(predicate: str, type_pair: TypePair, forms: Forms = default_forms) -> set[str]:

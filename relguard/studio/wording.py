@@ -69,14 +69,7 @@ def odds(factor: float) -> str:
     """``factor`` : 1 as a reader says it ("148 to 1", "about 160 thousand to 1")."""
     if not math.isfinite(factor) or factor >= 1e12:
         return "more than a trillion to 1"
-    if factor < 10:
-        return f"{factor:.2f} to 1"
-    if factor < 1000:
-        return f"{factor:.0f} to 1"
-    for size, word in ((1e9, "billion"), (1e6, "million"), (1e3, "thousand")):
-        if factor >= size:
-            return f"about {factor / size:.3g} {word} to 1"
-    raise AssertionError("unreachable")
+    return f"{_in_words(factor)} to 1"
 
 
 def times(factor: float) -> str:
@@ -84,16 +77,20 @@ def times(factor: float) -> str:
     never a 17-digit number or "inf×"."""
     if not math.isfinite(factor) or factor >= 1e300:
         return "more than 10^300×"
-    if factor < 10:
-        return f"{factor:.2f}×"
-    if factor < 1000:
-        return f"{factor:.0f}×"
     if factor < 1e12:
-        for size, word in ((1e9, "billion"), (1e6, "million"), (1e3, "thousand")):
-            if factor >= size:
-                return f"about {factor / size:.3g} {word}×"
+        return f"{_in_words(factor)}×"
     mantissa, exponent = f"{factor:.1e}".split("e")
     return f"about {mantissa}·10^{int(exponent)}×"
+
+
+def _in_words(factor: float) -> str:
+    """A factor below 10^12 as a reader says it: "7.39", "148", "about 2.2 million"."""
+    if factor < 10:
+        return f"{factor:.2f}"
+    if factor < 1000:
+        return f"{factor:.0f}"
+    size, word = next((s, w) for s, w in ((1e9, "billion"), (1e6, "million"), (1e3, "thousand")) if factor >= s)
+    return f"about {factor / size:.3g} {word}"
 
 
 def after_reading(prior: float, factor: float) -> float:
