@@ -118,15 +118,10 @@ def widen_to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:
     the parse, as the report says of this mode.
     """
     text = extraction.document.text
-    rows: dict[int, list[PlacedMention]] = {}
-    for entity in extraction.entities:
-        for m in entity.mentions:
-            if not m.text[:1].islower():
-                rows.setdefault(m.sentence, []).append(
-                    PlacedMention(m.sentence, m.start, m.end, (entity.name, entity.type))
-                )
-    for row in rows.values():
-        row.sort(key=lambda m: (m.start, m.end))
+    rows = {
+        sentence: [m for m in row if not text[m.start : m.start + 1].islower()]
+        for sentence, row in MentionTable.of_document(extraction).by_sentence.items()
+    }
     found = (*extraction.triples, *_possessive_roles(extraction, rows))
     regions: dict[tuple[int, int, int], tuple[int, int]] = {}
     for o in (o for triple in found for o in triple.occurrences):

@@ -157,21 +157,14 @@ def title_case_sentences_in(doc: DocumentExtraction) -> int:
         for m in entity.mentions:
             if m.text[:1].isupper():
                 rows.setdefault(m.sentence, []).append((m.start, m.end, entity.name, m.text))
-    slots: dict[int, list[tuple[int, int]]] = {}
-    for triple in doc.triples:
-        for o in triple.occurrences:
-            slots.setdefault(o.sentence, []).append((o.start, o.end))
-    text, found = doc.document.text, 0
+    text, found = masked_text(doc), 0
     for sentence in doc.sentences:
         row = sorted(rows.get(sentence.index, []))
         between = any(
             row[i - 1][2] != row[i][2] != row[i + 1][2] and row[i - 1][2] != row[i + 1][2]
             for i in range(1, len(row) - 1)
         )
-        kept = list(text[sentence.start : sentence.end])
-        for start, end in slots.get(sentence.index, []):
-            kept[start - sentence.start : end - sentence.start] = "\0" * (end - start)
-        found += between or bool(_TITLE_CASE_RUN.search("".join(kept)))
+        found += between or bool(_TITLE_CASE_RUN.search(text, sentence.start, sentence.end))
     return found
 
 
