@@ -30,7 +30,11 @@ def _release(name: str, sample: int | None, data, tmp_path, capsys) -> dict:
         dataset = dataclasses.replace(dataset, documents=documents)
     corpus = write_jsonl(dataset, tmp_path / f"{name}.jsonl")
     out = tmp_path / "release"
-    code = cli.main(["sanitize", str(corpus), "--out", str(out), "--epsilon", "5", "--quiet"])
+    # The sample draws with a teaching seed: with one draw per stated relation its ~100 groups each come out null
+    # with P ≈ 0.02 at ε = 5, so an OS-entropy draw deletes nothing about one run in eight (0.98^100 ≈ 0.13) and the
+    # deletion check below would flake; the whole datasets (`-m slow`) keep OS entropy.
+    seed = ["--seed", "400"] if sample else []
+    code = cli.main(["sanitize", str(corpus), "--out", str(out), "--epsilon", "5", "--quiet", *seed])
     printed = capsys.readouterr()
     assert code == 0, printed.err
     assert "relguard: error" not in printed.err and "withheld:" not in printed.err
