@@ -33,12 +33,15 @@ from relguard.types import Document
 
 #: The reserved slices: Re-DocRED dev documents 400–499; 2Wiki gold passages of questions 400 on.
 RESERVED = {"redocred": (400, 500), "2wiki": (400, 500)}
+#: Slices a rule may be written from, to try a change before the reserved slice reads it.
+DEVELOPMENT = {"redocred": (300, 400), "2wiki": (300, 400)}
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
 
 
-def reserved_documents(name: str, limit: int | None) -> list[Document]:
-    """The reserved slice of ``name`` as documents (2Wiki: every gold passage of questions 400 on)."""
-    lo, hi = RESERVED[name]
+def reserved_documents(name: str, limit: int | None, *, development: bool = False) -> list[Document]:
+    """The reserved slice of ``name`` as documents (2Wiki: every gold passage of questions 400 on), or with
+    ``development`` the slice before it."""
+    lo, hi = (DEVELOPMENT if development else RESERVED)[name]
     dataset = load_dataset(name)
     if name == "redocred":
         chosen = dataset.documents[lo:hi]
@@ -57,8 +60,11 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=None, help="documents (default: the whole slice)")
     parser.add_argument("--sample", type=int, default=0, help="rewritten sentences to write for a blind reader")
     parser.add_argument("--out", default="out/text-fates")
+    parser.add_argument(
+        "--development", action="store_true", help="the slice before the reserved one (documents 300–399)"
+    )
     args = parser.parse_args()
-    documents = reserved_documents(args.set, args.limit)
+    documents = reserved_documents(args.set, args.limit, development=args.development)
     backends = Backends.of(extractor=SpacyExtractor(slots=args.slots), candidates="inventory")
     prepared = prepare(documents, k=10, backends=backends)
     privacy = privacy_of(epsilon=args.epsilon, entity_epsilon=None, lam=1.0, k=10, seed=args.seed)
@@ -71,7 +77,7 @@ def main() -> int:
         masked = mask_document(doc, table.index)
         frames = read_frames(masked)
         out = fill(masked, table.sampled, verbalize, frames=frames)
-        written, restated = written_sentences(masked, table.sampled, verbalize, frames)
+        written, restated, connected = written_sentences(masked, table.sampled, verbalize, frames)
         released = collections.Counter(_NUMBER.findall(out.text))
         wanted = collections.Counter(_NUMBER.findall(doc.document.text))
         numbers_in += sum(wanted.values())
@@ -88,6 +94,8 @@ def main() -> int:
                 fate = "deleted: withheld"
             elif number in restated:
                 fate = "restated"
+            elif number in connected:
+                fate = "connected"
             elif number in out.unfillable_sentences:
                 fate = "deleted: unfillable"
             elif number in written:
@@ -95,7 +103,7 @@ def main() -> int:
             else:
                 fate = "verbatim"
             fates[fate] += 1
-            if fate in ("filled", "restated"):
+            if fate in ("filled", "connected", "restated"):
                 rows.append(
                     {
                         "document": doc.document.name,
@@ -107,10 +115,19 @@ def main() -> int:
                 )
     total = sum(fates.values())
     print(
-        f"{args.set} reserved slice, {len(documents)} documents, {total} sentences, eps={args.epsilon}, "
+        f"{args.set} {'development' if args.development else 'reserved'} slice, {len(documents)} documents, "
+        f"{total} sentences, eps={args.epsilon}, "
         f"slots={args.slots}, seed={args.seed}"
     )
-    for fate in ("verbatim", "filled", "restated", "deleted: null", "deleted: unfillable", "deleted: withheld"):
+    for fate in (
+        "verbatim",
+        "filled",
+        "connected",
+        "restated",
+        "deleted: null",
+        "deleted: unfillable",
+        "deleted: withheld",
+    ):
         print(f"  {fate:22} {fates[fate]:5}  {100 * fates[fate] / max(1, total):5.1f} %")
     deleted = sum(v for k, v in fates.items() if k.startswith("deleted"))
     print(f"  deleted in all          {deleted:5}  {100 * deleted / max(1, total):5.1f} %")

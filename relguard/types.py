@@ -312,7 +312,8 @@ class SanitizedDocument:
     filled sentence read back has a fill where no phrase of its shape is English (:mod:`relguard.rewrite.guard`):
     a function of the masked text and the outcomes, so public. ``restated_sentences`` were unfillable too and
     replaced by a plain statement of their drawn relations, after their opening words where those read alone
-    (:mod:`relguard.rewrite.restate`), public alike.
+    (:mod:`relguard.rewrite.restate`), public alike. ``connected_sentences`` kept their words with a neutral
+    connector in each slot and have their drawn relations stated after them (:mod:`relguard.rewrite.neutral`).
     ``slots`` are the ``[start, end)`` character ranges of ``text`` where a fill wrote the words of a drawn
     predicate (:mod:`relguard.engine.marks`): where they are follows from the masked text and the outcomes alone.
     """
@@ -325,6 +326,7 @@ class SanitizedDocument:
     unfillable_sentences: tuple[int, ...] = ()
     slots: tuple[tuple[int, int], ...] = ()
     restated_sentences: tuple[int, ...] = ()
+    connected_sentences: tuple[int, ...] = ()
 
     @property
     def gone_sentences(self) -> tuple[int, ...]:

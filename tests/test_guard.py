@@ -102,9 +102,10 @@ def test_a_compound_glued_to_a_closing_quote_is_caught():
     assert guard.misread(text, [(start, start + 10)], guard.tag_released([text], tagger())[0]) is None
 
 
-def test_a_misread_sentence_is_deleted_and_counted_and_the_rest_kept(extractor):
+def test_a_misread_fill_is_never_printed_and_the_rest_kept(extractor):
     """End to end through ``fill``: a verbalizer (any plug-in, an LLM one included) that puts a relative clause
-    after "It" gets that sentence deleted and counted as unfillable; the other sentences stay as they were."""
+    after "It" never gets it printed: the slot takes the neutral connector (counted as connected) and the other
+    sentences stay as they were."""
     from relguard.rewrite import Sampled, fill, mask
     from relguard.types import Document
 
@@ -115,8 +116,8 @@ def test_a_misread_sentence_is_deleted_and_counted_and_the_rest_kept(extractor):
     outcomes = {n: Sampled((key[1], key[3]), "owns") for n, key in enumerate(keys)}
     owned = next(n for n, (a, b) in enumerate(masked.sentences) if "Globex" in masked.text[a:b])
     out = fill(masked, outcomes, lambda predicate, pair, place: "that owns")
-    assert owned in out.unfillable_sentences
-    assert "Globex" not in out.text and "that owns" not in out.text
+    assert owned in out.connected_sentences and out.unfillable_sentences == ()
+    assert "It is associated with Globex Inc." in out.text and "that owns" not in out.text
     assert out.text.startswith("The sky is blue.")
 
 

@@ -67,7 +67,7 @@ def test_the_statement_depends_on_the_outcome_not_on_the_words_the_slot_replaced
 
 def test_review_and_fluency_see_the_statement_and_know_it_is_one(extractor):
     _, masked, outcomes, _ = _release(extractor, UNFILLABLE + " Acme Corp acquired Globex Inc.", "acquired")
-    written, restated = written_sentences(masked, outcomes, VERBALIZE, read_frames(masked))
+    written, restated, _ = written_sentences(masked, outcomes, VERBALIZE, read_frames(masked))
     assert restated == {0} and written[0][0] == "William P. Carey acquired Johns Hopkins University."
     text, fills = written[0]
     assert [text[a:b] for a, b in fills] == ["acquired"]

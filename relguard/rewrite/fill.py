@@ -24,6 +24,7 @@ from relguard.rewrite import guard
 from relguard.rewrite.frames import Frame, read_frames
 from relguard.rewrite.layout import complement, removed_ranges
 from relguard.rewrite.mask import MaskedDocument, prints_own
+from relguard.rewrite.neutral import NEUTRAL, Neutral
 from relguard.rewrite.restate import Statement, restatements
 from relguard.rewrite.seams import CLOSING, assemble, stray_of
 from relguard.rewrite.shape import (
@@ -35,6 +36,7 @@ from relguard.rewrite.shape import (
     gapped,
     inside_name,
     mismatched,
+    off_subject,
     ranged,
     reads_between,
     repeated,
@@ -75,9 +77,12 @@ def fill(
     Line and paragraph breaks around a deleted sentence stay (:func:`removed_ranges`). The result's ``slots``
     are where every non-empty fill landed in its text, whatever the outcome.
     """
-    deleted, texts, unfillable = fill_slots(masked, outcomes, verbalize, frames)
-    restated = _restated(masked, texts, outcomes, verbalize, unfillable=unfillable, gone=deleted | set(withheld))
+    filled_ = fill_slots(masked, outcomes, verbalize, frames)
+    deleted, texts, unfillable = filled_.deleted, filled_.texts, set(filled_.unfillable)
+    gone = deleted | set(withheld)
+    restated = _restated(masked, texts, outcomes, verbalize, filled=filled_, gone=gone)
     unfillable -= set(restated)
+    connected = set(filled_.connected) - gone
     held = sorted(set(withheld) - deleted - unfillable)
     gone = deleted | unfillable | set(held)
     kept = complement(removed_ranges(masked.text, masked.sentences, gone), len(masked.text))
@@ -98,20 +103,29 @@ def fill(
         tuple(held),
         tuple(sorted(unfillable)),
         tuple(slots),
-        tuple(sorted(restated)),
+        tuple(sorted(set(restated) - connected)),
+        tuple(sorted(connected)),
     )
 
 
-def _restated(masked, texts, outcomes, verbalize, *, unfillable: set[int], gone: set[int]) -> dict[int, Statement]:
-    """The statements of the ``unfillable`` sentences not ``gone``, leaving out the groups a kept sentence's fill
-    already prints in words."""
+def _restated(masked, texts, outcomes, verbalize, *, filled: Filled, gone: set[int]) -> dict[int, Statement]:
+    """The statements of the unfillable sentences not ``gone``, and of the connected ones (the sentence as its
+    fills and neutral connectors word it, then the drawn relations of the slots with a connector), leaving out
+    the groups a kept sentence's fill already prints in words."""
+    unfillable, connected = filled.unfillable, set(filled.connected)
+    neutral = {n for slots in filled.connected.values() for n in slots}
     left_out = gone | unfillable
     printed = {
         s.groups[0]
         for n, s in enumerate(masked.slots)
-        if s.sentence not in left_out and prints_own(masked, s) and any(c.isalpha() for c in texts.get(n, ""))
+        if s.sentence not in left_out
+        and n not in neutral
+        and prints_own(masked, s)
+        and any(c.isalpha() for c in texts.get(n, ""))
     }
-    return restatements(masked, unfillable - gone, outcomes, verbalize, printed=printed, texts=texts)
+    whole = {n: assemble(masked, *masked.sentences[n], texts) for n in connected - gone}
+    sentences = (unfillable | connected) - gone
+    return restatements(masked, sentences, outcomes, verbalize, printed=printed, texts=texts, whole=whole)
 
 
 def _written(masked: MaskedDocument, start: int, end: int, texts, restated: Mapping[int, Statement]):
@@ -148,14 +162,16 @@ def fill_slots(
     outcomes: Mapping[int, Sampled],
     verbalize: Verbalizer,
     frames: Sequence[Frame] | None = None,
-) -> tuple[set[int], dict[int, str], set[int]]:
-    """(sentences deleted by a null, the words of every slot of the other sentences, unfillable sentences).
+) -> Filled:
+    """Which sentences are deleted, filled, kept with neutral connectors or unfillable (:class:`Filled`).
 
     Each sentence is worded in the first of :data:`~relguard.rewrite.verbalize.STYLES` under which every fill
     of it reads (the shape rules and the guard, which see only the masked sentence and the candidate): the
     predicate's closing preposition where a phrase wants a modifier, then the frame's own forms, then relative
-    clauses, and last the same with several fills allowed in one clause. A sentence no style reads in is
-    unfillable (restated or deleted by the caller)."""
+    clauses, and last the same with several fills allowed in one clause. A sentence no style reads in keeps its
+    words, with a neutral connector (:mod:`relguard.rewrite.neutral`) in each slot whose own fill does not read
+    (the caller states those slots' drawn relations after it), where that reads; else it is unfillable (restated
+    or deleted by the caller)."""
     frames = tuple(frames) if frames is not None else read_frames(masked)
     deleted = {s.sentence for s in masked.slots if any(outcomes[i].predicate is None for i in s.groups)}
     kept = [n for n, s in enumerate(masked.slots) if s.sentence not in deleted]
@@ -180,6 +196,18 @@ def fill_slots(
             for number in only:
                 if masked.slots[number].sentence in failed and number in words:
                     texts[number] = words[number]  # what a restatement of a sentence no style reads in states
+    only = [n for n in kept if masked.slots[n].sentence in open_sentences]
+    neutral, _ = slot_words(masked, outcomes, Neutral(), frames, only=only)
+    connected: dict[int, set[int]] = {}
+    for sentence in sorted(open_sentences):
+        numbers = [n for n in only if masked.slots[n].sentence == sentence]
+        found = _connected(masked, numbers, texts, neutral)
+        if found is not None:
+            chosen, with_connector = found
+            texts.update(chosen)
+            open_sentences.discard(sentence)
+            if with_connector:
+                connected[sentence] = with_connector
     if fixed:  # no fill reads there whatever its words; the own forms feed the restatement's first clause
         texts.update(
             slot_words(
@@ -187,7 +215,51 @@ def fill_slots(
             )[0]
         )
     unfillable = open_sentences | fixed
-    return deleted, texts, unfillable - deleted
+    return Filled(deleted, texts, unfillable - deleted, connected)
+
+
+def _connected(
+    masked: MaskedDocument, numbers: Sequence[int], own: Mapping[int, str], neutral: Mapping[int, str]
+) -> tuple[dict[int, str], set[int]] | None:
+    """The words of one sentence's slots ``numbers`` with as few neutral connectors as read, and which slots
+    have them; None where even every connector does not read. Every slot starts neutral; then each expression
+    (a slot with its later parts) gets its own fill back, in order, wherever the sentence still reads with it."""
+    if any(n not in neutral and n not in own for n in numbers):
+        return None
+    if any(masked.slots[n].role or masked.slots[n].head >= 0 for n in numbers):
+        return None  # an expression in parts: what stands between them was its verb's, whatever fills them
+    words = {n: neutral.get(n, own.get(n, "")) for n in numbers}
+    if not _reads(masked, words):
+        return None
+    for head in numbers:
+        if masked.slots[head].role:
+            continue
+        unit = [n for n in numbers if n == head or masked.slots[n].head == head]
+        if all(n in own for n in unit) and any(words[n] != own[n] for n in unit):
+            tried = {**words, **{n: own[n] for n in unit}}
+            if _reads(masked, tried):
+                words = tried
+    return words, {n for n in numbers if n in neutral and words[n] == neutral[n] and words[n] != own.get(n)}
+
+
+def _reads(masked: MaskedDocument, words: Mapping[int, str]) -> bool:
+    """Whether one sentence's slots read with ``words``, by the checks of the lenient wording."""
+    if gapped(masked, words) or wants_plural(masked, words) or off_subject(masked, words, neutral=NEUTRAL):
+        return False
+    sentence = masked.slots[next(iter(words))].sentence
+    return not _misread(masked, words, skip={s.sentence for s in masked.slots} - {sentence})
+
+
+@dataclass(frozen=True)
+class Filled:
+    """What :func:`fill_slots` decided: sentences deleted by a null, the words of every slot of the other
+    sentences, the sentences no wording reads in (restated or deleted), and per sentence kept with neutral
+    connectors the slots that hold one (their drawn relations are stated after the sentence)."""
+
+    deleted: set[int]
+    texts: dict[int, str]
+    unfillable: set[int]
+    connected: dict[int, set[int]]
 
 
 def _worded(masked, outcomes, verbalize, frames, *, only, deleted, lenient=False) -> tuple[dict[int, str], set[int]]:
@@ -200,7 +272,7 @@ def _worded(masked, outcomes, verbalize, frames, *, only, deleted, lenient=False
     if not lenient:
         unfillable |= crowded(masked, texts) | stacked(masked, texts) | repeated(masked, texts)
         unfillable |= mismatched(masked, texts)
-    unfillable |= gapped(masked, texts) | wants_plural(masked, texts)
+    unfillable |= gapped(masked, texts) | wants_plural(masked, texts) | off_subject(masked, texts, neutral=NEUTRAL)
     sentences = {masked.slots[n].sentence for n in only}
     unfillable &= sentences
     unfillable |= _misread(masked, texts, skip=deleted | unfillable | ({s.sentence for s in masked.slots} - sentences))
@@ -306,6 +378,8 @@ def _same_preposition(masked: MaskedDocument, slot, sampled: Sampled, verbalize:
     the form must close with that one: "is owned by" there reads "is owned with", "employs" "employs with"."""
     if not place.preposition_after or place.has_tail or place.frame in ("tail", "removed"):
         return True
+    if isinstance(verbalize, Neutral):
+        return True  # a neutral connector there is bare: "was [mentioned] by critics"
     full = verbalize(sampled.predicate, sampled.type_pair, replace(place, preposition_after=False))
     following = masked.text[slot.end : slot.end + 16].split()
     return bool(full and following) and split_preposition(full)[1] == following[0].lower()
@@ -367,9 +441,11 @@ def filled_sentences(
 
 
 def written_sentences(masked, outcomes, verbalize, frames=None) -> tuple[dict[int, tuple[str, tuple]], set[int]]:
-    """:func:`filled_sentences`, and which of them are restated."""
-    deleted, texts, unfillable = fill_slots(masked, outcomes, verbalize, frames)
-    restated = _restated(masked, texts, outcomes, verbalize, unfillable=unfillable, gone=deleted)
+    """:func:`filled_sentences`, which of them are restated, and which keep their words with neutral connectors
+    and state their drawn relations after them."""
+    filled = fill_slots(masked, outcomes, verbalize, frames)
+    deleted, texts, unfillable, connected = filled.deleted, filled.texts, filled.unfillable, set(filled.connected)
+    restated = _restated(masked, texts, outcomes, verbalize, filled=filled, gone=deleted)
     out: dict[int, tuple[str, tuple[tuple[int, int], ...]]] = {}
     for number, (start, end) in enumerate(masked.sentences):
         if number in restated:
@@ -377,4 +453,4 @@ def written_sentences(masked, outcomes, verbalize, frames=None) -> tuple[dict[in
         elif number not in deleted | unfillable and any(s.sentence == number for s in masked.slots):
             text, ranges = assemble(masked, start, end, texts)
             out[number] = (text, tuple(ranges))
-    return out, set(restated)
+    return out, set(restated) - connected, connected

@@ -349,9 +349,18 @@ def _aside(position: int, c: _Context) -> bool:
 
 def _told_in_the_past(c: _Context) -> bool:
     """Whether the sentence's own finite verbs, outside its slots, are mostly past ("He [REL] Sportivo Dock Sud in
-    1938 and retired in 1950"): a fill then takes the past tense."""
+    1938 and retired in 1950"): a fill then takes the past tense. Where they are even (often none: the slot
+    held the verb), a year outside brackets tells it ("In 2015, he [REL] Mad Dogs"); a year in brackets is a
+    birth date or a release year, said of an entity the sentence may describe in the present."""
     tags = [t[3] for t in c.tagged.tokens]
-    return tags.count("VBD") > tags.count("VBZ") + tags.count("VBP")
+    past, present = tags.count("VBD"), tags.count("VBZ") + tags.count("VBP")
+    if past != present:
+        return past > present
+    return bool(_YEAR.search(_BRACKETED.sub(" ", c.text)))
+
+
+_YEAR = re.compile(r"\b(?:1[0-9]{3}|20[01][0-9]|202[0-4])\b")
+_BRACKETED = re.compile(r"\([^()]*\)")
 
 
 def _plural_before(start: int, c: _Context) -> bool:

@@ -20,7 +20,7 @@ deleted, and counted.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from relguard.extract.slots import name_key
@@ -55,21 +55,32 @@ def restatements(
     *,
     printed: Collection[int] = (),
     texts: Mapping[int, str] | None = None,
+    whole: Mapping[int, tuple[str, Sequence[tuple[int, int]]]] | None = None,
 ) -> dict[int, Statement]:
     """A :class:`Statement` for each of ``sentences`` (numbers) that has a group not stated before it, nor
     ``printed`` by a fill the document keeps. With the slots' ``texts`` (the fill's words), a sentence whose
     first clause reads on its own keeps it (:func:`relguard.rewrite.clause.first_clause`) and only the rest is
     restated; else the words before its first slot are kept where they read as a sentence
-    (:func:`relguard.rewrite.clause.opening_before_slots`), and every group is stated after them."""
+    (:func:`relguard.rewrite.clause.opening_before_slots`), and every group is stated after them. A sentence in
+    ``whole`` (its text and fill ranges, worded with neutral connectors: :mod:`relguard.rewrite.neutral`) is
+    kept as it stands, and every group is stated after it."""
     stated: set[int] = set(printed)
     out: dict[int, Statement] = {}
+    whole = whole or {}
     for number in sorted(sentences):
-        opening = first_clause(masked, number, texts) if texts is not None else None
+        opening = first_clause(masked, number, texts) if texts is not None and number not in whole else None
         groups = _groups_of(masked, number, outcomes)
         pieces: list[str] = []
         fills: list[tuple[int, int]] = []
         length = 0
-        if opening is not None:
+        if number in whole:
+            kept, ranges = whole[number]
+            kept = kept.rstrip()
+            kept += "" if kept[-1:] in _ENDS else "."
+            pieces.append(kept)
+            fills += [(a, min(b, len(kept))) for a, b in ranges if a < len(kept)]
+            length = len(kept)
+        elif opening is not None:
             pieces.append(opening[0])
             fills += opening[1]
             length = len(opening[0])
@@ -99,6 +110,10 @@ def restatements(
         if pieces:
             out[number] = Statement(" ".join(pieces), tuple(fills))
     return out
+
+
+#: What may end a sentence kept whole, before the statements after it.
+_ENDS = frozenset(".!?\"'”’)]")
 
 
 def _groups_of(masked: MaskedDocument, number: int, outcomes: Mapping) -> list[tuple[int, ...]]:

@@ -21,7 +21,9 @@ class Rewritten:
     """One kept sentence that held a slot: ``slots`` index ``original`` and ``fills`` index ``released``,
     one fill per slot in order (a removed part of an expression is an empty fill). A ``restated`` sentence is a
     plain statement of its drawn relations (:mod:`relguard.rewrite.restate`): its fills are the predicates'
-    words, not one per slot."""
+    words, not one per slot. A ``connected`` sentence keeps its words with a neutral connector in each slot and
+    states its drawn relations after it (:mod:`relguard.rewrite.neutral`): its fills are the connectors, then the
+    predicates' words."""
 
     document: str
     sentence: int
@@ -30,6 +32,7 @@ class Rewritten:
     slots: tuple[Span, ...]
     fills: tuple[Span, ...]
     restated: bool = False
+    connected: bool = False
 
     @property
     def changed(self) -> bool:
@@ -50,11 +53,12 @@ def rewritten_sentences(release: Release, forms: Forms = default_forms) -> list[
     for doc in release.extraction.documents:
         name = doc.document.name
         masked = mask(doc, index)
-        written, restated = written_sentences(masked, sampled, verbalize)
+        written, restated, connected = written_sentences(masked, sampled, verbalize)
         for number, (text, fills) in written.items():
             if number in withheld.get(name, ()):
                 continue
             start = doc.sentences[number].start
             slots = tuple((a - start, b - start) for a, b in (s.source for s in masked.slots if s.sentence == number))
-            out.append(Rewritten(name, number, doc.sentence_text(number), text, slots, fills, number in restated))
+            original = doc.sentence_text(number)
+            out.append(Rewritten(name, number, original, text, slots, fills, number in restated, number in connected))
     return out
