@@ -27,8 +27,9 @@ from relguard.evaluation.datasets import load_dataset
 from relguard.extract.spacy import SpacyExtractor
 from relguard.pipeline import prepare, privacy_of
 from relguard.rewrite import FormVerbalizer
-from relguard.rewrite.fill import fill, written_sentences
+from relguard.rewrite.fill import fill
 from relguard.rewrite.frames import read_frames
+from relguard.rewrite.sentences import written_sentences
 from relguard.types import Document
 
 #: The reserved slices: Re-DocRED dev documents 400–499; 2Wiki gold passages of questions 400 on.

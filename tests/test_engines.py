@@ -128,6 +128,7 @@ def test_the_report_counts_what_the_release_shows(corpus, local):
         "sentences_withheld": sum(len(d.withheld_sentences) for d in out),
         "sentences_unfillable": sum(len(d.unfillable_sentences) for d in out),
         "sentences_restated": sum(len(d.restated_sentences) for d in out),
+        "sentences_connected": sum(len(d.connected_sentences) for d in out),
         "slots": sum(len(o.group.occurrences) for o in release.outcomes),
         "groups": len(release.outcomes),
         "groups_deleted": sum(o.deleted for o in release.outcomes),

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from relguard.candidates.inventory import InventoryCandidates
 from relguard.rewrite import Sampled, fill, mask
-from relguard.rewrite.fill import written_sentences
 from relguard.rewrite.frames import read_frames
+from relguard.rewrite.sentences import written_sentences
 from relguard.rewrite.verbalize import FormVerbalizer
 from relguard.types import Document
 

@@ -306,6 +306,11 @@ def _summary(report: dict, rows: list[MappingRow], args: argparse.Namespace, run
         print(f"deleted: {counts['sentences_unfillable']} sentences where no wording of the drawn relation fits")
     if counts.get("sentences_restated"):
         print(f"restated: {counts['sentences_restated']} sentences as a plain statement of their drawn relations")
+    if counts.get("sentences_connected"):
+        print(
+            f"connected: {counts['sentences_connected']} sentences kept with a neutral connector, their drawn "
+            "relations stated after them"
+        )
     for key, value in recorded_of(report).items():
         if key in recorded and recorded[key] != value:
             print(f"note: {key} is {value}, the replayed release recorded {recorded[key]}", file=sys.stderr)

@@ -28,8 +28,8 @@ from relguard.engine.outcomes import OutcomeTable
 from relguard.engine.tally import Relations, Tally
 from relguard.release.leakscan import Leak, Needle, scan_document
 from relguard.rewrite import FormVerbalizer, MaskedDocument, fill, mask
-from relguard.rewrite.fill import filled_sentences
 from relguard.rewrite.frames import read_frames
+from relguard.rewrite.sentences import filled_sentences
 from relguard.rewrite.verbalize import Verbalizer
 from relguard.types import Document, DocumentExtraction, Forms, PairKey, SanitizedDocument
 

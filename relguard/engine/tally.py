@@ -52,6 +52,7 @@ class Tally:
     sentences_withheld: int = 0
     sentences_unfillable: int = 0
     sentences_restated: int = 0
+    sentences_connected: int = 0
     untyped: int = 0
     title_case: int = 0
     strict_documents: int = 0
@@ -81,6 +82,7 @@ class Tally:
             strict_documents=int(doc.stretches),
             sentences_unfillable=len(out.unfillable_sentences),
             sentences_restated=len(out.restated_sentences),
+            sentences_connected=len(out.connected_sentences),
             documents_unprotected=int(bool(missed)),
             documents_without_slots=int(not doc.triples),
             documents_changed=int(bool(out.removed_sentences or out.filled_spans or out.withheld_sentences)),
@@ -115,6 +117,7 @@ class Tally:
             "sentences_withheld": self.sentences_withheld,
             "sentences_unfillable": self.sentences_unfillable,
             "sentences_restated": self.sentences_restated,
+            "sentences_connected": self.sentences_connected,
             "slots": sum(self.slots_per_document.values()),
             "groups": groups,
             "groups_deleted": groups_deleted,

@@ -19,7 +19,9 @@ output holds it *more often* than the original holds it outside the places
 that were rewritten — text the corpus repeats in untouched places is not a hit.
 One legitimate coincidence remains — the sampled predicate is worded like the
 original span, or a wording of it starts or ends with the span ("founded by" for
-a span "by") — and is excused, because then the words are a function of the sample.
+a span "by") — and is excused, because then the words are a function of the sample. So is an original worded
+exactly as a neutral connector ("associated with", a bare comma: :mod:`relguard.rewrite.neutral`), which a
+slot with no fill that reads prints whatever was drawn.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from relguard.errors import RelGuardError
 from relguard.extract.positions import slot_table
 from relguard.release.confidential import MARKER
 from relguard.release.wordings import Forms, worded_as, wordings
+from relguard.rewrite.neutral import is_connector
 from relguard.rewrite.verbalize import RELATIVES
 from relguard.types import Document, DocumentExtraction, TypePair
 
@@ -158,6 +161,8 @@ def document_needles(
                 continue
             if occ.sentence not in deleted and worded_as(occ.text, predicate, pair, forms):
                 continue
+            if occ.sentence not in deleted and is_connector(occ.text):
+                continue  # a neutral connector prints these words whatever was drawn (relguard.rewrite.neutral)
             others = [(a, b) for a, b in spans[occ.sentence] if b <= occ.start or a >= occ.end]
             left, window = _window(doc, occ.sentence, occ.start, occ.end, others)
             needles.append(Needle("relation", window, occ.sentence, occ.text, occ.start - left))

@@ -91,6 +91,14 @@ def summary_lines(report: dict) -> list[str]:
             'states its other relations plainly ("<subject> <drawn relation> <object>."); what else it said is not '
             "in the release.",
         ]
+    connected = counts.get("sentences_connected", 0)
+    if connected:
+        lines += [
+            "",
+            f"**{plural(connected, 'sentence')}** kept {'its' if connected == 1 else 'their'} words with a neutral "
+            'connector ("associated with") where a fill of the drawn relation did not read; the drawn relation is '
+            "stated in a plain sentence right after.",
+        ]
     withheld = counts.get("sentences_withheld", 0)
     if withheld:
         lines += [

@@ -42,6 +42,9 @@ LIMITS = (
     "A sentence no wording of its drawn relation reads well in is restated (counts.sentences_restated): it keeps "
     "its first clause where that reads alone and states its other relations plainly ('<subject> <drawn relation> "
     "<object>.'); what else it said (dates, descriptions after that clause) is not in the release.",
+    "Where one fill of a sentence does not read, its slot says only that the two names are associated (the same "
+    "words for every such slot, whatever was drawn) and the drawn relation is stated in a plain sentence right "
+    "after it (counts.sentences_connected): the sentence keeps everything else it said.",
     "Every count here follows from the released text itself; how many relations kept their original wording "
     "is known only to the confidential file.",
 )
@@ -70,6 +73,7 @@ PUBLIC_COUNTS = (
     "sentences_withheld",
     "sentences_unfillable",
     "sentences_restated",
+    "sentences_connected",
     "slots",
     "groups",
     "groups_deleted",
@@ -87,6 +91,8 @@ COUNT_LABELS = {
     "sentences_withheld": "sentences withheld by the leak scan",
     "sentences_unfillable": "sentences deleted: no wording of the drawn relation fits, or reads as English, there",
     "sentences_restated": "sentences restated: their first clause kept where it reads, their other relations stated",
+    "sentences_connected": "sentences kept with a neutral connector where a fill did not read, the drawn relation "
+    "stated after them",
     "slots": "relation slots (spans rewritten or removed)",
     "groups": "relation groups (aligned entity pairs, one draw each)",
     "groups_deleted": "groups deleted (null outcome)",

@@ -24,7 +24,7 @@ from relguard.rewrite import guard
 from relguard.rewrite.frames import Frame, read_frames
 from relguard.rewrite.layout import complement, removed_ranges
 from relguard.rewrite.mask import MaskedDocument, prints_own
-from relguard.rewrite.neutral import NEUTRAL, Neutral
+from relguard.rewrite.neutral import Neutral, connected_words
 from relguard.rewrite.restate import Statement, restatements
 from relguard.rewrite.seams import CLOSING, assemble, stray_of
 from relguard.rewrite.shape import (
@@ -43,7 +43,6 @@ from relguard.rewrite.shape import (
     stacked,
     wants_plural,
 )
-from relguard.rewrite.tagging import tagger
 from relguard.rewrite.verbalize import STYLES, Ask, FormVerbalizer, Place, Styled, Verbalizer, split_preposition
 from relguard.types import SanitizedDocument, TypePair
 
@@ -80,7 +79,7 @@ def fill(
     filled_ = fill_slots(masked, outcomes, verbalize, frames)
     deleted, texts, unfillable = filled_.deleted, filled_.texts, set(filled_.unfillable)
     gone = deleted | set(withheld)
-    restated = _restated(masked, texts, outcomes, verbalize, filled=filled_, gone=gone)
+    restated = restated_statements(masked, texts, outcomes, verbalize, filled=filled_, gone=gone)
     unfillable -= set(restated)
     connected = set(filled_.connected) - gone
     held = sorted(set(withheld) - deleted - unfillable)
@@ -108,7 +107,7 @@ def fill(
     )
 
 
-def _restated(masked, texts, outcomes, verbalize, *, filled: Filled, gone: set[int]) -> dict[int, Statement]:
+def restated_statements(masked, texts, outcomes, verbalize, *, filled: Filled, gone: set[int]) -> dict[int, Statement]:
     """The statements of the unfillable sentences not ``gone``, and of the connected ones (the sentence as its
     fills and neutral connectors word it, then the drawn relations of the slots with a connector), leaving out
     the groups a kept sentence's fill already prints in words."""
@@ -201,7 +200,7 @@ def fill_slots(
     connected: dict[int, set[int]] = {}
     for sentence in sorted(open_sentences):
         numbers = [n for n in only if masked.slots[n].sentence == sentence]
-        found = _connected(masked, numbers, texts, neutral)
+        found = connected_words(masked, numbers, texts, neutral, frames)
         if found is not None:
             chosen, with_connector = found
             texts.update(chosen)
@@ -216,38 +215,6 @@ def fill_slots(
         )
     unfillable = open_sentences | fixed
     return Filled(deleted, texts, unfillable - deleted, connected)
-
-
-def _connected(
-    masked: MaskedDocument, numbers: Sequence[int], own: Mapping[int, str], neutral: Mapping[int, str]
-) -> tuple[dict[int, str], set[int]] | None:
-    """The words of one sentence's slots ``numbers`` with as few neutral connectors as read, and which slots
-    have them; None where even every connector does not read. Every slot starts neutral; then each expression
-    (a slot with its later parts) gets its own fill back, in order, wherever the sentence still reads with it."""
-    if any(n not in neutral and n not in own for n in numbers):
-        return None
-    if any(masked.slots[n].role or masked.slots[n].head >= 0 for n in numbers):
-        return None  # an expression in parts: what stands between them was its verb's, whatever fills them
-    words = {n: neutral.get(n, own.get(n, "")) for n in numbers}
-    if not _reads(masked, words):
-        return None
-    for head in numbers:
-        if masked.slots[head].role:
-            continue
-        unit = [n for n in numbers if n == head or masked.slots[n].head == head]
-        if all(n in own for n in unit) and any(words[n] != own[n] for n in unit):
-            tried = {**words, **{n: own[n] for n in unit}}
-            if _reads(masked, tried):
-                words = tried
-    return words, {n for n in numbers if n in neutral and words[n] == neutral[n] and words[n] != own.get(n)}
-
-
-def _reads(masked: MaskedDocument, words: Mapping[int, str]) -> bool:
-    """Whether one sentence's slots read with ``words``, by the checks of the lenient wording."""
-    if gapped(masked, words) or wants_plural(masked, words) or off_subject(masked, words, neutral=NEUTRAL):
-        return False
-    sentence = masked.slots[next(iter(words))].sentence
-    return not _misread(masked, words, skip={s.sentence for s in masked.slots} - {sentence})
 
 
 @dataclass(frozen=True)
@@ -272,23 +239,13 @@ def _worded(masked, outcomes, verbalize, frames, *, only, deleted, lenient=False
     if not lenient:
         unfillable |= crowded(masked, texts) | stacked(masked, texts) | repeated(masked, texts)
         unfillable |= mismatched(masked, texts)
-    unfillable |= gapped(masked, texts) | wants_plural(masked, texts) | off_subject(masked, texts, neutral=NEUTRAL)
+    unfillable |= gapped(masked, texts) | wants_plural(masked, texts) | off_subject(masked, texts, frames)
     sentences = {masked.slots[n].sentence for n in only}
     unfillable &= sentences
-    unfillable |= _misread(masked, texts, skip=deleted | unfillable | ({s.sentence for s in masked.slots} - sentences))
+    unfillable |= guard.misread_sentences(
+        masked, texts, skip=deleted | unfillable | ({s.sentence for s in masked.slots} - sentences)
+    )
     return texts, unfillable
-
-
-def _misread(masked: MaskedDocument, texts: Mapping[int, str], *, skip: Collection[int]) -> set[int]:
-    """Sentences whose filled text a fill does not read in (:mod:`relguard.rewrite.guard`): deleted as unfillable."""
-    numbers = sorted({s.sentence for s in masked.slots} - set(skip))
-    built = [assemble(masked, *masked.sentences[n], texts) for n in numbers]
-    tagged = guard.tag_released([text for text, _ in built], tagger())
-    return {
-        n
-        for n, (text, ranges), tokens in zip(numbers, built, tagged, strict=True)
-        if guard.misread(text, ranges, tokens) is not None
-    }
 
 
 def _worded_by_model(masked, outcomes, verbalize, frames, kept, texts: dict[int, str]) -> set[int]:
@@ -423,34 +380,3 @@ def _closed_after(masked: MaskedDocument, slot) -> bool:
             rest = masked.text[end:sentence_end].lstrip(" ")
             return not rest or rest[0] in CLOSING
     return True
-
-
-def filled_sentences(
-    masked: MaskedDocument,
-    outcomes: Mapping[int, Sampled],
-    verbalize: Verbalizer,
-    frames: Sequence[Frame] | None = None,
-) -> dict[int, tuple[str, tuple[tuple[int, int], ...]]]:
-    """Each kept sentence that holds a slot, as it reads in the output, with where its fills are.
-
-    The same fill as :func:`fill`, sentence by sentence, so a reviewer can read a filled sentence on its own;
-    the ranges are character offsets of the fills inside the returned sentence text. A restated sentence is its
-    statement (:func:`written_sentences` says which).
-    """
-    return written_sentences(masked, outcomes, verbalize, frames)[0]
-
-
-def written_sentences(masked, outcomes, verbalize, frames=None) -> tuple[dict[int, tuple[str, tuple]], set[int]]:
-    """:func:`filled_sentences`, which of them are restated, and which keep their words with neutral connectors
-    and state their drawn relations after them."""
-    filled = fill_slots(masked, outcomes, verbalize, frames)
-    deleted, texts, unfillable, connected = filled.deleted, filled.texts, filled.unfillable, set(filled.connected)
-    restated = _restated(masked, texts, outcomes, verbalize, filled=filled, gone=deleted)
-    out: dict[int, tuple[str, tuple[tuple[int, int], ...]]] = {}
-    for number, (start, end) in enumerate(masked.sentences):
-        if number in restated:
-            out[number] = (restated[number].text, restated[number].fills)
-        elif number not in deleted | unfillable and any(s.sentence == number for s in masked.slots):
-            text, ranges = assemble(masked, start, end, texts)
-            out[number] = (text, tuple(ranges))
-    return out, set(restated) - connected, connected

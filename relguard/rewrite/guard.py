@@ -14,14 +14,17 @@ of that shape is English, so a sentence that reads well is not deleted for its m
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from relguard.extract.spacy.lexicon import words
-from relguard.rewrite.tagging import TAGGING
+from relguard.rewrite.seams import assemble
+from relguard.rewrite.tagging import TAGGING, tagger
 
 if TYPE_CHECKING:
     from spacy.language import Language
+
+    from relguard.rewrite.mask import MaskedDocument
 
 #: One tagged token of a released sentence: (start, end, text, fine tag, coarse part of speech).
 Token = tuple[int, int, str, str, str]
@@ -300,3 +303,16 @@ def tag_released(texts: Sequence[str], nlp: Language) -> list[list[Token]]:
         [(t.idx, t.idx + len(t.text), t.text, t.tag_, t.pos_) for t in doc if not t.is_space]
         for doc in nlp.pipe(texts, disable=disabled, batch_size=256)
     ]
+
+
+def misread_sentences(masked: MaskedDocument, texts: Mapping[int, str], *, skip: Collection[int]) -> set[int]:
+    """The sentences of ``masked`` (but ``skip``) whose text, filled with ``texts``, has a fill where it does
+    not read (:func:`misread`)."""
+    numbers = sorted({s.sentence for s in masked.slots} - set(skip))
+    built = [assemble(masked, *masked.sentences[n], texts) for n in numbers]
+    tagged = tag_released([text for text, _ in built], tagger())
+    return {
+        n
+        for n, (text, ranges), tokens in zip(numbers, built, tagged, strict=True)
+        if misread(text, ranges, tokens) is not None
+    }

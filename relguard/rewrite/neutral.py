@@ -15,16 +15,33 @@ Alice") has no neutral word that reads for every kind, so such a sentence is sti
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
 from relguard.rewrite import frames as fr
+from relguard.rewrite.guard import misread_sentences
+from relguard.rewrite.shape import gapped, off_subject, wants_plural
 from relguard.rewrite.verbalize import Place
 from relguard.types import TypePair
+
+if TYPE_CHECKING:
+    from relguard.rewrite.frames import Frame
+    from relguard.rewrite.mask import MaskedDocument
 
 #: The connector: states that the two names are related, which the sentence's co-mention says already.
 CONNECTOR = "associated with"
 #: Where the text after the slot keeps a preposition of its own ("was [REL] by critics", "[REL] at Harvard").
 BARE = "mentioned"
-#: Every connector a fill may hold (a shape rule lets them be where a drawn predicate would not read).
-NEUTRAL = frozenset({CONNECTOR, BARE})
+
+
+_CONNECTOR_TEXT = re.compile(rf"(?:(?:is|was|are|were)\s+)?(?:{CONNECTOR}|{BARE})|linked|")
+
+
+def is_connector(text: str) -> bool:
+    """Whether ``text`` (an original relation's words) reads exactly as a neutral connector: printed where such a
+    slot stands, the words are the frame's constant, whatever the original said (the leak scan excuses them)."""
+    return bool(_CONNECTOR_TEXT.fullmatch(" ".join(text.lower().strip(" ,-–").split())))
 
 
 class Neutral:
@@ -57,3 +74,37 @@ def neutral_words(place: Place) -> str | None:
     if frame == fr.HYPHEN:
         return "-linked"
     return None
+
+
+def connected_words(
+    masked: MaskedDocument,
+    numbers: Sequence[int],
+    own: Mapping[int, str],
+    neutral: Mapping[int, str],
+    frames: Sequence[Frame],
+) -> tuple[dict[int, str], set[int]] | None:
+    """The words of one sentence's slots ``numbers`` with as few neutral connectors as read, and which slots
+    have them; None where even every connector does not read. Every slot starts neutral; then each slot gets its
+    own fill back, in order, wherever the sentence still reads with it. A sentence with an expression in parts
+    is left to the restatement: what stands between the parts was its verb's, whatever fills them."""
+    if any(n not in neutral and n not in own for n in numbers):
+        return None
+    if any(masked.slots[n].role or masked.slots[n].head >= 0 for n in numbers):
+        return None
+    words = {n: neutral.get(n, own.get(n, "")) for n in numbers}
+    if not _reads(masked, words, frames):
+        return None
+    for number in numbers:
+        if number in own and words[number] != own[number]:
+            tried = {**words, number: own[number]}
+            if _reads(masked, tried, frames):
+                words = tried
+    return words, {n for n in numbers if n in neutral and words[n] == neutral[n] and words[n] != own.get(n)}
+
+
+def _reads(masked: MaskedDocument, words: Mapping[int, str], frames: Sequence[Frame]) -> bool:
+    """Whether one sentence's slots read with ``words``, by the checks of the lenient wording."""
+    if gapped(masked, words) or wants_plural(masked, words) or off_subject(masked, words, frames):
+        return False
+    sentence = masked.slots[next(iter(words))].sentence
+    return not misread_sentences(masked, words, skip={s.sentence for s in masked.slots} - {sentence})

@@ -6,11 +6,14 @@ same fill as the release, sentence by sentence. It reads the original text, so w
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from relguard.rewrite.fill import Sampled, written_sentences
-from relguard.rewrite.mask import mask
-from relguard.rewrite.verbalize import Forms, FormVerbalizer, default_forms
+from relguard.rewrite.fill import Sampled, fill_slots, restated_statements
+from relguard.rewrite.frames import Frame
+from relguard.rewrite.mask import MaskedDocument, mask
+from relguard.rewrite.seams import assemble
+from relguard.rewrite.verbalize import Forms, FormVerbalizer, Verbalizer, default_forms
 from relguard.types import Release
 
 Span = tuple[int, int]
@@ -62,3 +65,34 @@ def rewritten_sentences(release: Release, forms: Forms = default_forms) -> list[
             original = doc.sentence_text(number)
             out.append(Rewritten(name, number, original, text, slots, fills, number in restated, number in connected))
     return out
+
+
+def filled_sentences(
+    masked: MaskedDocument,
+    outcomes: Mapping[int, Sampled],
+    verbalize: Verbalizer,
+    frames: Sequence[Frame] | None = None,
+) -> dict[int, tuple[str, tuple[tuple[int, int], ...]]]:
+    """Each kept sentence that holds a slot, as it reads in the output, with where its fills are.
+
+    The same fill as :func:`fill`, sentence by sentence, so a reviewer can read a filled sentence on its own;
+    the ranges are character offsets of the fills inside the returned sentence text. A restated sentence is its
+    statement (:func:`written_sentences` says which).
+    """
+    return written_sentences(masked, outcomes, verbalize, frames)[0]
+
+
+def written_sentences(masked, outcomes, verbalize, frames=None) -> tuple[dict[int, tuple[str, tuple]], set[int]]:
+    """:func:`filled_sentences`, which of them are restated, and which keep their words with neutral connectors
+    and state their drawn relations after them."""
+    filled = fill_slots(masked, outcomes, verbalize, frames)
+    deleted, texts, unfillable, connected = filled.deleted, filled.texts, filled.unfillable, set(filled.connected)
+    restated = restated_statements(masked, texts, outcomes, verbalize, filled=filled, gone=deleted)
+    out: dict[int, tuple[str, tuple[tuple[int, int], ...]]] = {}
+    for number, (start, end) in enumerate(masked.sentences):
+        if number in restated:
+            out[number] = (restated[number].text, restated[number].fills)
+        elif number not in deleted | unfillable and any(s.sentence == number for s in masked.slots):
+            text, ranges = assemble(masked, start, end, texts)
+            out[number] = (text, tuple(ranges))
+    return out, set(restated) - connected, connected

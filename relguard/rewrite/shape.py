@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from relguard.rewrite.mask import MaskedDocument, Slot, prints_own
+
+if TYPE_CHECKING:
+    from relguard.rewrite.frames import Frame
 
 #: A fill that opens a relative clause (", which …", "that …").
 RELATIVE = re.compile(r",? ?(?:that|who|which) ")
@@ -291,31 +295,33 @@ def wants_plural(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
 
 #: A fill that says something of the noun before it: a relative clause or a participle ("that banned", "owned by").
 _MODIFIES = re.compile(r"^,? ?(?:(?:that|who|which) |\w+(?:ed|en|wn|ung|ld|lt|nt|de)\b)")
+#: The neutral connectors of the modifier frame (:mod:`relguard.rewrite.neutral`, which imports this module).
+_CONNECTORS = frozenset({"associated with", "mentioned"})
 _COPULA_BEFORE = re.compile(r"\b(?:is|was|are|were|becomes|became|remains|remained)\b")
 _NOT_ONE_PHRASE = re.compile(
     r"[,;:()]|\b(?:of|in|to|for|by|with|from|at|on|into|as|within|near|over|under|through|and|or|that|which|who)\b"
 )
 
 
-def off_subject(masked: MaskedDocument, texts: Mapping[int, str], *, neutral: frozenset[str] = frozenset()) -> set[int]:
+def off_subject(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequence[Frame]) -> set[int]:
     """Sentences where a fill that modifies the noun before it ("that banned X", "owned by X") follows a noun that
     is neither a name nor the name's own description: "seasonal links [that banned] the Italian mainland", "suites
     for unaccompanied cello [that educated] Bach", "a stop [that spanned] Punta Arenas". The drawn relation is the
     name's, so stated there it is said of the wrong thing (and often of the wrong kind). A description right after
-    a copula whose subject is a name is the name's ("Sonic is a media franchise [REL] Sega"). Fills in
-    ``neutral`` (connectors that claim nothing) are let be, and so is a fill after "and", whose subject is the
-    earlier verb's."""
+    a copula whose subject is a name is the name's ("Sonic is a media franchise [REL] Sega"), and a fill after
+    "and" has the earlier verb's subject. Only a slot in the modifier frame is read: a neutral connector there
+    (:mod:`relguard.rewrite.neutral`) claims nothing and is let be."""
     found: set[int] = set()
     ends = {end for _, end, _ in masked.mentions}
     for number, slot in enumerate(masked.slots):
         words = texts.get(number, "")
-        if words in neutral or not _MODIFIES.match(words) or slot.role:
+        if frames[number].name != "modifier" or words in _CONNECTORS or not _MODIFIES.match(words) or slot.role:
             continue
         start = masked.sentences[slot.sentence][0]
         before = masked.text[start : slot.start]
         stripped = before.rstrip(" ,")
         if start + len(stripped) in ends or _COORDINATED.search(stripped + " "):
-            continue  # after a name, or after "and": its subject is the earlier verb's ("founded X and [REL] Y")
+            continue
         copulas = list(_COPULA_BEFORE.finditer(before))
         if copulas:
             at = copulas[-1]
