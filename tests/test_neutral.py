@@ -1,0 +1,65 @@
+"""A slot whose fill does not read takes a neutral connector; the sentence keeps its facts, the draw is stated after.
+
+Real spaCy extraction and the inventory's wordings (issue 39: a restated sentence lost a fact every time a blind
+reader read one).
+"""
+
+from __future__ import annotations
+
+from test_restate import _release
+
+from relguard.rewrite.neutral import CONNECTOR, is_connector
+
+CONCERTS = "In Madrid, Sofia Jansen {verb} three concerts in 1999. The end."
+
+
+def test_a_sentence_no_fill_reads_in_keeps_its_words_and_states_the_draw_after_it(extractor):
+    """ "In Madrid, Sofia Jansen [played] three concerts": no wording of a relation of Madrid and Sofia Jansen
+    reads where the verb stood. The date and the concerts stay; the drawn relation follows as a sentence."""
+    _, masked, _, out = _release(extractor, CONCERTS.format(verb="played"), "lives_in")
+    assert "[REL_0] three concerts" in masked.text, masked.text
+    assert out.text == (
+        "In Madrid, Sofia Jansen was associated with three concerts in 1999. Madrid lives in Sofia Jansen. The end."
+    ), out.text
+    assert out.connected_sentences == (0,) and out.restated_sentences == () and out.unfillable_sentences == ()
+    assert [out.text[a:b] for a, b in out.slots] == [f"was {CONNECTOR}", "lives in"]
+
+
+def test_the_connector_is_the_same_whatever_was_drawn_and_whatever_the_slot_held(extractor):
+    """The connector is a constant of the frame: another draw changes only the statement after the sentence, and
+    another original verb (the same masked document) changes nothing (DESIGN invariant 7)."""
+    _, _, _, lives = _release(extractor, CONCERTS.format(verb="played"), "lives_in")
+    _, _, _, born = _release(extractor, CONCERTS.format(verb="played"), "born_in")
+    _, _, _, gave = _release(extractor, CONCERTS.format(verb="gave"), "lives_in")
+    kept = "In Madrid, Sofia Jansen was associated with three concerts in 1999."
+    assert lives.text.startswith(kept) and born.text.startswith(kept)
+    assert "Madrid was born in Sofia Jansen." in born.text and "lives in" not in born.text
+    assert gave.text == lives.text
+
+
+def test_a_clause_on_a_noun_that_is_not_the_name_takes_the_connector(extractor):
+    """ "seasonal links [with] the Italian mainland": a relative clause there ("links that banned the Italian
+    mainland") says the drawn relation of the links, not of Milan; the connector claims nothing of them. A
+    nationality is no subject a statement can name, so nothing drawn is printed (counted as connected)."""
+    text = (
+        "In the summer, there are services to Rome and Milan, besides many other seasonal links with the Italian "
+        "mainland. The end."
+    )
+    _, masked, _, out = _release(extractor, text, "banned")
+    assert "links [REL_0] the Italian mainland" in masked.text, masked.text
+    assert "seasonal links associated with the Italian mainland. The end." in out.text, out.text
+    assert "banned" not in out.text and out.connected_sentences == (0,)
+
+
+def test_a_fill_that_reads_in_place_is_kept_and_no_connector_is_used(extractor):
+    _, _, _, out = _release(extractor, "Alice Smith works for Acme Corp. The end.", "founded")
+    assert out.text == "Alice Smith founded Acme Corp. The end." and out.connected_sentences == ()
+
+
+def test_the_leak_scan_excuses_only_originals_worded_as_a_connector():
+    """An original "is associated with" printed where a connector stands is the frame's constant, not a leak;
+    any other original wording is still searched."""
+    for text in ("associated with", "is associated with", "was mentioned", ",", " - ", "linked"):
+        assert is_connector(text), text
+    for text in ("founded", "with", "is associated", "associated with the", "was born in"):
+        assert not is_connector(text), text
