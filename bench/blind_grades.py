@@ -40,14 +40,14 @@ def main() -> int:
         }
         rows = [(key, grades[number]) for number, key in enumerate(keys) if number in grades]
         print(f"{stem}: {len(rows)} rewritten sentences graded")
-        for fate in ("all", "filled", "restated"):
+        for fate in ("all", "filled", "connected", "restated"):
             chosen = [(k, g) for k, g in rows if fate == "all" or k["fate"] == fate]
             if not chosen:
                 continue
             grade = Counter(g["grade"] for _, g in chosen)
             n = len(chosen)
             print(
-                f"  {fate:8} fluent {share(grade['fluent'], n)}; awkward {share(grade['awkward'], n)}; "
+                f"  {fate:9} fluent {share(grade['fluent'], n)}; awkward {share(grade['awkward'], n)}; "
                 f"broken {share(grade['broken'], n)}; impossible for the kinds "
                 f"{share(sum(bool(g['impossible_kind']) for _, g in chosen), n)}; "
                 f"lost a fact {share(sum(bool(g['fact_lost']) for _, g in chosen), n)}"

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 CONNECTOR = "associated with"
 #: Where the text after the slot keeps a preposition of its own ("was [REL] by critics", "[REL] at Harvard").
 BARE = "mentioned"
+#: The prepositions "mentioned" reads before ("was mentioned from renal problems" does not read: no connector).
+_AFTER_BARE = frozenset({"in", "with", "by", "as", "among", "at", "alongside", "during", "for"})
 
 
 _CONNECTOR_TEXT = re.compile(rf"(?:(?:is|was|are|were)\s+)?(?:{CONNECTOR}|{BARE})|linked|")
@@ -87,6 +89,7 @@ def connected_words(
     have them; None where even every connector does not read. Every slot starts neutral; then each slot gets its
     own fill back, in order, wherever the sentence still reads with it. A sentence with an expression in parts
     is left to the restatement: what stands between the parts was its verb's, whatever fills them."""
+    neutral = {n: w for n, w in neutral.items() if not w.endswith(BARE) or _bare_reads(masked, n)}
     if any(n not in neutral and n not in own for n in numbers):
         return None
     if any(masked.slots[n].role or masked.slots[n].head >= 0 for n in numbers):
@@ -100,6 +103,12 @@ def connected_words(
             if _reads(masked, tried, frames):
                 words = tried
     return words, {n for n in numbers if n in neutral and words[n] == neutral[n] and words[n] != own.get(n)}
+
+
+def _bare_reads(masked: MaskedDocument, number: int) -> bool:
+    """Whether the preposition the text keeps after slot ``number`` reads after "mentioned"."""
+    following = masked.text[masked.slots[number].end :].split(maxsplit=1)
+    return bool(following) and following[0].lower() in _AFTER_BARE
 
 
 def _reads(masked: MaskedDocument, words: Mapping[int, str], frames: Sequence[Frame]) -> bool:
