@@ -34,6 +34,9 @@ NEAREST = 2
 UNREAD = "related_to"
 #: An article or possessive right before a name: the name modifies the noun phrase that follows it.
 DETERMINER_BEFORE = re.compile(r"(?:^|\s)(?:an?|the|his|her|its|their|our|my|your)\s+$", re.IGNORECASE)
+#: An article, then a year or number ("a 1934 French [film directed by]", "a 2011 Bengali [romantic film]"): the
+#: name after them opens a noun phrase as it does right after the article.
+_DETERMINER_AND_NUMBER = re.compile(r"(?:^|\s)(?:an?|the)\s+\d[\d,–-]*s?\s+$", re.IGNORECASE)
 _AFTER_AND = re.compile(r"(?:^|\s)(?:and|but)\s+$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;][\"'”’)\]]*)\s*$")
 
@@ -95,8 +98,14 @@ def opens_noun_phrase(text: str, start: int, end: int) -> bool:
     window = text[max(0, start - 12) : start]
     found = DETERMINER_BEFORE.search(window)
     if not found:
-        return False
-    article = max(0, start - 12) + found.start() + (window[found.start()].isspace())
+        window = text[max(0, start - 20) : start]
+        found = _DETERMINER_AND_NUMBER.search(window)
+        if not found:
+            return False
+        window_start = max(0, start - 20)
+    else:
+        window_start = max(0, start - 12)
+    article = window_start + found.start() + (window[found.start()].isspace())
     if text[article : article + 3].lower() == "the" and " " in text[start:end].strip():
         return False
     return not _SENTENCE_START.search(text[max(0, article - 8) : article])
@@ -104,13 +113,19 @@ def opens_noun_phrase(text: str, start: int, end: int) -> bool:
 
 def hangs(text: str, row: Sequence[PlacedMention], region: Region) -> bool:
     """Whether ``region`` ends a noun phrase that the name right before it opens with an article ("an American
-    [singer]", "the Canadian [province of]"): blanks between them, a determiner before the name."""
+    [singer]", "the Canadian [province of]", "a 1934 French historical drama film [directed by]"): blanks or the
+    phrase's own lower-case words between them, a determiner (and a year) before the name."""
     before = [m for m in row if m.end <= region.start]
     if not before:
         return False
     last = max(before, key=lambda m: m.end)
     start, end = last.start, last.end
-    return not text[end : region.start].strip() and opens_noun_phrase(text, start, end)
+    return bool(_REST_OF_PHRASE.fullmatch(text[end : region.start])) and opens_noun_phrase(text, start, end)
+
+
+#: What may stand between a name that opens a noun phrase and the region that hangs off it: blanks, or the
+#: phrase's own lower-case words ("a 1934 French [historical drama film] directed by").
+_REST_OF_PHRASE = re.compile(r"\s*(?:[A-Za-z][a-z-]*\s+){0,4}")
 
 
 def coordinated(text: str, region: Region) -> bool:
