@@ -144,17 +144,18 @@ def test_a_slot_after_and_keeps_its_siblings_clause_form(extractor):
 
 
 def test_a_sentence_with_several_worded_fills_keeps_them_in_place(extractor):
-    """An address chain: three slots. Drawn "borders" everywhere, each comma becomes a clause ("Honolulu County,
-    which borders Hawaii, which borders …"): awkward, kept in place rather than restated; drawn "located_in", the
-    commas stay bare commas, which are no fills with words."""
+    """An address chain: three slots. Drawn "borders" everywhere, a comma closed by the next comma becomes a clause
+    (", which borders United States"); one glued between two names before the next ("County[,] Hawaii,") takes
+    the neutral comma, as no clause reads there; drawn "located_in", the commas stay bare commas, which are no
+    fills with words."""
     text = "Kapolei is a master-planned community in Honolulu County, Hawaii, United States."
     _, masked, _, out = release(extractor, text + " The end.", "borders")
     assert len(masked.slots) == 3, masked.text
     assert out.text == (
-        "Kapolei is a master-planned community that borders Honolulu County that borders Hawaii, which borders "
-        "United States. The end."
+        "Kapolei is a master-planned community that borders Honolulu County, Hawaii, which borders United States. "
+        "The end."
     )
-    assert out.restated_sentences == ()
+    assert out.restated_sentences == () and out.connected_sentences == (0,)
     _, _, _, out = release(extractor, text + " The end.", "located_in")
     assert out.text.startswith("Kapolei is a master-planned community in Honolulu County, Hawaii, United States.")
     assert out.unfillable_sentences == ()
@@ -318,14 +319,16 @@ def test_a_slot_after_a_list_of_what_the_subject_is_takes_a_role_noun(extractor)
 def test_a_slot_after_a_nationality_and_before_a_name_is_a_role_or_a_compound(extractor):
     """From the 2WikiMultiHopQA reading at 4356c78: "had Argentine [mathematician] Manuel Sadosky" was filled "had
     Argentine that followed the teachings of Manuel Sadosky". A role noun or a participle compound reads there
-    ("Argentine-founded"); with neither the sentence is not printed, and its opening, which ends on the
-    nationality ("The school had Argentine."), is not kept either."""
+    ("Argentine-founded"); with neither, the slot takes the neutral connector, which after a name that owns the
+    next is nothing: the sentence reads as written without the role (issue 39), and nothing drawn is printed in it.
+    A compound of a participle that does not read glued ("Argentine-persecuted") is no fill."""
     text = "The school had Argentine mathematician Manuel Sadosky among its main founders."
     _, masked, _, out = release(extractor, text, "founded")
     assert masked.text == "The school had Argentine [REL_0] Manuel Sadosky among its main founders.", masked.text
     assert out.text == "The school had Argentine-founded Manuel Sadosky among its main founders.", out.text
     _, _, _, out = release(extractor, text + " The end.", "born_in")
-    assert out.text == "The end.", out.text
+    assert out.text == "The school had Argentine Manuel Sadosky among its main founders. The end.", out.text
+    assert out.connected_sentences == (0,)
 
 
 def test_a_slot_after_a_copulas_noun_and_an_adverb_is_one_more_noun(extractor):

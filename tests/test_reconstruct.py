@@ -165,7 +165,9 @@ def test_where_no_form_fits_the_verbalizer_says_so():
     the sentence is deleted and counted rather than printed broken."""
     bare = FormVerbalizer(lambda p, _pair: {"clause": "sued", "noun": None, "inverse": "was sued by"})
     assert bare("sued", ("PERSON", "ORG"), Place(POSSESSIVE, pronoun=True)) is None
-    assert bare("sued", ("PERSON", "ORG"), Place(POSSESSIVE)) == "-sued"  # "Acme's [REL] Bob" -> "Acme-sued Bob"
+    assert bare("sued", ("PERSON", "ORG"), Place(POSSESSIVE)) is None  # "Acme-sued Bob" does not read glued
+    owned = FormVerbalizer(lambda p, _pair: {"clause": "owns", "noun": None, "inverse": "is owned by"})
+    assert owned("owns", ("PERSON", "ORG"), Place(POSSESSIVE)) == "-owned"  # "Acme's [REL] Bob" -> "Acme-owned Bob"
 
 
 def test_mask_marks_slots_whose_object_comes_first():

@@ -9,8 +9,9 @@ sentences right after it (:func:`relguard.rewrite.restate.restatements`, ``whole
 
 The connectors are constants of the frame (public, read from the masked sentence), so they say nothing of the
 original relation nor of the draw; what the release states of the pair is the drawn predicate, once, after the
-sentence (DESIGN invariants 6 and 7). A frame that wants a role noun ("the [REL] of Canada", "Acme's [REL]
-Alice") has no neutral word that reads for every kind, so such a sentence is still restated.
+sentence (DESIGN invariants 6 and 7). After a name that owns the next one ("Acme's [REL] Alice", "Han [REL] Huo
+Qubing") the connector is nothing; a frame that wants a role noun ("the [REL] of Canada", "his [REL] Alice") has no
+neutral word that reads for every kind, so such a sentence is still restated.
 """
 
 from __future__ import annotations
@@ -69,6 +70,8 @@ def neutral_words(place: Place) -> str | None:
         return participle
     if frame == fr.START:
         return participle[0].upper() + participle[1:]
+    if frame == fr.POSSESSIVE and place.name_after and not place.pronoun:
+        return ""  # "the renowned Han [REL] Huo Qubing", "Acme's [REL] Alice": the names stand side by side
     if frame == fr.ROLE:
         return f", {CONNECTOR}"
     if frame == fr.COMMA:

@@ -52,6 +52,12 @@ PREPOSITIONS = words(
     """of in to for by with from at on into onto against as within near over under through about after across
     toward towards upon among between behind beside around inside outside throughout"""
 )
+#: Participles that read glued to a name before a noun or name ("Paris-born Alice", "Sega-published Daytona"):
+#: "Han-canonized Huo Qubing", "French-persecuted Jean Renoir" do not (blind reading, issue 39).
+COMPOUND_PARTICIPLES = words(
+    """born based owned made led backed funded run built produced published designed directed written sponsored
+    controlled operated founded managed raised trained educated"""
+)
 IRREGULAR_PARTICIPLES = words(
     """born known held built made run led won sold taught written given shown seen set found put kept told brought
     bought thought drawn grown thrown driven ridden sung begun chosen spoken stolen taken eaten fallen
@@ -208,18 +214,19 @@ class FormVerbalizer:
             if frame == fr.ROLE:
                 return f", {'who' if place.person else 'which'} {finite}"  # "Hugh Jackman, who appointed X,"
             made = participle(self.finite(predicate, type_pair, inverted=not inverted))
-            if made and place.name_after and not place.pronoun and " " not in split_preposition(made)[0]:
-                return "-" + split_preposition(made)[0]  # "Paris-born Alice", "Sega-published Daytona"
+            glued = split_preposition(made)[0] if made else ""
+            if place.name_after and not place.pronoun and glued in COMPOUND_PARTICIPLES:
+                return "-" + glued  # "Paris-born Alice", "Sega-published Daytona"
             return None
         if frame == fr.COMMA:
             if predicate in APPOSITIVE and not inverted:
                 return ","  # "Dublin, Ohio": the one relation a bare comma states
             if place.closed:
                 return f", {'who' if place.person else 'which'} {finite}"
-            return f" {participle(finite) or relative + ' ' + finite}"
+            return None  # "born in Baltimore [that colonized] Maryland and died": the neutral comma reads there
         if frame == fr.HYPHEN:
             made = participle(finite)
-            if made and " " not in split_preposition(made)[0]:
+            if made and split_preposition(made)[0] in COMPOUND_PARTICIPLES:
                 return "-" + split_preposition(made)[0]  # "Los Angeles-owned cover band"
             return None
         if frame == fr.START:
@@ -234,6 +241,9 @@ class FormVerbalizer:
 #: relative clause ("a river [that flows into] X") where the own form was a participle.
 STYLES = ("preposition", "own", "relative")
 _PREPOSITION_FRAMES = frozenset({fr.MODIFIER, fr.COMMA})
+#: The prepositions that alone, after a noun, read as a relation to the name after ("a film by X", "a river in
+#: X"); "a film to X", "a church to X" do not (blind reading, issue 39).
+_AFTER_A_NOUN = frozenset({"by", "in", "of", "from", "with", "for", "at", "on", "near", "within"})
 
 
 class Styled:
@@ -251,7 +261,7 @@ class Styled:
             if place.frame == fr.COMMA and predicate in APPOSITIVE and not place.inverted:
                 return own
             closing = split_preposition(self.base.finite(predicate, type_pair, inverted=place.inverted))[1]
-            if closing and not place.preposition_after and not place.has_tail:
+            if closing in _AFTER_A_NOUN and not place.preposition_after and not place.has_tail:
                 return closing
         if self.style == "relative" and place.frame == fr.MODIFIER and own and not RELATIVE.match(own):
             finite = self.base.finite(predicate, type_pair, inverted=place.inverted)
