@@ -779,3 +779,16 @@ def test_one_draw_per_stated_relation_on_the_sample_corpus(extractor: SpacyExtra
                  "Music School.")  # fmt: skip
     pairs = {frozenset((t.subject, t.object)) for t in result.triples}
     assert frozenset(("Sweden", "Stockholm")) not in pairs, pairs
+
+
+def test_relation_names_read_as_names_a_modal_keeps_the_base_form_and_prepositions_do_not_pile_up(extractor):
+    """From the officer's reading (issue 42): "will_reported_to", "in_of", "filed_against_in_of" on Triples."""
+    from relguard.extract.spacy.patterns import _one_preposition_per_run
+
+    result = run(extractor, "Sarah Lindqvist will report to Daniel Okafor at Vireo Analytics.")
+    assert ("Sarah Lindqvist", "will_report_to", "Daniel Okafor") in {
+        (t.subject, t.predicate, t.object) for t in result.triples
+    }
+    assert _one_preposition_per_run(["filed", "against", "in", "of"]) == ["filed", "against"]
+    assert _one_preposition_per_run(["in", "of"]) == ["of"]
+    assert _one_preposition_per_run(["capital", "of"]) == ["capital", "of"]

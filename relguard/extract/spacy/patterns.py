@@ -243,6 +243,8 @@ class SentenceRelations(NounRules, SpanCutter):
                 words.append("".join(g.text for g in group).lower())
                 continue
             word = expression_word(t)
+            if word and t.pos_ == "VERB" and words and words[-1] in lex.MODALS:
+                word = t.lemma_.lower()  # "will report to": a modal keeps the verb's base form
             if word:
                 words.append(word)
         if not words:
@@ -255,12 +257,32 @@ class SentenceRelations(NounRules, SpanCutter):
             owner = {c.i for c in content[-1].children if c.dep_ in ("poss", "compound")}
             first = self.s.mentions[a]
             words = ["with", *words] if any(first[0] <= i < first[1] for i in owner) else [*words, "of"]
-        predicate = normalize_predicate(" ".join(words))
+        predicate = normalize_predicate(" ".join(_one_preposition_per_run(words)))
         if predicate in lex.IDENTITY or predicate.rsplit("_", 1)[-1] in lex.NON_RELATIONAL_PREPS:
             return None
         if _names_an_alias(predicate.split("_")):
             return None  # "better known by his stage name", "stylized as": another name, not a relation
         return predicate
+
+
+def _one_preposition_per_run(words: list[str]) -> list[str]:
+    """``words`` with each run of prepositions cut to one: the first after a word of content ("filed against [in
+    of]" → "filed against"), the last where the run opens the expression ("in of" → "of"). A path through a noun
+    phrase collects its prepositions, which no relation name repeats ("in_of", "filed_against_in_of")."""
+    out: list[str] = []
+    for word in words:
+        if out and word in _PREPOSITIONS and out[-1] in _PREPOSITIONS:
+            if len(out) == 1:
+                out[-1] = word
+            continue
+        out.append(word)
+    return out
+
+
+_PREPOSITIONS = lex.words(
+    """of in on at to for from with by into onto about against among between over under through after before
+    during within without near across toward towards upon"""
+)
 
 
 def _names_an_alias(words: list[str]) -> bool:
