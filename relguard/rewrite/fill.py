@@ -8,8 +8,10 @@ masked document, hence the same frames and the same output for the same outcomes
 A sentence is deleted when one of its slots stands for a null outcome. It is unfillable when no form of the
 sampled predicate fits a slot's frame, when a shape rule says no fill reads there (:mod:`relguard.rewrite.shape`:
 two fills in one clause, the same words twice, a range, a fixed preposition ...), or when the filled sentence, read
-back, has a fill where no phrase of its shape is English (:mod:`relguard.rewrite.guard`): never printed broken,
-it keeps its first clause where that reads alone (:mod:`relguard.rewrite.clause`) and states the rest plainly
+back, has a fill where no phrase of its shape is English (:mod:`relguard.rewrite.guard`). Such a sentence is never
+printed broken: where it reads with a neutral connector in the slots whose fills do not read, it keeps every other
+word and its drawn relations are stated after it (:mod:`relguard.rewrite.neutral`, counted as connected); else it
+keeps its first clause where that reads alone (:mod:`relguard.rewrite.clause`) and states the rest plainly
 (:mod:`relguard.rewrite.restate`), or is deleted where nothing is left to state, and counted either way. The
 seams around a fill are mended by :mod:`relguard.rewrite.seams`.
 """
@@ -76,12 +78,12 @@ def fill(
     Line and paragraph breaks around a deleted sentence stay (:func:`removed_ranges`). The result's ``slots``
     are where every non-empty fill landed in its text, whatever the outcome.
     """
-    filled_ = fill_slots(masked, outcomes, verbalize, frames)
-    deleted, texts, unfillable = filled_.deleted, filled_.texts, set(filled_.unfillable)
+    decided = fill_slots(masked, outcomes, verbalize, frames)
+    deleted, texts, unfillable = decided.deleted, decided.texts, set(decided.unfillable)
     gone = deleted | set(withheld)
-    restated = restated_statements(masked, texts, outcomes, verbalize, filled=filled_, gone=gone)
+    restated = restated_statements(masked, outcomes, verbalize, decided=decided, gone=gone)
     unfillable -= set(restated)
-    connected = set(filled_.connected) - gone
+    connected = set(decided.connected) - gone
     held = sorted(set(withheld) - deleted - unfillable)
     gone = deleted | unfillable | set(held)
     kept = complement(removed_ranges(masked.text, masked.sentences, gone), len(masked.text))
@@ -107,12 +109,12 @@ def fill(
     )
 
 
-def restated_statements(masked, texts, outcomes, verbalize, *, filled: Filled, gone: set[int]) -> dict[int, Statement]:
+def restated_statements(masked, outcomes, verbalize, *, decided: Filled, gone: set[int]) -> dict[int, Statement]:
     """The statements of the unfillable sentences not ``gone``, and of the connected ones (the sentence as its
     fills and neutral connectors word it, then the drawn relations of the slots with a connector), leaving out
     the groups a kept sentence's fill already prints in words."""
-    unfillable, connected = filled.unfillable, set(filled.connected)
-    neutral = {n for slots in filled.connected.values() for n in slots}
+    texts, unfillable, connected = decided.texts, decided.unfillable, set(decided.connected)
+    neutral = {n for slots in decided.connected.values() for n in slots}
     left_out = gone | unfillable
     printed = {
         s.groups[0]

@@ -87,7 +87,7 @@ def written_sentences(masked, outcomes, verbalize, frames=None) -> tuple[dict[in
     and state their drawn relations after them."""
     filled = fill_slots(masked, outcomes, verbalize, frames)
     deleted, texts, unfillable, connected = filled.deleted, filled.texts, filled.unfillable, set(filled.connected)
-    restated = restated_statements(masked, texts, outcomes, verbalize, filled=filled, gone=deleted)
+    restated = restated_statements(masked, outcomes, verbalize, decided=filled, gone=deleted)
     out: dict[int, tuple[str, tuple[tuple[int, int], ...]]] = {}
     for number, (start, end) in enumerate(masked.sentences):
         if number in restated:
