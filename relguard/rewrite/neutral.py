@@ -1,10 +1,10 @@
 """Where no wording of a drawn relation reads in its sentence, keep the sentence and say the relation after it.
 
-A sentence no style of fill reads in (:func:`relguard.rewrite.fill.fill_slots`) used to be restated from its
-names, and a blind reader found a fact lost in every one (issue 39: 39 of 39): its dates, numbers, titles and
-descriptions went with it. Instead each slot whose own fill does not read takes a *neutral connector* — the same
-words for every slot of that frame, whatever was drawn: "was associated with", "associated with", a bare comma —
-so the sentence keeps everything outside its slots, and the drawn relations of those slots are stated in plain
+A sentence restated from its names (:mod:`relguard.rewrite.restate`) loses its dates, numbers, titles and
+descriptions with the words around the slots. So where no style of fill reads in a sentence
+(:func:`relguard.rewrite.fill.fill_slots`), each slot whose own fill does not read takes a *neutral connector*:
+the same words for every slot of that frame, whatever was drawn ("was associated with", "associated with", a bare
+comma). The sentence keeps everything outside its slots, and the drawn relations of those slots are stated in plain
 sentences right after it (:func:`relguard.rewrite.restate.restatements`, ``whole=``).
 
 The connectors are constants of the frame (public, read from the masked sentence), so they say nothing of the

@@ -53,7 +53,7 @@ PREPOSITIONS = words(
     toward towards upon among between behind beside around inside outside throughout"""
 )
 #: Participles that read glued to a name before a noun or name ("Paris-born Alice", "Sega-published Daytona"):
-#: "Han-canonized Huo Qubing", "French-persecuted Jean Renoir" do not (blind reading, issue 39).
+#: most do not ("Han-canonized Huo Qubing", "French-persecuted Jean Renoir").
 COMPOUND_PARTICIPLES = words(
     """born based owned made led backed funded run built produced published designed directed written sponsored
     controlled operated founded managed raised trained educated"""
@@ -242,7 +242,7 @@ class FormVerbalizer:
 STYLES = ("preposition", "own", "relative")
 _PREPOSITION_FRAMES = frozenset({fr.MODIFIER, fr.COMMA})
 #: The prepositions that alone, after a noun, read as a relation to the name after ("a film by X", "a river in
-#: X"); "a film to X", "a church to X" do not (blind reading, issue 39).
+#: X"); others need the noun to govern them ("a film to X", "a church to X").
 _AFTER_A_NOUN = frozenset({"by", "in", "of", "from", "with", "for", "at", "on", "near", "within"})
 
 
