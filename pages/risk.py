@@ -46,7 +46,7 @@ if corpus is not None and corpus.groups:
     now = next(e for e in curve if e.epsilon == epsilon)
     expected = {
         "connections kept": (now.connection, "Expected share of relations whose entity pair stays connected."),
-        "relations kept with their meaning": (now.relation, OUTCOME_HELP[""]),
+        "meaning kept": (now.relation, OUTCOME_HELP[""]),
         "relations deleted": (now.deleted, OUTCOME_HELP["deleted"]),
     }
     for col, (label, (share, what)) in zip(st.columns(3), expected.items(), strict=True):

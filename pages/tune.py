@@ -24,8 +24,8 @@ if corpus is not None and corpus.groups:
     a, b, c = st.columns([3, 2, 1])
     epsilon_label = "ε — privacy budget (log scale): ← more privacy · more utility →"
     log_slider(a, epsilon_label, options=EPSILONS, key="w_epsilon", state="epsilon")
-    budget_label = "Per-entity budget: ε is each entity's E (pair (s, o) drawn at E / max(n(s), n(o)))"
-    lasting(a.toggle, budget_label, key="w_entity", state="entity_budget")
+    budget_help = "ε is each entity's budget E; the pair (s, o) is drawn at E / max(n(s), n(o))."
+    lasting(a.toggle, "Per-entity budget", key="w_entity", state="entity_budget", help=budget_help)
     lam_label = "λ — distance of deleting (log scale): ← deletes more · deletes less →"
     log_slider(b, lam_label, options=LAMBDAS, key="w_lam", state="lam")
     lasting(c.number_input, "K", min_value=1, max_value=20, step=1, key="w_k", state="k")

@@ -77,12 +77,12 @@ def _document_html(
 
 
 def legend_html() -> str:
-    """Colour key for entity types, plus the relation-span style."""
-    chips = "".join(
-        f'<span style="background:{c}55;border-bottom:2px solid {c};padding:1px 6px;margin-right:6px">{t}</span>'
+    """Colour key for entity types, plus the relation-span style; the chips wrap in a narrow window."""
+    chips = " ".join(
+        f'<span style="background:{c}55;border-bottom:2px solid {c};padding:1px 6px;white-space:nowrap">{t}</span>'
         for t, c in TYPE_COLOURS.items()
     )
-    relation = '<i style="border-bottom:3px double #333">relation</i>'
+    relation = ' <i style="border-bottom:3px double #333">relation</i>'
     unprotected = (
         f' <mark style="{_UNPROTECTED}">sentence with two entities and no relation slot (not protected)</mark>'
     )

@@ -48,7 +48,7 @@ OUTCOME_HELP = {
     "substituted (distant)": "Expected share of relations replaced by a relation of another meaning.",
     "deleted": "Expected share of relations whose sentence is deleted (the null outcome).",
     "": "kept + substituted (close): expected share of relations whose released relation means the original one "
-    "(Risk & utility shows the same number as 'relations kept with their meaning').",
+    "(Risk & utility shows the same number as 'meaning kept').",
 }
 
 
