@@ -38,17 +38,17 @@ def test_the_connector_is_the_same_whatever_was_drawn_and_whatever_the_slot_held
 
 
 def test_a_clause_on_a_noun_that_is_not_the_name_takes_the_connector(extractor):
-    """ "seasonal links [with] the Italian mainland": a relative clause there ("links that banned the Italian
-    mainland") says the drawn relation of the links, not of Milan; the connector claims nothing of them. A
-    nationality is no subject a statement can name, so nothing drawn is printed (counted as connected)."""
+    """ "seasonal services [with] Switzerland" (an invented sentence): a relative clause there ("services that
+    banned Switzerland") says the drawn relation of the services, not of Turin; the connector claims nothing of
+    them, and the draw is stated of the pair after the sentence."""
     text = (
-        "In the summer, there are services to Rome and Milan, besides many other seasonal links with the Italian "
-        "mainland. The end."
+        "In winter, there are night trains to Lyon and Turin, besides several other seasonal services with "
+        "Switzerland. The end."
     )
     _, masked, _, out = _release(extractor, text, "banned")
-    assert "links [REL_0] the Italian mainland" in masked.text, masked.text
-    assert "seasonal links associated with the Italian mainland. The end." in out.text, out.text
-    assert "banned" not in out.text and out.connected_sentences == (0,)
+    assert "services [REL_0] Switzerland" in masked.text, masked.text
+    assert "seasonal services associated with Switzerland. Turin banned Switzerland. The end." in out.text, out.text
+    assert "that banned" not in out.text and out.connected_sentences == (0,)
 
 
 def test_a_fill_that_reads_in_place_is_kept_and_no_connector_is_used(extractor):

@@ -34,7 +34,7 @@ NEAREST = 2
 UNREAD = "related_to"
 #: An article or possessive right before a name: the name modifies the noun phrase that follows it.
 DETERMINER_BEFORE = re.compile(r"(?:^|\s)(?:an?|the|his|her|its|their|our|my|your)\s+$", re.IGNORECASE)
-#: An article, then a year or number ("a 1934 French [film directed by]", "a 2011 Bengali [romantic film]"): the
+#: An article, then a year or number ("a 1952 Swedish [film directed by]", "a 2011 Bengali [romantic film]"): the
 #: name after them opens a noun phrase as it does right after the article.
 _DETERMINER_AND_NUMBER = re.compile(r"(?:^|\s)(?:an?|the)\s+\d[\d,–-]*s?\s+$", re.IGNORECASE)
 _AFTER_AND = re.compile(r"(?:^|\s)(?:and|but)\s+$")
@@ -113,7 +113,7 @@ def opens_noun_phrase(text: str, start: int, end: int) -> bool:
 
 def hangs(text: str, row: Sequence[PlacedMention], region: Region) -> bool:
     """Whether ``region`` ends a noun phrase that the name right before it opens with an article ("an American
-    [singer]", "the Canadian [province of]", "a 1934 French historical drama film [directed by]"): blanks or the
+    [singer]", "the Canadian [province of]", "a 1952 Swedish comedy film [directed by]"): blanks or the
     phrase's own lower-case words between them, a determiner (and a year) before the name."""
     before = [m for m in row if m.end <= region.start]
     if not before:
@@ -124,7 +124,7 @@ def hangs(text: str, row: Sequence[PlacedMention], region: Region) -> bool:
 
 
 #: What may stand between a name that opens a noun phrase and the region that hangs off it: blanks, or the
-#: phrase's own lower-case words ("a 1934 French [historical drama film] directed by").
+#: phrase's own lower-case words ("a 1952 Swedish [comedy film] directed by").
 _REST_OF_PHRASE = re.compile(r"\s*(?:[A-Za-z][a-z-]*\s+){0,4}")
 
 

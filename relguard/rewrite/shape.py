@@ -305,8 +305,8 @@ _NOT_ONE_PHRASE = re.compile(
 
 def off_subject(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequence[Frame]) -> set[int]:
     """Sentences where a fill that modifies the noun before it ("that banned X", "owned by X") follows a noun that
-    is neither a name nor the name's own description: "seasonal links [that banned] the Italian mainland", "suites
-    for unaccompanied cello [that educated] Bach", "a stop [that spanned] Punta Arenas". The drawn relation is the
+    is neither a name nor the name's own description: "seasonal services [that banned] Switzerland", "sonatas for
+    solo violin [that educated] Bach", "a stop [that spanned] Lyon". The drawn relation is the
     name's, so stated there it is said of the wrong thing (and often of the wrong kind). A description right after
     a copula whose subject is a name is the name's ("Sonic is a media franchise [REL] Sega"), and a fill after
     "and" has the earlier verb's subject. Only a slot in the modifier frame is read: a neutral connector there

@@ -53,7 +53,7 @@ PREPOSITIONS = words(
     toward towards upon among between behind beside around inside outside throughout"""
 )
 #: Participles that read glued to a name before a noun or name ("Paris-born Alice", "Sega-published Daytona"):
-#: most do not ("Han-canonized Huo Qubing", "French-persecuted Jean Renoir").
+#: most do not ("Han-canonized Huo Qubing", "French-persecuted Anna Berg").
 COMPOUND_PARTICIPLES = words(
     """born based owned made led backed funded run built produced published designed directed written sponsored
     controlled operated founded managed raised trained educated"""
