@@ -12,13 +12,11 @@ screenshots too: a cut a reader sees but the page reports as fitting is still a 
 from __future__ import annotations
 
 import argparse
-import shutil
 from pathlib import Path
 
-from app_slider_latency import PAGES, WAIT, free_port, settle, start_app
+from app_slider_latency import CHROMIUM, PAGES, WAIT, free_port, settle, start_app
 from playwright.sync_api import expect, sync_playwright
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 #: Visible elements whose text is wider than their box, and controls past the window's right edge.
 CUT = """() => {
   const seen = [];

@@ -59,7 +59,7 @@ def neutral_words(place: Place) -> str | None:
     """The neutral connector for ``place``, or None where no constant reads (a role noun is wanted)."""
     frame = place.frame
     participle = BARE if place.preposition_after and not place.has_tail else CONNECTOR
-    if frame in (fr.REMOVED,):
+    if frame == fr.REMOVED:
         return ""
     if frame == fr.TAIL:
         return CONNECTOR.rsplit(" ", 1)[1]
@@ -116,7 +116,8 @@ def _bare_reads(masked: MaskedDocument, number: int) -> bool:
 
 def _reads(masked: MaskedDocument, words: Mapping[int, str], frames: Sequence[Frame]) -> bool:
     """Whether one sentence's slots read with ``words``, by the checks of the lenient wording."""
-    if gapped(masked, words) or wants_plural(masked, words) or off_subject(masked, words, frames):
+    drawn = {n: w for n, w in words.items() if w not in (CONNECTOR, BARE)}
+    if gapped(masked, words) or wants_plural(masked, words) or off_subject(masked, drawn, frames):
         return False
     sentence = masked.slots[next(iter(words))].sentence
     return not misread_sentences(masked, words, skip={s.sentence for s in masked.slots} - {sentence})

@@ -295,8 +295,6 @@ def wants_plural(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
 
 #: A fill that says something of the noun before it: a relative clause or a participle ("that banned", "owned by").
 _MODIFIES = re.compile(r"^,? ?(?:(?:that|who|which) |\w+(?:ed|en|wn|ung|ld|lt|nt|de)\b)")
-#: The neutral connectors of the modifier frame (:mod:`relguard.rewrite.neutral`, which imports this module).
-_CONNECTORS = frozenset({"associated with", "mentioned"})
 _COPULA_BEFORE = re.compile(r"\b(?:is|was|are|were|becomes|became|remains|remained)\b")
 _NOT_ONE_PHRASE = re.compile(
     r"[,;:()]|\b(?:of|in|to|for|by|with|from|at|on|into|as|within|near|over|under|through|and|or|that|which|who)\b"
@@ -309,13 +307,13 @@ def off_subject(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequen
     solo violin [that educated] Bach", "a stop [that spanned] Lyon". The drawn relation is the
     name's, so stated there it is said of the wrong thing (and often of the wrong kind). A description right after
     a copula whose subject is a name is the name's ("Sonic is a media franchise [REL] Sega"), and a fill after
-    "and" has the earlier verb's subject. Only a slot in the modifier frame is read: a neutral connector there
-    (:mod:`relguard.rewrite.neutral`) claims nothing and is let be."""
+    "and" has the earlier verb's subject. Only a slot in the modifier frame is read; the caller leaves out a
+    neutral connector (:mod:`relguard.rewrite.neutral`), which claims nothing."""
     found: set[int] = set()
     ends = {end for _, end, _ in masked.mentions}
     for number, slot in enumerate(masked.slots):
         words = texts.get(number, "")
-        if frames[number].name != "modifier" or words in _CONNECTORS or not _MODIFIES.match(words) or slot.role:
+        if frames[number].name != "modifier" or not _MODIFIES.match(words) or slot.role:
             continue
         start = masked.sentences[slot.sentence][0]
         before = masked.text[start : slot.start]
