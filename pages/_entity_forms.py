@@ -1,4 +1,4 @@
-"""The Review page's entity forms: add a name, set a pronoun's referent, correct a type, merge aliases.
+"""The Review page's entity forms: add a name, split one, set a pronoun's referent, correct a type, merge aliases.
 
 Like every form of the page (:mod:`pages._review_forms`), each records one edit of :mod:`relguard.extract.review`
 from what the analyst picks; the small helpers the forms share live here.
@@ -11,7 +11,7 @@ from typing import TypeVar
 
 import streamlit as st
 
-from relguard.extract.review import AddEntity, MergeAlias, SetReferent, SetType, entity_names
+from relguard.extract.review import AddEntity, MergeAlias, SetReferent, SetType, SplitName, entity_names
 from relguard.pipeline import Prepared
 from relguard.studio.queue import PRONOUNS, UNTYPED
 from relguard.studio.review import Flag
@@ -58,6 +58,14 @@ def add_entity(queues: dict[str, list[Flag]], session: Studio) -> None:
     kind = st.selectbox("Its type", ENTITY_TYPES, key="entity_type")
     if st.button("Add entity", key="add_entity", disabled=not (name or "").strip()):
         record(session, AddEntity(name.strip(), kind))
+
+
+def split_name(corpus: Prepared, session: Studio) -> None:
+    joined = [n for n in entity_names(corpus.extraction) if len(n.split()) >= 3]
+    name = st.selectbox("… or split a name that joins two (a case title: A v. B)", joined, index=None, key="split_name")
+    between = st.text_input("The words that join them", value="v.", key="split_between")
+    if st.button("Split the name", key="split", disabled=not (name and between.strip())):
+        record(session, SplitName(name, between.strip()))
 
 
 def set_referent(corpus: Prepared, queues: dict[str, list[Flag]], session: Studio) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages._entity_forms import add_entity, document_of, merge, pick, record, retype, set_referent
+from pages._entity_forms import add_entity, document_of, merge, pick, record, retype, set_referent, split_name
 from relguard.extract.review import AddSlot, Dismiss, RemoveSlot, locate_span, slot_on, slots_of
 from relguard.pipeline import Prepared
 from relguard.studio.review import Flag
@@ -16,7 +16,18 @@ from relguard.studio.session import Studio
 from relguard.studio.unsettled import dismissals, unprotected
 from relguard.studio.wording import count_words, edit_words, sentence_label
 
-__all__ = ["TABS", "add_entity", "add_slot", "dismiss", "edit_log", "merge", "remove_slot", "retype", "set_referent"]
+__all__ = [
+    "TABS",
+    "add_entity",
+    "add_slot",
+    "dismiss",
+    "edit_log",
+    "merge",
+    "remove_slot",
+    "retype",
+    "set_referent",
+    "split_name",
+]
 TABS = (
     "Add a missed slot",
     "Remove a slot",

@@ -9,11 +9,12 @@ from relguard.studio.unsettled import unprotected
 
 st.title("Review")
 st.write(
-    "Before the draw, see what RelGuard did not protect and settle each item: add a relation it missed, widen a slot "
-    "that left relation words outside, add a name the NER missed, say who a pronoun refers to, correct a type, merge "
-    "two names of one entity — or dismiss an item with the reason it is harmless. Edits decide **where** the slots "
-    "are, never **which** outcome a slot gets — choosing outcomes by hand would void the guarantee. Everything on "
-    "this page shows the original documents: it is a **confidential view**."
+    "Before the draw, see what RelGuard did not protect and settle each item: add a relation it missed, "
+    "widen a slot that left relation words outside, add a name the NER missed or split one that joins "
+    "two, say who a pronoun refers to, correct a type, merge two names of one entity — or dismiss an item"
+    " with the reason it is harmless. Edits decide **where** the slots are, never **which** outcome a "
+    "slot gets — choosing outcomes by hand would void the guarantee. Everything on this page shows the "
+    "original documents: it is a **confidential view**."
 )
 corpus = need_corpus()
 if corpus is not None:
@@ -47,6 +48,7 @@ if corpus is not None:
         forms.remove_slot(corpus, session)
     with tabs[2]:
         forms.add_entity(queues, session)
+        forms.split_name(corpus, session)
     with tabs[3]:
         forms.set_referent(corpus, queues, session)
     with tabs[4]:

@@ -114,3 +114,5 @@ if corpus is not None and corpus.groups:
         if (draws := studio().draw_count()) is not None and draws.corpus > 1:
             st.warning(draws.words())
         st.caption("See what changed on **Drawn release** (confidential view), then **Export** it.")
+elif corpus is not None:
+    st.info("No relation was found between two names in these documents: there is nothing to draw. See **Review**.")

@@ -179,3 +179,30 @@ def test_every_unprotected_sentence_is_counted_once_everywhere_and_must_be_settl
     assert any(f"{count} settled, 0 still open" in c.value for c in at.caption)
     zip_button = next(b for b in at.get("download_button") if b.label.startswith("Download the release"))
     assert not zip_button.proto.disabled
+
+
+def test_the_review_page_splits_a_case_title_into_its_two_parties():
+    """ "Northgate Pharma v. Calloway Biotech" is one name to the NER, so "v." could get no slot; the form splits it."""
+    case = b"Legal note: Northgate Pharma v. Calloway Biotech (2024). Judge Ellen Park presided over the hearing."
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.run()
+    at.file_uploader(key="uploads").set_value([("case.txt", case, "text/plain")]).run()
+    goto(at, "review")
+    at.selectbox(key="split_name").set_value("Northgate Pharma v. Calloway Biotech").run()
+    next(b for b in at.button if b.label == "Split the name").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [e.kind for e in at.session_state.review.edits] == ["split_name"]
+    doc = at.session_state.prepared.extraction.documents[0]
+    assert [(t.subject, t.object) for t in doc.triples] == [("Northgate Pharma", "Calloway Biotech")]
+
+
+def test_a_corpus_with_no_relation_to_draw_opens_every_page_without_a_traceback():
+    """Nothing to draw is a corpus like any other: the tables are empty, no page breaks on them."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.run()
+    at.file_uploader(key="uploads").set_value([("plain.txt", b"The weather was mild. Lunch was late.", "text/plain")])
+    at.run()
+    assert at.session_state.prepared.groups == ()
+    for page in ("documents", "triples", "pools", "tune", "risk", "review", "release", "export", "learn"):
+        goto(at, page)
+    assert any("there is nothing to draw" in i.value for i in goto(at, "tune").info)

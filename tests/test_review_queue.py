@@ -21,6 +21,7 @@ from relguard.extract.review import (
     Review,
     SetReferent,
     SetType,
+    SplitName,
     apply_review,
     locate_span,
 )
@@ -213,3 +214,33 @@ def test_every_new_action_replays_through_review_json_and_the_cli(memo, tmp_path
     in_memory = prepare([Document("memo.txt", MEMO)], k=10, review=review)
     assert report["counts"]["groups"] == len(in_memory.groups)  # the batch engine applies the edits alike
     capsys.readouterr()
+
+
+#: A case title the NER reads as one name: "v." cannot get a slot inside it until the name is split.
+CASE = "Legal note: Northgate Pharma v. Calloway Biotech (2024). Judge Ellen Park presided over the hearing."
+CASE_TITLE = "Northgate Pharma v. Calloway Biotech"
+
+
+def test_a_name_that_joins_two_is_split_and_the_joining_words_get_a_slot():
+    """(The strict mode reads names by their spelling and finds the two parties already.)"""
+    case = prepare([Document("case.txt", CASE)], k=10)
+    assert CASE_TITLE in {e.name for e in _doc(case.extraction).entities}  # the NER's reading this test needs
+    assert not _doc(case.extraction).triples
+    review = Review(
+        (SplitName(CASE_TITLE, "v."), SetType("Northgate Pharma", "ORG"), SetType("Calloway Biotech", "ORG"))
+    )
+    split = prepare([Document("case.txt", CASE)], k=10, review=Review.from_json(review.to_json()))
+    names = {e.name: e.type for e in _doc(split.extraction).entities}
+    assert CASE_TITLE not in names and names["Northgate Pharma"] == names["Calloway Biotech"] == "ORG"
+    slot = [(t.subject, o.text.strip(), t.object) for t in _doc(split.extraction).triples for o in t.occurrences]
+    assert slot == [("Northgate Pharma", "v.", "Calloway Biotech")]
+    released = split.draw(epsilon=1.0, lam=1.0, seed=3).documents[0].text
+    assert " v. " not in released and "Northgate Pharma" in released
+
+
+def test_a_split_that_cannot_apply_says_why():
+    case = prepare([Document("case.txt", CASE)], k=10)
+    with pytest.raises(InputError, match=r"no entity is named 'Northgate v\. Calloway'"):
+        apply_review(case.extraction, Review((SplitName("Northgate v. Calloway", "v."),)))
+    with pytest.raises(InputError, match=r"does not spell 'vs\.' between two words"):
+        apply_review(case.extraction, Review((SplitName(CASE_TITLE, "vs."),)))

@@ -1,6 +1,7 @@
-"""Review edits that change who a mention stands for: a name the NER missed, and what a pronoun refers to.
+"""Review edits that change who a mention stands for: a name the NER missed, what a pronoun refers to, and a name
+that is two names joined ("Acme Corp v. Beta Ltd").
 
-Both change mentions, never a relation's words, and both end as every extraction does: the document's slots are
+All change mentions, never a relation's words, and both end as every extraction does: the document's slots are
 paired again by position (:func:`~relguard.extract.regions.pair_by_position`; in the strict mode the stretches
 are taken again, :func:`~relguard.extract.stretches.to_stretches`), so a new mention takes part in the slots
 around it exactly as a mention the extractor had found would, and no slot is left without a pair.
@@ -13,6 +14,7 @@ from dataclasses import replace
 
 from relguard.errors import InputError
 from relguard.extract.regions import pair_by_position
+from relguard.extract.spacy.inflect import normalize_predicate
 from relguard.extract.stretches import to_stretches
 from relguard.types import DocumentExtraction, Entity, Mention, Occurrence, Triple
 
@@ -48,6 +50,57 @@ def add_entity(doc: DocumentExtraction, name: str, kind: str, *, number: int) ->
     if doc.stretches:
         return to_stretches(replace(doc, entities=entities))
     return pair_by_position(replace(doc, entities=entities))
+
+
+def split_name(doc: DocumentExtraction, name: str, between: str, *, number: int) -> DocumentExtraction:
+    """``doc`` with every mention of the entity ``name`` that spells ``between`` inside it cut into two mentions,
+    of the names before and after those words, and a slot over ``between`` joining them ("Acme Corp [v.] Beta
+    Ltd": a lawsuit named as one title states who sued whom). Each part keeps the type of an entity already so
+    named, else the type of ``name``; unchanged when ``name`` is not in ``doc``.
+    """
+    old = next((e for e in doc.entities if e.name == name), None)
+    if old is None:
+        return doc
+    pattern = re.compile(r"\s+" + re.escape(between.strip()) + r"\s+")
+    cut = [(m, pattern.search(m.text)) for m in old.mentions]
+    if not any(found for _, found in cut):
+        raise InputError(
+            f"review edit {number}: {name!r} does not spell {between.strip()!r} between two words; copy the joining "
+            "words exactly as the name writes them"
+        )
+    named = {e.name: e for e in doc.entities if e.name != name}
+    added: dict[str, list[Mention]] = {}
+    slots: list[tuple[Mention, Mention, Occurrence]] = []
+    kept: list[Mention] = []
+    for mention, found in cut:
+        if found is None:
+            kept.append(mention)
+            continue
+        left = Mention(mention.sentence, mention.start, mention.start + found.start(), mention.text[: found.start()])
+        right = Mention(mention.sentence, mention.start + found.end(), mention.end, mention.text[found.end() :])
+        gap = found.group()
+        start = mention.start + found.start() + len(gap) - len(gap.lstrip())
+        words = gap.strip()
+        occurrence = Occurrence(doc.document.name, mention.sentence, start, start + len(words), words)
+        for part in (left, right):
+            added.setdefault(part.text, []).append(part)
+        slots.append((left, right, occurrence))
+    entities = [e for e in doc.entities if e.name not in added and e.name != name]
+    if kept:
+        entities.append(replace(old, mentions=tuple(kept)))
+    for part, mentions in added.items():
+        before = named.get(part)
+        every = sorted((*(before.mentions if before else ()), *mentions), key=lambda m: (m.start, m.end))
+        entities.append(Entity(part, before.type if before else old.type, tuple(every)))
+    kinds = {e.name: e.type for e in entities}
+    triples = [t for t in doc.triples if name not in (t.subject, t.object) or kept]
+    for left, right, occurrence in slots:
+        if left.text == right.text:
+            continue
+        predicate = normalize_predicate(occurrence.text) or "v"
+        triples.append(Triple(left.text, kinds[left.text], predicate, right.text, kinds[right.text], (occurrence,)))
+    edited = replace(doc, entities=tuple(entities), triples=tuple(triples))
+    return to_stretches(edited) if doc.stretches else pair_by_position(edited)
 
 
 def set_referent(doc: DocumentExtraction, start: int, end: int, entity: str, *, number: int) -> DocumentExtraction:

@@ -1,11 +1,12 @@
 """An analyst's review of an extraction, made before any outcome is drawn, replayable from a file.
 
-The extractor misses relations and mistypes entities; a privacy officer who reads the documents can fix that:
-add a slot the extractor missed, remove a false one, correct an entity's type, merge an alias into its canonical
-name, add an entity the NER missed, or say what a pronoun refers to (:mod:`relguard.extract.reference`). These are
-*extraction* decisions — like the extractor's own, they decide where the slots are and never which outcome a slot
-gets. Picking an outcome by hand would void the guarantee, so no edit can. A review-queue item the analyst judged
-harmless is dismissed with a reason (:class:`Dismiss`): recorded and replayed, it changes nothing in the extraction.
+The extractor misses relations and mistypes entities; a privacy officer who reads the documents can fix that: add a
+slot the extractor missed, remove a false one, correct an entity's type, merge an alias into its canonical name,
+add an entity the NER missed, split a name that joins two ("A v. B"), or say what a pronoun refers to
+(:mod:`relguard.extract.reference`). These are *extraction* decisions — like the extractor's own, they decide where
+the slots are and never which outcome a slot gets. Picking an outcome by hand would void the guarantee, so no edit
+can. A review-queue item the analyst judged harmless is dismissed with a reason (:class:`Dismiss`): recorded and
+replayed, it changes nothing in the extraction.
 
 A :class:`Review` is applied to an :class:`~relguard.types.Extraction` with :func:`apply_review` and saved as
 JSON (``review.json``) that the exported config and ``relguard sanitize --review`` replay. Edits name documents,
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from relguard.errors import InputError
 from relguard.extract.corpus import group_relations
-from relguard.extract.reference import add_entity, set_referent
+from relguard.extract.reference import add_entity, set_referent, split_name
 from relguard.extract.spacy.inflect import normalize_predicate
 from relguard.types import (
     ENTITY_TYPES,
@@ -93,6 +94,17 @@ class AddEntity:
 
 
 @dataclass(frozen=True)
+class SplitName:
+    """``name`` is two names joined by the words ``between`` ("Acme Corp v. Beta Ltd", "Smith & Jones"): in
+    every document each of its mentions becomes the two names, with a slot over ``between`` that joins them
+    (:func:`relguard.extract.reference.split_name`)."""
+
+    name: str
+    between: str
+    kind: str = "split_name"
+
+
+@dataclass(frozen=True)
 class SetReferent:
     """The pronoun (or "the company") at ``start:end`` of ``document`` refers to ``entity``: the mention moves to
     it, and the slots the pronoun took part in link ``entity`` instead (:func:`~relguard.extract.reference.
@@ -117,18 +129,19 @@ class Dismiss:
     kind: str = "dismiss"
 
 
-Edit = AddSlot | RemoveSlot | SetType | MergeAlias | AddEntity | SetReferent | Dismiss
+Edit = AddSlot | RemoveSlot | SetType | MergeAlias | AddEntity | SplitName | SetReferent | Dismiss
 _KINDS = {
     "add_slot": AddSlot,
     "remove_slot": RemoveSlot,
     "set_type": SetType,
     "merge_alias": MergeAlias,
     "add_entity": AddEntity,
+    "split_name": SplitName,
     "set_referent": SetReferent,
     "dismiss": Dismiss,
 }
 #: Edits that apply to every document (the others name the one they change; a dismissal changes none).
-_CORPUS_WIDE = (SetType, MergeAlias, AddEntity)
+_CORPUS_WIDE = (SetType, MergeAlias, AddEntity, SplitName)
 
 
 @dataclass(frozen=True)
@@ -196,6 +209,10 @@ def apply_review(extraction: Extraction, review: Review) -> Extraction:
                 f"review edit {number}: {edit.name!r} is spelled nowhere in the corpus outside the names already "
                 "found; copy the name exactly as the documents write it"
             )
+        if isinstance(edit, SplitName) and not any(_entity(d, edit.name) for d in before):
+            raise InputError(
+                f"review edit {number}: no entity is named {edit.name!r}; pick a name the Triples page lists"
+            )
     return Extraction(tuple(documents), group_relations(documents), extractor=extraction.extractor)
 
 
@@ -226,6 +243,10 @@ def _apply(documents: list[DocumentExtraction], edit: Edit, number: int) -> list
         if edit.type not in ENTITY_TYPES:
             raise InputError(f"review edit {number}: unknown entity type {edit.type!r}; use one of {ENTITY_TYPES}")
         return [add_entity(_retype(d, edit.name, edit.type), edit.name, edit.type, number=number) for d in documents]
+    if isinstance(edit, SplitName):
+        if not edit.between.strip():
+            raise InputError(f"review edit {number}: say which words join the two names (e.g. 'v.')")
+        return [split_name(d, edit.name, edit.between, number=number) for d in documents]
     if isinstance(edit, Dismiss):
         return documents
     names = [d.document.name for d in documents]

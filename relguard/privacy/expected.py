@@ -82,7 +82,7 @@ class OutcomeModel:
         """``sentences`` maps each document name to its sentence count (sentences without slots count too)."""
         triples = [t for g in groups for t in g.triples]
         triple_group = np.array([i for i, g in enumerate(groups) for _ in g.triples], dtype=np.int64)
-        d = np.asarray(triple_distances, dtype=np.float64).reshape(len(triples), -1)
+        d = _rows(triple_distances, len(triples))
         kept = np.zeros(d.shape, dtype=bool)
         for i, triple in enumerate(triples):
             predicates = pools[triple.type_pair].predicates
@@ -98,7 +98,7 @@ class OutcomeModel:
         )
         pair_triple = np.array([i for i, _ in incidences], dtype=np.int64)
         pair_sentence = np.array([s for _, s in incidences], dtype=np.int64)
-        rows = np.asarray(distances, dtype=np.float64).reshape(len(groups), -1)
+        rows = _rows(distances, len(groups))
         return cls(rows, triple_group, kept, close, pair_triple, pair_sentence, total, float(close_threshold))
 
     @classmethod
@@ -281,3 +281,9 @@ def _leakage(
         relation=outcome.kept + outcome.close,
         deleted=outcome.deleted,
     )
+
+
+def _rows(values, count: int) -> np.ndarray:
+    """``values`` as ``count`` rows; a corpus with no relation (nothing to draw) has an empty table, not an error."""
+    array = np.asarray(values, dtype=np.float64)
+    return array.reshape(count, -1) if count else np.zeros((0, 0))
