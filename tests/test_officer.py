@@ -190,3 +190,43 @@ def test_a_note_typed_without_capitals_is_split_into_its_sentences():
     assert typed_without_capitals(note) and not typed_without_capitals("Anna was asst. dir. at Acme. She left.")
     extractor = SpacyExtractor()
     assert len(extractor.extract(Document("note.txt", note)).sentences) == 3
+
+
+def test_names_typed_without_capitals_are_whole_and_every_type_is_queued_for_a_look():
+    """The NER cuts a lower-case name short ("nguyen" of "nguyen thi lan": a trailing lower-case word used to be
+    the verb's prefix a name took); in such a text every name is whole, and its type, read from context alone, is
+    queued ("oluwaseun" ORG) instead of being called "probably not a name"."""
+    from relguard.pipeline import prepare
+    from relguard.studio.review import suspicious_types
+    from relguard.types import Document
+
+    note = (
+        "yesterday we spoke with nguyen thi lan about the analyst role. nguyen thi lan currently works for harbor "
+        "finance and is married to tran van minh. oluwaseun is the cousin of tran van minh."
+    )
+    prepared = prepare([Document("note.txt", note)], k=10)
+    names = {e.name for e in prepared.extraction.documents[0].entities}
+    assert {"nguyen thi lan", "tran van minh"} <= names and not names & {"nguyen", "tran", "van"}
+    queued = {f.item: f.problem for f in suspicious_types(prepared.extraction)}
+    assert set(queued) == names and all("typed in lower case" in p for p in queued.values())
+    capitals = prepare([Document("m.txt", "Omar Haddad re-joined Acme Corp in May.")], k=10)
+    assert "Omar Haddad" in {e.name for e in capitals.extraction.documents[0].entities}
+
+
+def test_a_pronoun_that_opens_a_sentence_after_a_deleted_one_is_named():
+    """ "She succeeded Karen Whitfield" after the sentence naming her was deleted: the slot's group names her
+    (public), so the release does; a pronoun no slot ties to an entity ("She smiled") stays as written."""
+    from relguard.pipeline import prepare
+    from relguard.types import Document
+
+    text = "Maria Gonzalez joined Brightwater Logistics in 2019. She succeeded Karen Whitfield. She smiled."
+    prepared = prepare([Document("hr.txt", text)], k=10)
+    seen = 0
+    for seed in range(40):
+        out = prepared.draw(epsilon=0.5, lam=1.0, seed=seed).documents[0]
+        if 0 in out.gone_sentences and 1 not in out.gone_sentences:
+            assert out.text.startswith("Maria Gonzalez ") and out.text.endswith(" She smiled."), out.text
+            seen += 1
+        elif 0 not in out.gone_sentences and 1 not in out.gone_sentences:
+            assert ". She " in out.text, out.text
+    assert seen, "no seed below 40 deleted the first sentence alone"

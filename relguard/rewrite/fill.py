@@ -23,6 +23,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from relguard.rewrite import guard
+from relguard.rewrite.antecedent import named_opening
 from relguard.rewrite.frames import Frame, read_frames
 from relguard.rewrite.layout import complement, removed_ranges
 from relguard.rewrite.mask import MaskedDocument, prints_own
@@ -91,7 +92,7 @@ def fill(
     slots: list[tuple[int, int]] = []
     filled = length = 0
     for start, end in kept:
-        piece, ranges = _written(masked, start, end, texts, restated)
+        piece, ranges = named_opening(masked, start, *_written(masked, start, end, texts, restated), gone)
         pieces.append(piece)
         filled += len(ranges)
         slots += [(length + a, length + b) for a, b in (_trimmed(piece, *r) for r in ranges) if b > a]

@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from relguard.extract.positions import MentionTable, SlotRegion, slot_table
 from relguard.types import DocumentExtraction, PairKey
 
+#: Words a mention may be that stand for an entity named elsewhere.
+_PRONOUNS = frozenset({"he", "she", "it", "his", "her", "its", "they", "their", "him", "them"})
+
 
 @dataclass(frozen=True)
 class Slot:
@@ -44,6 +47,9 @@ class MaskedDocument:
 
     ``sentences`` are (start, end) ranges in the masked text; ``slots`` are sorted by position; ``mentions``
     are every entity mention as (start, end, type) in the masked text — public, since names are never masked.
+    ``referents`` are the pronoun mentions that are an end of a slot's group in their sentence, as (start, end,
+    the entity's name): the group key names the entity (public), so a release may name it in the pronoun's place
+    (:mod:`relguard.rewrite.antecedent`).
     """
 
     name: str
@@ -51,6 +57,7 @@ class MaskedDocument:
     sentences: tuple[tuple[int, int], ...]
     slots: tuple[Slot, ...]
     mentions: tuple[tuple[int, int, str], ...] = ()
+    referents: tuple[tuple[int, int, str], ...] = ()
 
 
 def prints_own(masked: MaskedDocument, slot: Slot) -> bool:
@@ -122,8 +129,20 @@ def mask(extraction: DocumentExtraction, group_index: Mapping[PairKey, int]) -> 
 
     sentences = tuple((moved(s.start), moved(s.end)) for s in extraction.sentences)
     mentions = tuple((moved(m.start), moved(m.end), m.type) for row in table.mentions.by_sentence.values() for m in row)
+    ends = {(r.sentence, entity) for r in regions for key in r.pairs for entity in ((key[0], key[1]), (key[2], key[3]))}
+    referents = tuple(
+        (moved(m.start), moved(m.end), m.entity[0])
+        for row in table.mentions.by_sentence.values()
+        for m in row
+        if text[m.start : m.end].lower() in _PRONOUNS and (m.sentence, m.entity) in ends
+    )
     return MaskedDocument(
-        extraction.document.name, "".join(pieces), sentences, tuple(slots), tuple(sorted(set(mentions)))
+        extraction.document.name,
+        "".join(pieces),
+        sentences,
+        tuple(slots),
+        tuple(sorted(set(mentions))),
+        tuple(sorted(set(referents))),
     )
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from relguard.engine.outcomes import OutcomeTable
 from relguard.engine.rewrite import fills_by_sentence
+from relguard.extract.lowercase import typed_without_capitals
 from relguard.extract.spacy import lexicon as lex
 from relguard.extract.unprotected import unprotected_sentences
 from relguard.pipeline import Prepared
@@ -78,7 +79,8 @@ def suspicious_types(extraction: Extraction) -> list[Flag]:
                 continue
             seen.add((entity.name, entity.type))
             reason = (
-                _type_problem(entity.name, entity.type)
+                _lower_typed(entity, doc.document.text)
+                or _type_problem(entity.name, entity.type)
                 or _place_problem(entity, doc.document.text)
                 or _one_word_person(entity)
             )
@@ -87,6 +89,14 @@ def suspicious_types(extraction: Extraction) -> list[Flag]:
                 problem = f"{entity.name} typed {entity.type}: {reason}"
                 flags.append(Flag(doc.document.name, first, problem, entity.name, TYPES, entity.name))
     return flags
+
+
+def _lower_typed(entity, text: str) -> str | None:
+    """In a text typed without capitals the NER types names by their context alone ("oluwaseun" ORG): every one of
+    them is worth a look, and "starts in lower case" says nothing there."""
+    if not entity.name[:1].islower() or not typed_without_capitals(text):
+        return None
+    return "the text is typed in lower case, so its type was read from the words around it alone: check it"
 
 
 def _one_word_person(entity) -> str | None:
@@ -143,7 +153,7 @@ def needs_a_look(prepared: Prepared, release: Release, *, nlp=None) -> list[Flag
         removed = set(out.gone_sentences)
         for number in range(1, len(doc.sentences)):
             if number not in removed and number - 1 in removed and LEANING.match(doc.sentence_text(number)):
-                problem = "opens by pointing back to a deleted sentence"
+                problem = "opens by pointing back to a deleted sentence (a pronoun of a slot is named: check whom)"
                 text = doc.sentence_text(number)
                 flags.append(Flag(doc.document.name, number, problem, text, LOOK, f"sentence {number}"))
         if nlp is None:

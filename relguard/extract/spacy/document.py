@@ -216,6 +216,7 @@ class DocumentState(EntityResolution, Coreference):
         titles = quoted_titles(self.doc, self.sent_spans)
         inside = {i for start, end in titles for i in range(start, end)}
         found: list[tuple[int, int, str]] = [(start, end, "WORK_OF_ART") for start, end in titles]
+        lower_typed = typed_without_capitals(self.document.text)  # "nguyen thi lan": every word of a name is lower
         for ent in doc.ents:
             if ent.label_ not in _ENTITY_TYPES:
                 continue
@@ -228,9 +229,13 @@ class DocumentState(EntityResolution, Coreference):
                 doc[end - 1].is_punct
                 or doc[end - 1].tag_ == "POS"
                 or doc[end - 1].pos_ in ("ADP", "CCONJ", "DET")
-                or doc[end - 1].is_lower  # "Omar Haddad re-[joined]": the NER took the verb's prefix
+                or (doc[end - 1].is_lower and not lower_typed)  # "Omar Haddad re-[joined]": the verb's prefix
             ):
                 end -= 1
+            while (
+                lower_typed and end < len(doc) and doc[end].pos_ == "PROPN" and self.sent_of[end] == self.sent_of[start]
+            ):
+                end += 1  # "nguyen thi [lan]": without capitals the NER cuts names short; the tagger still reads them
             while start < end and (role_word(doc, start) or doc[start].lower_ in ("of", "at", "-", ".")):
                 start += 1  # "[Head of Treasury at] Acme", "CFO": a title is no name (relguard.extract.roles)
             while end > start and (role_word(doc, end - 1) or doc[end - 1].is_punct):
