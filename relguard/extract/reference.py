@@ -61,6 +61,8 @@ def split_name(doc: DocumentExtraction, name: str, between: str, *, number: int)
     old = next((e for e in doc.entities if e.name == name), None)
     if old is None:
         return doc
+    if not between.strip():
+        raise InputError(f"review edit {number}: say which words join the two names (e.g. 'v.')")
     pattern = re.compile(r"\s+" + re.escape(between.strip()) + r"\s+")
     cut = [(m, pattern.search(m.text)) for m in old.mentions]
     if not any(found for _, found in cut):

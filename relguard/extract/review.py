@@ -95,9 +95,8 @@ class AddEntity:
 
 @dataclass(frozen=True)
 class SplitName:
-    """``name`` is two names joined by the words ``between`` ("Acme Corp v. Beta Ltd", "Smith & Jones"): in
-    every document each of its mentions becomes the two names, with a slot over ``between`` that joins them
-    (:func:`relguard.extract.reference.split_name`)."""
+    """``name`` is two names joined by ``between`` ("Acme Corp v. Beta Ltd"): every mention of it becomes the two
+    names with a slot over ``between`` (:func:`relguard.extract.reference.split_name`)."""
 
     name: str
     between: str
@@ -244,8 +243,6 @@ def _apply(documents: list[DocumentExtraction], edit: Edit, number: int) -> list
             raise InputError(f"review edit {number}: unknown entity type {edit.type!r}; use one of {ENTITY_TYPES}")
         return [add_entity(_retype(d, edit.name, edit.type), edit.name, edit.type, number=number) for d in documents]
     if isinstance(edit, SplitName):
-        if not edit.between.strip():
-            raise InputError(f"review edit {number}: say which words join the two names (e.g. 'v.')")
         return [split_name(d, edit.name, edit.between, number=number) for d in documents]
     if isinstance(edit, Dismiss):
         return documents
