@@ -19,10 +19,10 @@ def test_a_sentence_no_fill_reads_in_keeps_its_words_and_states_the_draw_after_i
     _, masked, _, out = _release(extractor, CONCERTS.format(verb="played"), "lives_in")
     assert "[REL_0] three concerts" in masked.text, masked.text
     assert out.text == (
-        "In Madrid, Sofia Jansen was associated with three concerts in 1999. Madrid lives in Sofia Jansen. The end."
+        "In Madrid, Sofia Jansen was associated with three concerts in 1999. Madrid lived in Sofia Jansen. The end."
     ), out.text
     assert out.connected_sentences == (0,) and out.restated_sentences == () and out.unfillable_sentences == ()
-    assert [out.text[a:b] for a, b in out.slots] == [f"was {CONNECTOR}", "lives in"]
+    assert [out.text[a:b] for a, b in out.slots] == [f"was {CONNECTOR}", "lived in"]  # told in the past
 
 
 def test_the_connector_is_the_same_whatever_was_drawn_and_whatever_the_slot_held(extractor):

@@ -32,9 +32,20 @@ def _release(extractor, text: str, predicate: str | None, *, names: bool = True)
 def test_an_unfillable_sentence_is_restated_with_its_names_and_the_drawn_predicate(extractor):
     keys, _, _, out = _release(extractor, UNFILLABLE + " The end.", "member_of")
     assert [k[0] for k in keys] == ["William P. Carey"] and [k[2] for k in keys] == ["Johns Hopkins University"]
-    assert out.text == "William P. Carey is a member of Johns Hopkins University. The end.", out.text
+    assert out.text == "William P. Carey was a member of Johns Hopkins University. The end.", out.text
     assert out.restated_sentences == (0,) and out.unfillable_sentences == () and out.removed_sentences == ()
-    assert [out.text[a:b] for a, b in out.slots] == ["is a member of"]
+    assert [out.text[a:b] for a, b in out.slots] == ["was a member of"]  # "gave": the sentence is told in the past
+
+
+def test_a_restated_sentence_keeps_the_date_it_opens_with_and_its_tense(extractor):
+    """Nothing of "On 2 May 1911, William P. Carey, in active pursuit …, gave money" reads alone, so it is restated;
+    the dated phrase it opens with is no name and no slot, and stays before the statement."""
+    dated = "On 2 May 1911, " + UNFILLABLE + " The end."
+    _, _, _, out = _release(extractor, dated, "member_of")
+    assert out.text == "On 2 May 1911, William P. Carey was a member of Johns Hopkins University. The end.", out.text
+    assert [out.text[a:b] for a, b in out.slots] == ["was a member of"]
+    since = "Since 1911, " + UNFILLABLE + " The end."  # a span, which another relation's statement may not last
+    assert _release(extractor, since, "member_of")[3].text.startswith("William P. Carey was a member of")
 
 
 def test_without_names_the_sentence_is_deleted_and_counted_as_before(extractor):
@@ -50,7 +61,7 @@ def test_a_null_outcome_still_deletes_the_sentence(extractor):
 def test_a_relation_is_stated_once_a_second_unfillable_sentence_with_it_is_deleted(extractor):
     text = f"{UNFILLABLE}\n\n{UNFILLABLE} The end."
     _, _, _, out = _release(extractor, text, "member_of")
-    assert out.text == "William P. Carey is a member of Johns Hopkins University.\n\nThe end.", repr(out.text)
+    assert out.text == "William P. Carey was a member of Johns Hopkins University.\n\nThe end.", repr(out.text)
     assert out.restated_sentences == (0,) and out.unfillable_sentences == (1,)
 
 

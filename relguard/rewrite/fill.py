@@ -127,7 +127,9 @@ def restated_statements(masked, outcomes, verbalize, *, decided: Filled, gone: s
     }
     whole = {n: assemble(masked, *masked.sentences[n], texts) for n in connected - gone}
     sentences = (unfillable | connected) - gone
-    return restatements(masked, sentences, outcomes, verbalize, printed=printed, texts=texts, whole=whole)
+    return restatements(
+        masked, sentences, outcomes, verbalize, printed=printed, texts=texts, whole=whole, past=decided.past
+    )
 
 
 def _written(masked: MaskedDocument, start: int, end: int, texts, restated: Mapping[int, Statement]):
@@ -217,19 +219,22 @@ def fill_slots(
             )[0]
         )
     unfillable = open_sentences | fixed
-    return Filled(deleted, texts, unfillable - deleted, connected)
+    past = frozenset(masked.slots[n].sentence for n in kept if frames[n].past)
+    return Filled(deleted, texts, unfillable - deleted, connected, past)
 
 
 @dataclass(frozen=True)
 class Filled:
     """What :func:`fill_slots` decided: sentences deleted by a null, the words of every slot of the other
     sentences, the sentences no wording reads in (restated or deleted), and per sentence kept with neutral
-    connectors the slots that hold one (their drawn relations are stated after the sentence)."""
+    connectors the slots that hold one (their drawn relations are stated after the sentence), and the sentences told
+    in the past (a statement of theirs takes the past tense)."""
 
     deleted: set[int]
     texts: dict[int, str]
     unfillable: set[int]
     connected: dict[int, set[int]]
+    past: frozenset[int] = frozenset()
 
 
 def _worded(masked, outcomes, verbalize, frames, *, only, deleted, lenient=False) -> tuple[dict[int, str], set[int]]:

@@ -56,6 +56,7 @@ def restatements(
     printed: Collection[int] = (),
     texts: Mapping[int, str] | None = None,
     whole: Mapping[int, tuple[str, Sequence[tuple[int, int]]]] | None = None,
+    past: Collection[int] = (),
 ) -> dict[int, Statement]:
     """A :class:`Statement` for each of ``sentences`` (numbers) that has a group not stated before it, nor
     ``printed`` by a fill the document keeps. With the slots' ``texts`` (the fill's words), a sentence whose
@@ -63,7 +64,9 @@ def restatements(
     restated; else the words before its first slot are kept where they read as a sentence
     (:func:`relguard.rewrite.clause.opening_before_slots`), and every group is stated after them. A sentence in
     ``whole`` (its text and fill ranges, worded with neutral connectors: :mod:`relguard.rewrite.neutral`) is
-    kept as it stands, and every group is stated after it."""
+    kept as it stands, and every group is stated after it. A sentence in ``past`` is stated in the past tense, as
+    it was told; one that keeps nothing of its opening keeps a dated phrase it opens with ("On 4 May 1921, …",
+    :func:`_dated_lead`) before its first statement, so its date is not lost with its words."""
     stated: set[int] = set(printed)
     out: dict[int, Statement] = {}
     whole = whole or {}
@@ -91,10 +94,14 @@ def restatements(
         elif (before := opening_before_slots(masked, number)) is not None:
             pieces.append(before)
             length = len(before)
+        lead = "" if pieces else _dated_lead(masked, number)
+        told = Place(FINITE, past=number in past)
         for choices in groups:
             if any(g in stated for g in choices):
                 continue
-            found = next(((g, c) for g in choices if (c := _clause(masked, number, outcomes[g], verbalize))), None)
+            found = next(
+                ((g, c) for g in choices if (c := _clause(masked, number, outcomes[g], verbalize, told))), None
+            )
             if found is None:
                 continue
             group, clause = found
@@ -102,9 +109,11 @@ def restatements(
             stated.add(group)
             if pieces:
                 length += 1
-            start = length + len(subject) + 1
+            opening = f"{lead}, {subject}" if lead else f"{subject[0].upper()}{subject[1:]}"
+            lead = ""
+            start = length + len(opening) + 1
             fills.append((start, start + len(words)))
-            sentence = f"{subject[0].upper()}{subject[1:]} {words} {obj}" + ("" if obj.endswith(".") else ".")
+            sentence = f"{opening} {words} {obj}" + ("" if obj.endswith(".") else ".")
             pieces.append(sentence)
             length += len(sentence)
         if pieces:
@@ -169,7 +178,28 @@ def _topic(masked: MaskedDocument, number: int, groups: list[int], outcomes: Map
     return None
 
 
-def _clause(masked: MaskedDocument, number: int, sampled, verbalize: Verbalizer) -> tuple[str, str, str] | None:
+#: A phrase that dates what the sentence tells, before its first name: "On 4 May 1921", "In the early 1950s"; not
+#: one of a span ("Since 2004"), which a statement of another relation may not last.
+_DATED = re.compile(
+    r"(?:In|On|During|By|After|Before|Around|Circa)\b[^,;:()\[\]\"]{0,40}?"
+    r"\b\d{3,4}s?\b[^,;:()\[\]\"]{0,16}?(?=,\s)"
+)
+
+
+def _dated_lead(masked: MaskedDocument, number: int) -> str:
+    """The dated phrase the sentence opens with, where no name or slot stands in it; else ""."""
+    start, end = masked.sentences[number]
+    found = _DATED.match(masked.text, start, end)
+    if found is None:
+        return ""
+    inside = [a for a, _, _ in masked.mentions if start <= a < found.end()]
+    inside += [s.start for s in masked.slots if s.sentence == number and s.start < found.end()]
+    return "" if inside else found.group()
+
+
+def _clause(
+    masked: MaskedDocument, number: int, sampled, verbalize: Verbalizer, told: Place
+) -> tuple[str, str, str] | None:
     """(subject, predicate words, object) for one group, or None where a plain statement would not read: a name
     missing or not named in the sentence (a pronoun's antecedent is a guess), a name that is no proper name
     ("km²", "D", "non-Congress"), a nationality or group (NORP: "American followed …"), no finite form. A name
@@ -186,7 +216,7 @@ def _clause(masked: MaskedDocument, number: int, sampled, verbalize: Verbalizer)
     )
     if spelled[0] is not None and spelled[0] == spelled[1]:
         return None
-    words = verbalize(sampled.predicate, sampled.type_pair, Place(FINITE))
+    words = verbalize(sampled.predicate, sampled.type_pair, told)
     if not words or not words[0].isalpha() or None in spelled:
         return None
     return spelled[0], words, spelled[1]
