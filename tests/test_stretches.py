@@ -68,3 +68,34 @@ def test_title_words_are_role_words_in_any_case(word):
 def test_name_parts_and_common_first_words_of_names_are_not(word):
     """Jr. is a name's own part; General (Electric), First (National), Dean and King are as often names."""
     assert not is_role_word(word)
+
+
+@pytest.mark.parametrize(
+    ("wording", "kept"),
+    [
+        ("played guitar in", "the rock band"),
+        ("was a founding member of", "the rock band"),
+        ("joined", "the rock band"),
+    ],
+)
+def test_what_the_second_name_is_stays_in_the_text_whatever_the_relation_says(extractor, wording, kept):
+    """The default mode widens a span to the stretch between two names (its extent then never depends on the
+    relation's words), but an article and a kind of thing right before the second name say what that name is: they
+    stay, so every wording masks alike and the fill reads "[joined] the rock band Velvet Owls"."""
+    from relguard.rewrite.mask import mask
+    from relguard.types import Document
+
+    text = f"Tom Reed {wording} {kept} Velvet Owls in Oslo."
+    extraction = extractor.extract(Document("d.txt", text))
+    slots = [o.text for t in extraction.triples for o in t.occurrences if t.object == "Velvet Owls"]
+    assert slots == [wording], slots
+    masked = mask(extraction, {t.pair_key: n for n, t in enumerate(sorted(extraction.triples, key=str))})
+    assert f"] {kept} Velvet Owls" in masked.text, masked.text
+
+
+def test_a_kind_that_is_the_relation_itself_stays_in_the_slot(extractor):
+    """ "is the county town of": nothing but a copula would be left of the relation without the kind noun."""
+    from relguard.types import Document
+
+    extraction = extractor.extract(Document("d.txt", "Leeds is the county town of West Yorkshire."))
+    assert [o.text for t in extraction.triples for o in t.occurrences] == ["is the county town of"]

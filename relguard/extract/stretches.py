@@ -129,8 +129,9 @@ def widen_to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:
         if stretch is not None and _widens(text, *stretch):
             described = _DESCRIBED.match(text, stretch[0]) or opens_noun_phrase(text, *stretch_first(rows, o))
             start = o.start if described else stretch[0]
-            earlier = regions.get((o.sentence, *stretch), (start,))[0]
-            regions[(o.sentence, *stretch)] = (min(start, earlier), stretch[1])
+            end = _before_description(text, start, stretch[1])
+            earlier = regions.get((o.sentence, *stretch), (start, end))
+            regions[(o.sentence, *stretch)] = (min(start, earlier[0]), max(end, earlier[1]))
     widened: set[tuple[int, int, int]] = set()
     triples = []
     for triple in found:
@@ -167,6 +168,29 @@ def widen_to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:
     return replace(extraction, entities=tuple(e for e in entities if e.mentions), triples=tuple(triples), links=links)
 
 
+def _before_description(text: str, start: int, end: int) -> int:
+    """Where the widened stretch ``start:end`` ends: before the words that say what the second name is ("played
+    guitar in [the rock band] Velvet Owls", "moved to [the city of] Leeds"), an article and a kind of thing
+    right before the name, which stay in the text like a description of the first name does; else ``end``.
+    Where nothing but a copula would be left ("is [the county town of]"), the kind is the relation and stays in."""
+    found = _KIND_BEFORE_NAME.search(text, start, end)
+    if found is None or not set(text[start : found.start()].lower().split()) - _COPULAS:
+        return end
+    return found.start()
+
+
+_COPULAS = frozenset({"is", "was", "are", "were", "be", "been", "has", "have", "had", "became", "becomes", "remains"})
+
+
+#: The words that say what a name is, right before it: an article, up to three lower-case words, a kind of thing.
+_KIND_BEFORE_NAME = re.compile(
+    r"(?<=\s)(?:the|a|an)\s+(?:(?!(?:the|a|an|of)\s)[a-z][a-z-]*\s+){0,3}"
+    r"(?:film|movie|album|song|single|novel|book|series|sitcom|show|play|opera|musical|poem|painting|documentary|"
+    r"game|magazine|newspaper|band|group|duo|trio|club|team|company|corporation|firm|label|network|channel|"
+    r"university|college|school|party|city|town|village|municipality|county|district|province|region|state|"
+    r"country|river|lake|island|mountain|station|airport|stadium|church|museum|hospital)"
+    r"(?:\s+of)?\s*$"
+)
 #: The opening of a stretch that describes the first name: a comma or copula, then an article.
 _DESCRIBED = re.compile(
     r"\s*,?\s*(?:(?:is|was|are|were|remains|remained|became|has been|had been)\s+)?(?:a|an|the)\s", re.IGNORECASE
