@@ -108,6 +108,8 @@ def test_public_type_order() -> None:
         ("SK Ull", "ORG"),
         ("Escuela Latinoamericana de Medicina", "ORG"),
         ("Johnston Press", "ORG"),
+        ("Northgate Pharma", "ORG"),  # the industry a firm names itself by
+        ("Calloway Biotech", "ORG"),
         ("Sacramento Valley", "LOC"),
         ("Mount Blackburn", "LOC"),
         ("Vienna International Airport", "FAC"),
@@ -172,3 +174,10 @@ def test_a_person_surname_alone_is_that_person() -> None:
     # "Gorka" after "John Gorka" (Re-DocRED dev document 45); "Washington" stays the place the gazetteer knows;
     # a work named after someone keeps its type
     assert _surnames_of_people(names, types) == ["PERSON", "PERSON", "PERSON", "GPE", "PERSON", "WORK_OF_ART"]
+
+
+def test_a_name_never_runs_across_a_line_break() -> None:
+    """ "To: Marcus Bell\nDate: 3 March" is read by the NER as one PERSON "Marcus Bell Date"."""
+    memo = "MEMO\nTo: Marcus Bell\nDate: 3 March 2025\n\nThomas Reilly reports to Marcus Bell."
+    names = {e.name for e in SpacyExtractor().extract(Document("memo.txt", memo)).entities}
+    assert "Marcus Bell" in names and not any("\n" in n or n.endswith("Date") for n in names), names

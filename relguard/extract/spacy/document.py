@@ -221,6 +221,7 @@ class DocumentState(EntityResolution, Coreference):
             if ent.label_ not in _ENTITY_TYPES:
                 continue
             start, end = ent.start, ent.end
+            end = next((i for i in range(start + 1, end) if "\n" in doc[i - 1].whitespace_ or doc[i].is_space), end)
             if inside.intersection(range(start, end)):
                 continue  # "Leave It to Joan": Joan is a word of the title, not a person
             while end - start > 1 and (doc[start].text in lex.LEADING_DETS or doc[start].is_punct):

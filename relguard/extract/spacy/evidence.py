@@ -133,7 +133,9 @@ _ORG_LAST = _words(
     agency authority army navy regiment brigade corps orchestra choir ensemble band trust airlines airways
     railway railways court studios pictures entertainment media networks publishing publishers newspaper times
     post herald
-    tribune journal gazette rovers rangers wanderers athletic"""
+    tribune journal gazette rovers rangers wanderers athletic pharma pharmaceuticals biotech analytics logistics
+    consulting therapeutics biosciences technologies software systems labs laboratories capital partners ventures
+    insurance"""
 )
 _FAC_LAST = _words(
     """airport station bridge stadium arena palace castle cathedral basilica chapel abbey monastery temple mosque
