@@ -195,8 +195,9 @@ def test_a_note_typed_without_capitals_is_split_into_its_sentences():
 def test_names_typed_without_capitals_are_whole_and_every_type_is_queued_for_a_look():
     """The NER cuts a lower-case name short ("nguyen" of "nguyen thi lan": a trailing lower-case word used to be
     the verb's prefix a name took); in such a text every name is whole, and its type, read from context alone, is
-    queued ("oluwaseun" ORG) instead of being called "probably not a name"."""
+    queued ("oluwaseun" ORG) instead of being called "probably not a name"; a missed firm is queued as a name."""
     from relguard.pipeline import prepare
+    from relguard.studio.queue import untyped_names
     from relguard.studio.review import suspicious_types
     from relguard.types import Document
 
@@ -209,6 +210,8 @@ def test_names_typed_without_capitals_are_whole_and_every_type_is_queued_for_a_l
     assert {"nguyen thi lan", "tran van minh"} <= names and not names & {"nguyen", "tran", "van"}
     queued = {f.item: f.problem for f in suspicious_types(prepared.extraction)}
     assert set(queued) == names and all("typed in lower case" in p for p in queued.values())
+    missed = {f.item for f in untyped_names(prepared.extraction)}
+    assert missed == {"1:harbor finance"}, missed  # a firm the NER missed, told by the word it ends in
     capitals = prepare([Document("m.txt", "Omar Haddad re-joined Acme Corp in May.")], k=10)
     assert "Omar Haddad" in {e.name for e in capitals.extraction.documents[0].entities}
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from relguard.extract.lowercase import typed_without_capitals
 from relguard.extract.roles import is_role_word
 from relguard.types import DocumentExtraction, Extraction
 
@@ -48,6 +49,12 @@ def unprotected_in(doc: DocumentExtraction) -> tuple[UnprotectedSentence, ...]:
 
 #: Two or more capitalized words in a row: the shape of a person's or a company's name.
 _NAME_RUN = re.compile(r"\b[A-Z][a-z]+(?:[ -](?:[A-Z][a-z]+|[A-Z]{2,}))+\b")
+#: In a text typed without capitals, a firm is told by the word it ends in ("harbor finance", "redfern bank").
+_LOWER_FIRM = re.compile(
+    r"\b(?:(?!(?:for|at|with|to|in|of|the|a|an|and|or|by|from|on|is|was|our|their|his|her)\b)[a-z]+ ){1,2}"
+    r"(?:finance|bank|capital|partners|logistics|labs|analytics|pharma|biotech|group|holdings|"
+    r"consulting|insurance|systems|technologies|software|media|ventures|airlines|motors|energy|foundation|institute)\b"
+)
 #: Capitalized words that open a sentence or name a month or a day: no entity of their own.
 _NOT_NAMES = frozenset(
     [
@@ -100,7 +107,8 @@ _NOT_NAMES = frozenset(
 
 
 def untyped_names_in(doc: DocumentExtraction) -> tuple[UnprotectedSentence, ...]:
-    """The sentences of ``doc`` with a capitalized name of two or more words that no mention overlaps, read in the
+    """The sentences of ``doc`` with a capitalized name of two or more words (in a text typed without capitals, a
+    firm's name by its last word: :data:`_LOWER_FIRM`) that no mention overlaps, read in the
     masked text: a slot's words are the relation's and are replaced by the fill, so they are neither a name left
     as written nor anything a public count may read ("Vice President" vs "vice president" inside a slot must not
     change the report, DESIGN invariant 12); a run of title words is no name (:mod:`relguard.extract.roles`)."""
@@ -108,9 +116,10 @@ def untyped_names_in(doc: DocumentExtraction) -> tuple[UnprotectedSentence, ...]
     covered += [(o.start, o.end) for t in doc.triples for o in t.occurrences]
     found: list[UnprotectedSentence] = []
     text = masked_text(doc)
+    runs = _LOWER_FIRM if typed_without_capitals(doc.document.text) else _NAME_RUN
     for sentence in doc.sentences:
         names = []
-        for match in _NAME_RUN.finditer(text, sentence.start, sentence.end):
+        for match in runs.finditer(text, sentence.start, sentence.end):
             words = match.group(0).split()
             while words and words[0] in _NOT_NAMES:
                 words = words[1:]
