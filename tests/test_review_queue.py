@@ -244,3 +244,15 @@ def test_a_split_that_cannot_apply_says_why():
         apply_review(case.extraction, Review((SplitName("Northgate v. Calloway", "v."),)))
     with pytest.raises(InputError, match=r"does not spell 'vs\.' between two words"):
         apply_review(case.extraction, Review((SplitName(CASE_TITLE, "vs."),)))
+
+
+def test_a_slot_on_the_joined_name_keeps_its_region_after_the_split():
+    """Splitting must never unmask a relation: a slot that stood on the joined name is paired again by position."""
+    text = f"Legal note: {CASE_TITLE} (2024). Dana Cole of Harlow LLP argued {CASE_TITLE} before Judge Ellen Park."
+    before = prepare([Document("case.txt", text)], k=10)
+    regions = {(o.start, o.end) for t in _doc(before.extraction).triples for o in t.occurrences}
+    assert any(CASE_TITLE in (t.subject, t.object) for t in _doc(before.extraction).triples)
+    split = prepare([Document("case.txt", text)], k=10, review=Review((SplitName(CASE_TITLE, "v."),)))
+    after = {(o.start, o.end): (t.subject, t.object) for t in _doc(split.extraction).triples for o in t.occurrences}
+    assert regions <= set(after) and len(after) == len(regions) + 2  # the two "v." slots are new
+    assert CASE_TITLE not in {name for pair in after.values() for name in pair}

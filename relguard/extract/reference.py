@@ -1,7 +1,7 @@
 """Review edits that change who a mention stands for: a name the NER missed, what a pronoun refers to, and a name
 that is two names joined ("Acme Corp v. Beta Ltd").
 
-All change mentions, never a relation's words, and both end as every extraction does: the document's slots are
+All change mentions, never a relation's words, and all end as every extraction does: the document's slots are
 paired again by position (:func:`~relguard.extract.regions.pair_by_position`; in the strict mode the stretches
 are taken again, :func:`~relguard.extract.stretches.to_stretches`), so a new mention takes part in the slots
 around it exactly as a mention the extractor had found would, and no slot is left without a pair.
@@ -95,7 +95,7 @@ def split_name(doc: DocumentExtraction, name: str, between: str, *, number: int)
         every = sorted((*(before.mentions if before else ()), *mentions), key=lambda m: (m.start, m.end))
         entities.append(Entity(part, before.type if before else old.type, tuple(every)))
     kinds = {e.name: e.type for e in entities}
-    triples = [t for t in doc.triples if name not in (t.subject, t.object) or kept]
+    triples = list(doc.triples)  # a slot on the joined name keeps its region: pairing by position re-reads its ends
     for left, right, occurrence in slots:
         if left.text == right.text:
             continue
