@@ -16,12 +16,11 @@ Frames:
 * ``apposition`` — after "Name,": "the founder of" or ", who founded";
 * ``possessive`` — after "'s" or "his": the role the next name holds ("Acme's [founder] Alice");
 * ``role`` — between two names inside a noun phrase ("Velvet Revolver [drummer] Matt Sorum joined"): the same;
-* ``comma`` — the slot is the comma between two names ("Dublin[,] Ohio");
-* ``hyphen`` — the slot is glued to a name with no name after it ("Los Angeles[-based] band");
+* ``comma`` / ``hyphen`` — the slot is glued to a name, with another name (or its article) right after it ("Dublin[,]
+  Ohio") or not ("Los Angeles[-based] band");
 * ``start`` — nothing before the slot in its sentence: a fronted participle ("[Born in] Paris, she ...");
 * ``tail`` / ``removed`` — a later part of a multi-part expression: its closing preposition, or nothing;
-* ``end`` — a verb after both names ("In Madrid, Sofia Jansen [played] three concerts"): no fill states the
-  relation there, so the sentence is deleted (unfillable, counted).
+* ``end`` — a verb after both names ("In Madrid, Sofia Jansen [played] three concerts"): no fill reads there.
 """
 
 from __future__ import annotations
@@ -157,6 +156,9 @@ class _Context:
         return next((m for m in self.mentions if m[1] == position), None)
 
 
+_ARTICLE_ONLY = re.compile(r"\s*(?:(?:the|a|an|The)\s+)?")  # what may stand between a comma slot and a name
+
+
 def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> str:
     if head is not None and head.groups[0] == slot.groups[0]:
         if slot.role == "tail":
@@ -169,8 +171,8 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
     if text[start - 1 : start] in ("-", "–") and c.mention_ending(start - 1) is not None:
         return HYPHEN  # "Los Angeles-[based]": the hyphen stayed outside the slot
     if c.mention_ending(start) is not None and text[start - 1 : start].strip():
-        if any(m[0] >= end and not text[end : m[0]].strip() for m in c.mentions):
-            return COMMA  # "Dublin[,] Ohio": the slot took the comma, nothing stands between name and slot
+        if any(m[0] >= end and _ARTICLE_ONLY.fullmatch(text, end, m[0]) for m in c.mentions):
+            return COMMA  # "Dublin[,] Ohio", "the Park[,] the Department of": no compound takes a name or article
         return HYPHEN  # "Los Angeles[-based] cover band": a compound on the name
     before = looking_back([t for t in c.tagged.tokens if t[1] <= start])
     if not before:
