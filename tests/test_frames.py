@@ -356,3 +356,13 @@ def test_a_possessive_s_is_no_verb_and_names_joined_by_and_take_a_plural_verb(ex
     _, masked, _, out = release(extractor, text, "opposed")
     assert masked.text.endswith("Fatih Mosque [REL_0] him."), masked.text
     assert out.text.endswith("Fatih Mosque were opposed by him."), out.text
+
+
+def test_a_slot_glued_to_a_name_before_an_article_and_a_name_is_a_comma_not_a_compound(extractor):
+    """ "Orla Park[, which is run by] the Forestry Service": a hyphen compound ("Orla Park-based") takes no article
+    and name after it, so the frame is the comma's, never the "-linked" of a compound."""
+    text = "Hikers visit Orla Park, which is run by the Forestry Service of Ireland."
+    _, masked, frames, out = release(extractor, text, "owned_by")
+    glued = [f.name for n, f in enumerate(frames) if masked.text[masked.slots[n].start - 1] != " "]
+    assert glued == [COMMA], (masked.text, glued)
+    assert "-linked" not in out.text, out.text
