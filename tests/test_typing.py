@@ -181,3 +181,10 @@ def test_a_name_never_runs_across_a_line_break() -> None:
     memo = "MEMO\nTo: Marcus Bell\nDate: 3 March 2025\n\nThomas Reilly reports to Marcus Bell."
     names = {e.name for e in SpacyExtractor().extract(Document("memo.txt", memo)).entities}
     assert "Marcus Bell" in names and not any("\n" in n or n.endswith("Date") for n in names), names
+
+
+def test_a_title_in_quotes_with_blanks_inside_them_is_a_work() -> None:
+    """Tokenized text puts blanks inside the quotes (' " Night Train " is a song'); the quotes still say it."""
+    assert context_evidence('" ', ' " is a song by the band') == "WORK_OF_ART"
+    assert context_evidence('the video for " ', ' " came out') == "WORK_OF_ART"
+    assert context_evidence("He met ", " in Oslo") is None

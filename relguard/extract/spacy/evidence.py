@@ -113,13 +113,13 @@ _LIFE_AFTER = re.compile(
     rf"\d{{4}}\s*[–-])",
     re.I,
 )
-_QUOTE_BEFORE = re.compile(r"(?:^|[^\w\s]|\b[a-z]\w*)\s*[\"“]$")
+_QUOTE_BEFORE = re.compile(r"(?:^|[^\w\s]|\b[a-z]\w*)\s*[\"“]\s?$")  # a blank inside: tokenized text, '" X "'
 _NAME_WORD = re.compile(r"(?:[A-Z]\.)+|(?:Mc|Mac|O['’]|D['’])?[A-Z][a-zà-ÿ'’]+(?:-[A-Z][a-zà-ÿ]+)?")
 _TITLES = _words(
     """King Queen Prince Princess Emperor Empress Admiral Marshal Sir Lord Lady Dame
     Madame Monsieur Pope Duke Duchess Count Countess Baron Baroness Sultan Shah Tsar Czar Kaiser Archduke"""
 )
-_QUOTE_AFTER = re.compile(r"^[,.!?]?[\"”]")
+_QUOTE_AFTER = re.compile(r"^\s?[,.!?]?[\"”]")
 
 _ORG_FIRST = _words(
     """university universidad université universität università universiteit escuela instituto institut istituto
