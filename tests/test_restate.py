@@ -48,6 +48,18 @@ def test_a_restated_sentence_keeps_the_date_it_opens_with_and_its_tense(extracto
     assert _release(extractor, since, "member_of")[3].text.startswith("William P. Carey was a member of")
 
 
+def test_a_restatement_keeps_the_date_after_its_object_as_a_fill_would(extractor):
+    """The date right after the object's name stays after it in the statement, as it would after a fill; a date
+    phrase with a name or a slot in it is no date of that name's."""
+    from relguard.rewrite.restate import _dated_after
+
+    text = "Sofia Jansen, in pursuit of a degree at Harvard University in 1999, gave money to Yale in May 2001."
+    _, masked, _, _ = _release(extractor, text, "member_of")
+    assert _dated_after(masked, 0, "Harvard University") == " in 1999"
+    assert _dated_after(masked, 0, "Yale") == " in May 2001"
+    assert _dated_after(masked, 0, "Sofia Jansen") == ""
+
+
 def test_without_names_the_sentence_is_deleted_and_counted_as_before(extractor):
     _, _, _, out = _release(extractor, UNFILLABLE + " The end.", "member_of", names=False)
     assert out.text == "The end." and out.unfillable_sentences == (0,) and out.restated_sentences == ()

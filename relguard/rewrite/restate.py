@@ -113,7 +113,10 @@ def restatements(
             lead = ""
             start = length + len(opening) + 1
             fills.append((start, start + len(words)))
-            sentence = f"{opening} {words} {obj}" + ("" if obj.endswith(".") else ".")
+            dated = _dated_after(masked, number, obj)
+            if dated and any(dated in piece for piece in pieces):
+                dated = ""
+            sentence = f"{opening} {words} {obj}{dated}" + ("" if (obj + dated).endswith(".") else ".")
             pieces.append(sentence)
             length += len(sentence)
         if pieces:
@@ -194,6 +197,25 @@ def _dated_lead(masked: MaskedDocument, number: int) -> str:
         return ""
     inside = [a for a, _, _ in masked.mentions if start <= a < found.end()]
     inside += [s.start for s in masked.slots if s.sentence == number and s.start < found.end()]
+    return "" if inside else found.group()
+
+
+#: A date right after a name, as a filled sentence keeps it: " in 1990", " on 4 May 1921", " from 1998 to 2002".
+_DATED_AFTER = re.compile(
+    r"\s(?:in|on|during|from|by|until|between)\s(?:(?:the|early|late|mid)\s)?(?:[A-Z][a-z]+\s|\d{1,2}\s){0,2}"
+    r"\d{3,4}s?(?:\s?(?:–|-|to|and)\s?\d{2,4})?\b"
+)
+
+
+def _dated_after(masked: MaskedDocument, number: int, name: str) -> str:
+    """The date that follows ``name`` (as the sentence spells it) in the masked sentence, where no slot or other
+    name stands in it; else "". A restatement keeps it after the same name, where a fill would have kept it."""
+    start, end = masked.sentences[number]
+    at = masked.text.find(name, start, end)
+    found = _DATED_AFTER.match(masked.text, at + len(name), end) if at >= 0 else None
+    if found is None or "[REL" in found.group():
+        return ""
+    inside = any(found.start() <= a < found.end() for a, _, _ in masked.mentions)
     return "" if inside else found.group()
 
 
