@@ -156,9 +156,6 @@ class _Context:
         return next((m for m in self.mentions if m[1] == position), None)
 
 
-_ARTICLE_ONLY = re.compile(r"\s*(?:(?:the|a|an|The)\s+)?")  # what may stand between a comma slot and a name
-
-
 def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> str:
     if head is not None and head.groups[0] == slot.groups[0]:
         if slot.role == "tail":
@@ -363,6 +360,7 @@ def _told_in_the_past(c: _Context) -> bool:
 
 _YEAR = re.compile(r"\b(?:1[0-9]{3}|20[01][0-9]|202[0-4])\b")
 _BRACKETED = re.compile(r"\([^()]*\)")
+_ARTICLE_ONLY = re.compile(r"\s*(?:(?:the|a|an|The)\s+)?")  # what may stand between a comma slot and a name
 
 
 def _plural_before(start: int, c: _Context) -> bool:
