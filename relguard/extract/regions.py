@@ -95,16 +95,13 @@ def opens_noun_phrase(text: str, start: int, end: int) -> bool:
     [Canadian] province of"). A sentence that opens with "The" names its subject that way ("The Harbor Street
     Clinic is a community health centre in Boston"), and "the" before a name of several words is mostly that
     name's own article ("leads the Harbor Street Clinic and teaches at"): the slot after either is a verb."""
-    window = text[max(0, start - 12) : start]
-    found = DETERMINER_BEFORE.search(window)
-    if not found:
-        window = text[max(0, start - 20) : start]
-        found = _DETERMINER_AND_NUMBER.search(window)
-        if not found:
-            return False
-        window_start = max(0, start - 20)
+    for pattern, width in ((DETERMINER_BEFORE, 12), (_DETERMINER_AND_NUMBER, 20)):
+        window_start = max(0, start - width)
+        window = text[window_start:start]
+        if found := pattern.search(window):
+            break
     else:
-        window_start = max(0, start - 12)
+        return False
     article = window_start + found.start() + (window[found.start()].isspace())
     if text[article : article + 3].lower() == "the" and " " in text[start:end].strip():
         return False

@@ -11,11 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from relguard.rewrite.mask import MaskedDocument
-
-#: Pronouns that open a sentence as its subject, and those that own the noun after them.
-SUBJECTS = frozenset({"he", "she", "it"})
-POSSESSIVES = frozenset({"his", "her", "its"})
+from relguard.rewrite.mask import POSSESSIVE_PRONOUNS, SUBJECT_PRONOUNS, MaskedDocument
 
 
 def named_opening(
@@ -33,9 +29,11 @@ def named_opening(
     if referent is None:
         return piece, ranges
     word = piece[lead:].split(maxsplit=1)[0] if piece[lead:] else ""
-    if word.lower() not in SUBJECTS | POSSESSIVES:  # the seam may have made "Her [REL] Rotterdam" "She lives in"
+    if (
+        word.lower() not in SUBJECT_PRONOUNS | POSSESSIVE_PRONOUNS
+    ):  # the seam may have made "Her [REL] Rotterdam" "She lives in"
         return piece, ranges
-    name = referent[2] + ("'s" if word.lower() in POSSESSIVES else "")
+    name = referent[2] + ("'s" if word.lower() in POSSESSIVE_PRONOUNS else "")
     shift = len(name) - len(word)
     moved = [(a + shift, b + shift) if a >= lead + len(word) else (a, b) for a, b in ranges]
     return piece[:lead] + name + piece[lead + len(word) :], moved

@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from relguard.extract.positions import MentionTable, SlotRegion, slot_table
 from relguard.types import DocumentExtraction, PairKey
 
-#: Words a mention may be that stand for an entity named elsewhere.
-_PRONOUNS = frozenset({"he", "she", "it", "his", "her", "its", "they", "their", "him", "them"})
+#: Pronouns a release may replace by the entity they stand for (:mod:`relguard.rewrite.antecedent`): those that
+#: open a sentence as its subject, and those that own the noun after them.
+SUBJECT_PRONOUNS = frozenset({"he", "she", "it"})
+POSSESSIVE_PRONOUNS = frozenset({"his", "her", "its"})
 
 
 @dataclass(frozen=True)
@@ -134,7 +136,7 @@ def mask(extraction: DocumentExtraction, group_index: Mapping[PairKey, int]) -> 
         (moved(m.start), moved(m.end), m.entity[0])
         for row in table.mentions.by_sentence.values()
         for m in row
-        if text[m.start : m.end].lower() in _PRONOUNS and (m.sentence, m.entity) in ends
+        if text[m.start : m.end].lower() in SUBJECT_PRONOUNS | POSSESSIVE_PRONOUNS and (m.sentence, m.entity) in ends
     )
     return MaskedDocument(
         extraction.document.name,

@@ -74,12 +74,13 @@ def suspicious_types(extraction: Extraction) -> list[Flag]:
     flags: list[Flag] = []
     seen: set[tuple[str, str]] = set()
     for doc in extraction.documents:
+        lower_typed = typed_without_capitals(doc.document.text)
         for entity in doc.entities:
             if (entity.name, entity.type) in seen:
                 continue
             seen.add((entity.name, entity.type))
             reason = (
-                _lower_typed(entity, doc.document.text)
+                _lower_typed(entity, lower_typed)
                 or _type_problem(entity.name, entity.type)
                 or _place_problem(entity, doc.document.text)
                 or _one_word_person(entity)
@@ -91,10 +92,10 @@ def suspicious_types(extraction: Extraction) -> list[Flag]:
     return flags
 
 
-def _lower_typed(entity, text: str) -> str | None:
+def _lower_typed(entity, lower_typed: bool) -> str | None:
     """In a text typed without capitals the NER types names by their context alone ("oluwaseun" ORG): every one of
     them is worth a look, and "starts in lower case" says nothing there."""
-    if not entity.name[:1].islower() or not typed_without_capitals(text):
+    if not entity.name[:1].islower() or not lower_typed:
         return None
     return "the text is typed in lower case, so its type was read from the words around it alone: check it"
 

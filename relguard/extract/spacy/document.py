@@ -63,6 +63,7 @@ class DocumentState(EntityResolution, Coreference):
         self.names: list[str] = []
         self.entity_types: list[str] = []
         self.found: list[_Found] = []
+        self.lower_typed = False  # typed without capitals (read by _sentences)
 
     def find(self, label_names: Callable[[list[str]], dict[str, str | None]] | None = None) -> DocumentState:
         """Sentences, canonical entities (with first-pass types), coreference and every relation slot.
@@ -146,7 +147,8 @@ class DocumentState(EntityResolution, Coreference):
         the one before ("was asst. | dir. | at Acme": one sentence; a relation is never cut at "gen." or "mgr.")."""
         text = self.document.text
         merged: list[Span] = []
-        joins = not typed_without_capitals(text)  # relguard/extract/lowercase.py
+        self.lower_typed = typed_without_capitals(text)  # relguard/extract/lowercase.py
+        joins = not self.lower_typed
         for sent in _punctuated(self.doc) if self.strict else self.doc.sents:
             if merged and joins and _continues(merged[-1], sent):
                 merged[-1] = self.doc[merged[-1].start : sent.end]
@@ -216,7 +218,7 @@ class DocumentState(EntityResolution, Coreference):
         titles = quoted_titles(self.doc, self.sent_spans)
         inside = {i for start, end in titles for i in range(start, end)}
         found: list[tuple[int, int, str]] = [(start, end, "WORK_OF_ART") for start, end in titles]
-        lower_typed = typed_without_capitals(self.document.text)  # "nguyen thi lan": every word of a name is lower
+        lower_typed = self.lower_typed  # "nguyen thi lan": every word of a name is lower
         for ent in doc.ents:
             if ent.label_ not in _ENTITY_TYPES:
                 continue
