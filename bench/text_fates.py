@@ -80,7 +80,7 @@ def main() -> int:
         masked = mask_document(doc, table.index)
         frames = read_frames(masked)
         out = fill(masked, table.sampled, verbalize, frames=frames)
-        written, restated, connected = written_sentences(masked, table.sampled, verbalize, frames)
+        written, restated, connected, _ = written_sentences(masked, table.sampled, verbalize, frames)
         released = collections.Counter(_NUMBER.findall(out.text))
         wanted = collections.Counter(_NUMBER.findall(doc.document.text))
         numbers_in += sum(wanted.values())

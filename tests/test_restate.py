@@ -90,7 +90,7 @@ def test_the_statement_depends_on_the_outcome_not_on_the_words_the_slot_replaced
 
 def test_review_and_fluency_see_the_statement_and_know_it_is_one(extractor):
     _, masked, outcomes, _ = _release(extractor, UNFILLABLE + " Acme Corp acquired Globex Inc.", "acquired")
-    written, restated, _ = written_sentences(masked, outcomes, VERBALIZE, read_frames(masked))
+    written, restated, _, _ = written_sentences(masked, outcomes, VERBALIZE, read_frames(masked))
     assert restated == {0} and written[0][0] == "William P. Carey acquired Johns Hopkins University."
     text, fills = written[0]
     assert [text[a:b] for a, b in fills] == ["acquired"]
@@ -364,3 +364,22 @@ def test_a_person_named_only_by_a_pronoun_is_stated_by_that_pronoun():
     statement = restatements(masked, {0}, sampled, VERBALIZE)[0].text
     assert statement.startswith("He ") and "Samuel Brightman" not in statement, statement
     assert statement.endswith("World War II."), statement
+
+
+def test_an_expression_in_parts_no_fill_reads_in_is_worded_as_one_and_the_sentence_keeps_its_other_words(extractor):
+    """ "Maria Lopez [has worked] at a hospital run [by] the city [of] Valencia": no drawn predicate reads split
+    around "at a hospital run" and "the city", so the expression becomes one slot, the words between its parts
+    go with it, and the sentence keeps its date and its purpose (restated, it kept neither). A gap that holds a
+    number is not dropped: that sentence is restated as before (its number stays in no other way either)."""
+    text = "Since 2004, Maria Lopez has worked at a hospital run by the city of Valencia to promote tourism. The end."
+    _, masked, outcomes, out = _release(extractor, text, "died_in")
+    assert "Maria Lopez [REL_0] at a hospital run [REL_0] the city [REL_0] Valencia" in masked.text, masked.text
+    assert out.text == "Since 2004, Maria Lopez died in Valencia to promote tourism. The end.", out.text
+    assert out.restated_sentences == () and out.unfillable_sentences == ()
+    assert [out.text[a:b] for a, b in out.slots] == ["died in"]
+    written, restated, _, merged = written_sentences(masked, outcomes, VERBALIZE)
+    assert written[0][0].startswith("Since 2004, Maria Lopez died in Valencia") and not restated
+    assert len(merged.slots) == 1 and merged.slots[0].source == (masked.slots[0].source[0], masked.slots[2].source[1])
+    dated = "Maria Lopez was hired in 2004 at a hospital run by the city of Valencia. The end."
+    _, _, _, out = _release(extractor, dated, "died_in")
+    assert out.restated_sentences == (0,), out.text

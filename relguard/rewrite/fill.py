@@ -6,14 +6,14 @@ the public type pair and the sampled predicate. Documents that differ only in re
 masked document, hence the same frames and the same output for the same outcomes.
 
 A sentence is deleted when one of its slots stands for a null outcome. It is unfillable when no form of the
-sampled predicate fits a slot's frame, when a shape rule says no fill reads there (:mod:`relguard.rewrite.shape`:
-two fills in one clause, the same words twice, a range, a fixed preposition ...), or when the filled sentence, read
-back, has a fill where no phrase of its shape is English (:mod:`relguard.rewrite.guard`). Such a sentence is never
-printed broken: where it reads with a neutral connector in the slots whose fills do not read, it keeps every other
-word and its drawn relations are stated after it (:mod:`relguard.rewrite.neutral`, counted as connected); else it
-keeps its first clause where that reads alone (:mod:`relguard.rewrite.clause`) and states the rest plainly
-(:mod:`relguard.rewrite.restate`), or is deleted where nothing is left to state, and counted either way. The
-seams around a fill are mended by :mod:`relguard.rewrite.seams`.
+sampled predicate fits a slot's frame, when a shape rule says no fill reads there (:mod:`relguard.rewrite.shape`),
+or when the filled sentence, read back, has a fill where no phrase of its shape is English
+(:mod:`relguard.rewrite.guard`). Such a sentence is never printed broken: where it reads with a neutral connector
+in the slots whose fills do not read, it keeps every other word and its drawn relations are stated after it
+(:mod:`relguard.rewrite.neutral`, counted as connected); an expression in parts is worded as one slot where the
+words between its parts may go with it (:mod:`relguard.rewrite.collapse`); else the sentence keeps its first
+clause where that reads alone (:mod:`relguard.rewrite.clause`) and states the rest plainly
+(:mod:`relguard.rewrite.restate`), or is deleted where nothing is left to state, and counted either way.
 """
 
 from __future__ import annotations
@@ -24,17 +24,19 @@ from dataclasses import dataclass, replace
 
 from relguard.rewrite import guard
 from relguard.rewrite.antecedent import named_opening
+from relguard.rewrite.collapse import collapsed, collapsible
 from relguard.rewrite.frames import Frame, read_frames
 from relguard.rewrite.layout import complement, removed_ranges
 from relguard.rewrite.mask import MaskedDocument, prints_own
 from relguard.rewrite.neutral import Neutral, connected_words
 from relguard.rewrite.restate import Statement, restatements
-from relguard.rewrite.seams import CLOSING, assemble, stray_of
+from relguard.rewrite.seams import CLOSING, assemble, stray_of, trimmed
 from relguard.rewrite.shape import (
     CLOSE,
     RELATIVE,
     after_fixed_phrase,
     crowded,
+    dated_asides,
     dated_between,
     gapped,
     inside_name,
@@ -80,6 +82,7 @@ def fill(
     are where every non-empty fill landed in its text, whatever the outcome.
     """
     decided = fill_slots(masked, outcomes, verbalize, frames)
+    masked = decided.masked
     deleted, texts, unfillable = decided.deleted, decided.texts, set(decided.unfillable)
     gone = deleted | set(withheld)
     restated = restated_statements(masked, outcomes, verbalize, decided=decided, gone=gone)
@@ -95,7 +98,7 @@ def fill(
         piece, ranges = named_opening(masked, start, *_written(masked, start, end, texts, restated), gone)
         pieces.append(piece)
         filled += len(ranges)
-        slots += [(length + a, length + b) for a, b in (_trimmed(piece, *r) for r in ranges) if b > a]
+        slots += [(length + a, length + b) for a, b in (trimmed(piece, *r) for r in ranges) if b > a]
         length += len(piece)
     return SanitizedDocument(
         masked.name,
@@ -150,22 +153,13 @@ def _written(masked: MaskedDocument, start: int, end: int, texts, restated: Mapp
     return out + piece, ranges
 
 
-def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
-    """A fill's range without the blanks and commas the seam put around its words (a later seam may take a
-    blank the range still counts, so the range is read against the finished piece)."""
-    end = min(end, len(text))
-    while start < end and text[start] in " ,\t":
-        start += 1
-    while end > start and text[end - 1] in " ,\t":
-        end -= 1
-    return start, end
-
-
 def fill_slots(
     masked: MaskedDocument,
     outcomes: Mapping[int, Sampled],
     verbalize: Verbalizer,
     frames: Sequence[Frame] | None = None,
+    *,
+    collapse: bool = True,
 ) -> Filled:
     """Which sentences are deleted, filled, kept with neutral connectors or unfillable (:class:`Filled`).
 
@@ -174,8 +168,9 @@ def fill_slots(
     predicate's closing preposition where a phrase wants a modifier, then the frame's own forms, then relative
     clauses, and last the same with several fills allowed in one clause. A sentence no style reads in keeps its
     words, with a neutral connector (:mod:`relguard.rewrite.neutral`) in each slot whose own fill does not read
-    (the caller states those slots' drawn relations after it), where that reads; else it is unfillable (restated
-    or deleted by the caller)."""
+    (the caller states those slots' drawn relations after it), where that reads; else, with an expression in
+    parts that may be worded as one (:mod:`relguard.rewrite.collapse`), the document is filled again with it as
+    one slot (the result's ``masked``); else it is unfillable (restated or deleted by the caller)."""
     frames = tuple(frames) if frames is not None else read_frames(masked)
     deleted = {s.sentence for s in masked.slots if any(outcomes[i].predicate is None for i in s.groups)}
     kept = [n for n, s in enumerate(masked.slots) if s.sentence not in deleted]
@@ -218,18 +213,24 @@ def fill_slots(
                 masked, outcomes, verbalize, frames, only=[n for n in kept if masked.slots[n].sentence in fixed]
             )[0]
         )
-    unfillable = open_sentences | fixed
+    unfillable = (open_sentences | fixed) - deleted
+    heads = collapsible(masked, unfillable) if collapse else []
+    if heads:
+        merged = collapsed(masked, heads)
+        return fill_slots(merged, outcomes, verbalize, read_frames(merged), collapse=False)
     past = frozenset(masked.slots[n].sentence for n in kept if frames[n].past)
-    return Filled(deleted, texts, unfillable - deleted, connected, past)
+    return Filled(masked, deleted, texts, unfillable, connected, past)
 
 
 @dataclass(frozen=True)
 class Filled:
-    """What :func:`fill_slots` decided: sentences deleted by a null, the words of every slot of the other
-    sentences, the sentences no wording reads in (restated or deleted), and per sentence kept with neutral
-    connectors the slots that hold one (their drawn relations are stated after the sentence), and the sentences told
-    in the past (a statement of theirs takes the past tense)."""
+    """What :func:`fill_slots` decided: the masked document whose slots these are (an expression in parts may be
+    one slot there), sentences deleted by a null, the words of every slot of the other sentences, the sentences no
+    wording reads in (restated or deleted), and per sentence kept with neutral connectors the slots that hold one
+    (their drawn relations are stated after the sentence), and the sentences told in the past (a statement of
+    theirs takes the past tense)."""
 
+    masked: MaskedDocument
     deleted: set[int]
     texts: dict[int, str]
     unfillable: set[int]
@@ -248,6 +249,7 @@ def _worded(masked, outcomes, verbalize, frames, *, only, deleted, lenient=False
         unfillable |= crowded(masked, texts) | stacked(masked, texts) | repeated(masked, texts)
         unfillable |= mismatched(masked, texts)
     unfillable |= gapped(masked, texts) | wants_plural(masked, texts) | off_subject(masked, texts, frames)
+    unfillable |= {masked.slots[n].sentence for n in dated_asides(masked)}
     sentences = {masked.slots[n].sentence for n in only}
     unfillable &= sentences
     unfillable |= guard.misread_sentences(

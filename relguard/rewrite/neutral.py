@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from relguard.rewrite import frames as fr
 from relguard.rewrite.guard import misread_sentences
-from relguard.rewrite.shape import gapped, off_subject, wants_plural
+from relguard.rewrite.shape import dated_asides, gapped, off_subject, wants_plural
 from relguard.rewrite.verbalize import Place
 from relguard.types import TypePair
 
@@ -89,10 +89,14 @@ def connected_words(
     frames: Sequence[Frame],
 ) -> tuple[dict[int, str], set[int]] | None:
     """The words of one sentence's slots ``numbers`` with as few neutral connectors as read, and which slots
-    have them; None where even every connector does not read. Every slot starts neutral; then each slot gets its
+    have them; None where even every connector does not read. A slot that opens a bracket before a date holds
+    nothing (:func:`~relguard.rewrite.shape.dated_asides`). Every slot starts neutral; then each slot gets its
     own fill back, in order, wherever the sentence still reads with it. A sentence with an expression in parts
     is left to the restatement: what stands between the parts was its verb's, whatever fills them."""
     neutral = {n: w for n, w in neutral.items() if not w.endswith(BARE) or _bare_reads(masked, n)}
+    asides = dated_asides(masked) & set(numbers)
+    neutral.update(dict.fromkeys(asides, ""))
+    own = {n: w for n, w in own.items() if n not in asides}
     if any(n not in neutral and n not in own for n in numbers):
         return None
     if any(masked.slots[n].role or masked.slots[n].head >= 0 for n in numbers):

@@ -47,6 +47,8 @@ def assemble(masked: MaskedDocument, start: int, end: int, texts: Mapping[int, s
         cursor = slot.end + cursor_skip
         if not words and out.endswith(" ") and masked.text[cursor : cursor + 1] in (" ", ",", ".", ";", ":"):
             out = out[:-1]
+        elif not words and out.endswith("(") and masked.text[cursor : cursor + 1] == " ":
+            cursor += 1  # "([REL] 18 September 1950)" with nothing in the slot: "(18 September 1950)"
         if closing:
             name = next((b for a, b, _ in masked.mentions if a >= cursor), None)
             if name is not None and name <= end and masked.text[name : name + 1] not in CLOSING | {"["}:
@@ -95,3 +97,14 @@ def _closes(before: str) -> bool:
 def _opens_sentence(text: str, sentence_starts: Sequence[int], position: int) -> bool:
     start = max((s for s in sentence_starts if s <= position), default=0)
     return not text[start:position].strip(_OPENERS)
+
+
+def trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    """A fill's range without the blanks and commas the seam put around its words (a later seam may take a
+    blank the range still counts, so the range is read against the finished piece)."""
+    end = min(end, len(text))
+    while start < end and text[start] in " ,\t":
+        start += 1
+    while end > start and text[end - 1] in " ,\t":
+        end -= 1
+    return start, end

@@ -56,7 +56,7 @@ def rewritten_sentences(release: Release, forms: Forms = default_forms) -> list[
     for doc in release.extraction.documents:
         name = doc.document.name
         masked = mask(doc, index)
-        written, restated, connected = written_sentences(masked, sampled, verbalize)
+        written, restated, connected, masked = written_sentences(masked, sampled, verbalize)
         for number, (text, fills) in written.items():
             if number in withheld.get(name, ()):
                 continue
@@ -82,10 +82,12 @@ def filled_sentences(
     return written_sentences(masked, outcomes, verbalize, frames)[0]
 
 
-def written_sentences(masked, outcomes, verbalize, frames=None) -> tuple[dict[int, tuple[str, tuple]], set[int]]:
-    """:func:`filled_sentences`, which of them are restated, and which keep their words with neutral connectors
-    and state their drawn relations after them."""
+def written_sentences(masked, outcomes, verbalize, frames=None) -> tuple[dict, set[int], set[int], MaskedDocument]:
+    """:func:`filled_sentences`, which of them are restated, which keep their words with neutral connectors
+    and state their drawn relations after them, and the masked document the fill's slots are those of (an
+    expression in parts may be one slot there: :mod:`relguard.rewrite.collapse`)."""
     filled = fill_slots(masked, outcomes, verbalize, frames)
+    masked = filled.masked
     deleted, texts, unfillable, connected = filled.deleted, filled.texts, filled.unfillable, set(filled.connected)
     restated = restated_statements(masked, outcomes, verbalize, decided=filled, gone=deleted)
     out: dict[int, tuple[str, tuple[tuple[int, int], ...]]] = {}
@@ -95,4 +97,4 @@ def written_sentences(masked, outcomes, verbalize, frames=None) -> tuple[dict[in
         elif number not in deleted | unfillable and any(s.sentence == number for s in masked.slots):
             text, ranges = assemble(masked, start, end, texts)
             out[number] = (text, tuple(ranges))
-    return out, set(restated) - connected, connected
+    return out, set(restated) - connected, connected, masked

@@ -56,6 +56,7 @@ _FIXED_ADVERB = re.compile(
 )
 _OPENS_ASIDE = re.compile(r"\(\s*(?:;\s*)?$")
 _DATE_AFTER = re.compile(rf"\s*(?:(?:on|in|c\.)\s+)?(?:\d|{_MONTH})")
+_DATE_IN_ASIDE = re.compile(rf"\s*(?:(?:on|in|c\.|ca\.|circa|between|after|before|about|around)\s+)?(?:\d|{_MONTH})")
 #: A second object that shares the first one's verb and preposition ("served as X and as Y", "leader of X until
 #: 1914 and of Y"): "and", a preposition, an article at most, then a name; after "and as" anything ("acquired
 #: fame as a lecturer at X and also as a preacher").
@@ -104,19 +105,24 @@ def dated_between(masked: MaskedDocument, tail: Slot) -> bool:
     return _DATED.search(masked.text, masked.slots[tail.head].end, tail.start) is not None
 
 
+def dated_asides(masked: MaskedDocument) -> set[int]:
+    """Slots that open a parenthesis right before a date ("Shabana Azmi ([born] 18 September 1950) is an Indian
+    actress"): the date is no name a fill relates, and every fill there reads "(the leader 18 September 1950)".
+    Such a slot holds nothing, and its drawn relation is stated after the sentence (:mod:`relguard.rewrite.neutral`):
+    "(18 September 1950)" is how a date stands in brackets."""
+    return {
+        number
+        for number, slot in enumerate(masked.slots)
+        if _OPENS_ASIDE.search(masked.text[max(0, slot.start - 4) : slot.start])
+        and _DATE_IN_ASIDE.match(masked.text, slot.end)
+    }
+
+
 def after_fixed_phrase(masked: MaskedDocument) -> set[int]:
     """Sentences with a slot right after a noun of a fixed preposition ("in front [of] the Parliament") or a word
     that makes one ("together [with] the Soviet Union"): a clause or a verb there reads "in front that is a
-    member of", "together the invader of". Also a slot that opens a parenthesis right before a
-    date ("Shabana Azmi ([born] 18 September 1950) is an Indian actress"): the date is no name a fill relates,
-    and every fill there reads "(the leader 18 September 1950)"."""
-    dated = {
-        slot.sentence
-        for slot in masked.slots
-        if _OPENS_ASIDE.search(masked.text[max(0, slot.start - 4) : slot.start])
-        and _DATE_AFTER.match(masked.text, slot.end)
-    }
-    return dated | {
+    member of", "together the invader of"."""
+    return {
         slot.sentence
         for slot in masked.slots
         if _FIXED_PHRASE.search(masked.text[max(0, slot.start - 40) : slot.start])
