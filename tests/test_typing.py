@@ -117,6 +117,9 @@ def test_public_type_order() -> None:
         ("Battle of Vimy Ridge", "EVENT"),
         ("Philippine Organic Act", "LAW"),
         ("Distinguished Service Medal", "WORK_OF_ART"),
+        ("Franklin Street Church", "ORG"),  # a congregation (the NER read "Franklin Street" and said PERSON)
+        ("Enoch Pratt Free Library", "FAC"),
+        ("Slow Bowlers XI", "ORG"),  # a cricket side
         ("John Smith", None),
         ("Bari", None),
     ],

@@ -135,13 +135,13 @@ _ORG_LAST = _words(
     post herald
     tribune journal gazette rovers rangers wanderers athletic pharma pharmaceuticals biotech analytics logistics
     consulting therapeutics biosciences technologies software systems labs laboratories capital partners ventures
-    insurance"""
+    insurance church churches magazine network channel xi"""
 )
 _FAC_LAST = _words(
     """airport station bridge stadium arena palace castle cathedral basilica chapel abbey monastery temple mosque
     synagogue tower monument memorial cemetery museum square street road avenue boulevard highway motorway
     autobahn canal dam tunnel prison lighthouse fort fortress drive trail route parkway expressway freeway
-    esplanade viaduct pier wharf shrine tomb theatre theater hall gallery cinema mall hotel restaurant"""
+    esplanade viaduct pier wharf shrine tomb theatre theater hall gallery cinema mall hotel restaurant library"""
 )
 _PLACE_LAST = lex.PLACE_HEADS | _words(
     """glacier wilderness reservoir voivodeship oblast prefecture governorate municipality regions counties
