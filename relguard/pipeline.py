@@ -26,8 +26,9 @@ from relguard.candidates.pools import build_pools
 from relguard.embed import triple_distances
 from relguard.engine.backends import Backends, named_pools
 from relguard.engine.memory import draw_release
-from relguard.engine.outcomes import sample_table
+from relguard.engine.outcomes import draw_outcomes
 from relguard.engine.provenance import provenance
+from relguard.engine.tally import GroupTable
 from relguard.errors import ConfigError
 from relguard.extract.corpus import Progress, extract_corpus
 from relguard.extract.review import Review, apply_review
@@ -120,8 +121,11 @@ class Prepared:
         evaluation only).
         """
         privacy = privacy_of(epsilon=epsilon, entity_epsilon=entity_epsilon, lam=lam, k=self.k, seed=seed)
-        keys = [g.key for g in self.groups]
-        table = sample_table(keys, self.distances, pools=self.pools, privacy=privacy, allow_null=allow_null)
+        groups = GroupTable({g.key: {t.predicate for t in g.triples} for g in self.groups})
+        table = draw_outcomes(
+            groups, privacy=privacy, generator=self.generator, distances=self.distances, pools=self.pools,
+            allow_null=allow_null,
+        )  # fmt: skip
         public, confidential = self.provenance(teaching=seed is not None)
         return draw_release(
             self.extraction, table=table, forms=self.generator.forms, provenance=public, confidential=confidential

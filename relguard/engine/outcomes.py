@@ -1,8 +1,9 @@
 """The draw: one outcome per relation group, keyed by its public key, with the pools and the guarantee.
 
 :class:`OutcomeTable` is all the rewrite needs, corpus-wide: a batch run keeps it instead of the corpus, and an
-in-memory release is its one-batch case. :func:`sample_table` is the one place outcomes are drawn — from one
-distance row per group in sorted key order, through OpenDP — so every face gives the same release for one seed.
+in-memory release is its one-batch case. :func:`draw_outcomes` is the one entry to the draw and
+:func:`sample_table` the one place outcomes are drawn — from one distance row per group in sorted key order,
+through OpenDP — so every face gives the same release for one seed.
 A distance row depends on its own group alone (each embedding on its own text, the arithmetic element by
 element), so rows may be computed in any process (:func:`distance_matrix`) and stay the same to the bit.
 """
@@ -168,15 +169,22 @@ def draw_outcomes(
     *,
     privacy: PrivacySettings,
     generator: PoolGenerator,
-    encoder: Encoder,
+    encoder: Encoder | None = None,
     distances: np.ndarray | None = None,
+    pools: Mapping[TypePair, CandidatePool] | None = None,
+    allow_null: bool = True,
 ) -> OutcomeTable:
-    """A streamed corpus's draw: pools for its type pairs, its distance rows, then :func:`sample_table`.
+    """The draw of every release, in memory or streamed: pools for the table's type pairs, its distance rows,
+    then :func:`sample_table` (called from here alone).
 
-    ``distances`` are the table's :func:`distance_matrix` rows in key order when another process computed them.
+    ``distances`` are the table's :func:`distance_matrix` rows in key order and ``pools`` its pools, when another
+    process or an earlier step (:func:`relguard.pipeline.prepare`) computed them; ``allow_null=False`` is the
+    paper's no-deletion ablation, for evaluation only.
     """
-    pools = table_pools(table, generator=generator, k=privacy.k)
+    pools = pools if pools is not None else table_pools(table, generator=generator, k=privacy.k)
     keys = table.keys
     if distances is None:
+        if encoder is None:
+            raise ValueError("a draw without distance rows needs the encoder that computes them")
         distances = distance_matrix([(key, table.predicates[key]) for key in keys], pools, encoder)
-    return sample_table(keys, distances, pools=pools, privacy=privacy)
+    return sample_table(keys, distances, pools=pools, privacy=privacy, allow_null=allow_null)
