@@ -117,8 +117,8 @@ def opening_before_slots(masked: MaskedDocument, number: int) -> str | None:
     """The words of sentence ``number`` before its first slot, cut at the last clause boundary that leaves a
     sentence on its own ("Antara Mali (born 1979) is an Indian actress."), or None where no cut reads.
 
-    Where neither a fill nor a first clause reads, the sentence used to lose everything its statements do not
-    name: the dates, descriptions and numbers of its opening. The opening holds no slot, so it is masked text as
+    Where neither a fill nor a first clause reads, the statements alone would lose everything they do not name:
+    the dates, descriptions and numbers of its opening. The opening holds no slot, so it is masked text as
     written; where it is cut depends on the masked text alone (DESIGN invariant 7), like any fill.
     """
     start = masked.sentences[number][0]

@@ -1,8 +1,10 @@
-"""Where no fill reads well, say the drawn relation plainly: "Alice Smith founded Acme Corp." (issue 25).
+"""Where no fill reads well, say the drawn relation plainly: "Alice Smith founded Acme Corp."
 
 A sentence no wording of its drawn relation fits (unfillable: :mod:`relguard.rewrite.shape`,
-:mod:`relguard.rewrite.guard`, a frame with no form) used to be deleted, and its names went with it: a reader
-lost the facts and a retriever the passage. Instead the sentence is replaced by one plain statement per
+:mod:`relguard.rewrite.guard`, a frame with no form), with no neutral connector that reads
+(:mod:`relguard.rewrite.neutral`) and no expression in parts that may be worded as one
+(:mod:`relguard.rewrite.collapse`), would otherwise be deleted, and its names with it: a reader would lose the
+facts and a retriever the passage. So the sentence is replaced by one plain statement per
 relation group its fills would print, "<subject> <finite form of the sampled predicate> <object>.", in the
 order their slots come, after the sentence's opening where it reads alone (its first clause with its first
 fill, :func:`relguard.rewrite.clause.first_clause`, else the words before its first slot,
