@@ -86,6 +86,7 @@ def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
         ("He said he founded Acme.", "founded"),
         ("He bought a house and cars were sold.", "were sold"),
         ("The county includes the islands (islands are located in Niihau) and Oahu.", "are located in"),
+        ("Ann Lee is a minister whose hymns are associated with Quakers.", "are associated with"),  # "whose" clause
     ],
 )
 def test_a_fill_that_reads_in_its_place_is_kept(text, fill):

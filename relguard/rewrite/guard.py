@@ -211,6 +211,8 @@ def _after_main_verb(tokens: Sequence[Token], fill: Span) -> bool:
             continue
         elif lower in ("and", "but", "or", "nor", ";", "—", "–"):
             verb = inner = False
+        elif token[3] == "WP$":
+            verb, inner = False, False  # "a minister whose hymns [are sung]": a clause with its own subject
         elif lower in _RELATIVES | _SUBORDINATORS or token[3] in ("WDT", "WP", "WRB"):
             inner = True  # the verbs of "which Alice Smith founded," or "When Acme grew," are not the main one
         elif lower == ",":
