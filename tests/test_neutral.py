@@ -51,6 +51,17 @@ def test_a_clause_on_a_noun_that_is_not_the_name_takes_the_connector(extractor):
     assert "that banned" not in out.text and out.connected_sentences == (0,)
 
 
+def test_a_connector_at_the_end_of_its_clause_leaves_no_preposition_hanging():
+    """ "in which John's cause [was defeated]." with nothing after the slot: "is associated with." would end the
+    sentence on a preposition; the bare participle reads. With a phrase after it the connector keeps its "with"."""
+    from relguard.rewrite.frames import END
+    from relguard.rewrite.neutral import BARE, neutral_words
+    from relguard.rewrite.verbalize import Place
+
+    assert neutral_words(Place(END, name_after=False, past=True)) == f"was {BARE}"
+    assert neutral_words(Place(END, name_after=False, phrase_after=True)) == f"is {CONNECTOR}"
+
+
 def test_a_fill_that_reads_in_place_is_kept_and_no_connector_is_used(extractor):
     _, _, _, out = _release(extractor, "Alice Smith works for Acme Corp. The end.", "founded")
     assert out.text == "Alice Smith founded Acme Corp. The end." and out.connected_sentences == ()

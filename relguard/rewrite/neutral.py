@@ -58,7 +58,8 @@ class Neutral:
 def neutral_words(place: Place) -> str | None:
     """The neutral connector for ``place``, or None where no constant reads (a role noun is wanted)."""
     frame = place.frame
-    participle = BARE if place.preposition_after and not place.has_tail else CONNECTOR
+    bare = (place.preposition_after and not place.has_tail) or (frame == fr.END and not place.phrase_after)
+    participle = BARE if bare else CONNECTOR  # nothing after an END slot: "John's cause was mentioned."
     if frame == fr.REMOVED:
         return ""
     if frame == fr.TAIL:
