@@ -91,3 +91,22 @@ def test_a_relation_in_a_records_other_field_changes_no_public_file(tmp_path, ca
     assert first == second
     assert b"John Miller" not in first["documents/news.jsonl"]
     assert json.loads(first["report.json"])["record_fields"]["left_out"] == ["headline"]
+
+
+def test_the_overlap_test_of_untyped_names_agrees_with_the_pairwise_one():
+    """The log-time overlap test (sorted starts, running furthest end) says what testing every range says,
+    on nested, touching and disjoint ranges."""
+    import itertools
+    import random
+
+    from relguard.extract.unprotected import _overlaps
+
+    rng = random.Random(7)
+    for _ in range(200):
+        covered = sorted((a, a + rng.randint(1, 12)) for a in (rng.randint(0, 80) for _ in range(rng.randint(0, 9))))
+        starts = [a for a, _ in covered]
+        reach = list(itertools.accumulate((b for _, b in covered), max))
+        for start in range(0, 95, 3):
+            end = start + rng.randint(1, 10)
+            pairwise = any(a < end and start < b for a, b in covered)
+            assert _overlaps(starts, reach, start, end) == pairwise, (covered, start, end)
