@@ -9,8 +9,10 @@ Suffix rules get English wrong ("goes" cut to "goe", "an university" from a firs
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
-import inflect
+if TYPE_CHECKING:
+    import inflect
 
 DETERMINERS = frozenset({"the", "a", "an", "its", "his", "her", "their"})
 _AUXILIARIES = {"is": "are", "was": "were", "has": "have", "does": "do"}
@@ -19,6 +21,10 @@ _PAST_AUXILIARIES = {"is": "was", "are": "were", "has": "had", "have": "had", "d
 
 @functools.cache
 def _english() -> inflect.engine:
+    """inflect's engine, imported on first use: importing inflect takes seconds (it checks its own types), which
+    every process that imports the library paid, a CLI run that stops at a bad file and every Ray worker too."""
+    import inflect
+
     return inflect.engine()
 
 
