@@ -18,7 +18,7 @@ MAX_PAGE_LINES = 120
 
 #: Floors from the ground up; a package's modules live on its floor.
 FLOORS = (
-    ("relguard.version", "relguard.types", "relguard.errors"),
+    ("relguard.version", "relguard.types", "relguard.errors", "relguard.wordlist"),
     ("relguard.settings", "relguard.protocols", "relguard.registry", "relguard.io", "relguard.textable"),
     ("relguard.embed", "relguard.privacy", "relguard.llm"),
     ("relguard.candidates", "relguard.extract"),

@@ -31,9 +31,9 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
+from relguard.wordlist import words
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
+_words = words
 
 
 #: People a city needs before its one-word name is taken as the city ("Davis", "Parker", "Warren" are towns of

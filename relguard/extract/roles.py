@@ -17,11 +17,7 @@ name, which the report says in plain words and counts (:func:`name_between_slots
 
 from __future__ import annotations
 
-
-def words(text: str) -> frozenset[str]:
-    """A word list written as one string."""
-    return frozenset(text.split())
-
+from relguard.wordlist import words
 
 #: Job titles and roles (singular and plural), kinship and office.
 TITLES = words(

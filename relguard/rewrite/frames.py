@@ -30,10 +30,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from relguard.extract.spacy.lexicon import words
 from relguard.rewrite.phrases import RELATIVES, Token, ends_noun_phrase, in_opening_phrase, looking_back
 from relguard.rewrite.tagging import PLACEHOLDER as _PLACEHOLDER
 from relguard.rewrite.tagging import Tagged, hidden_tokens, tag_sentences
+from relguard.wordlist import words
 
 if TYPE_CHECKING:
     from spacy.language import Language

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from relguard.extract.spacy.lexicon import words
 from relguard.rewrite.seams import assemble
 from relguard.rewrite.tagging import TAGGING, tagger
+from relguard.wordlist import words
 
 if TYPE_CHECKING:
     from spacy.language import Language

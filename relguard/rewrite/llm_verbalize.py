@@ -18,13 +18,13 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from relguard.extract.spacy.lexicon import words
 from relguard.llm.cache import JsonCache, key_of
 from relguard.llm.client import LLMClient, LLMConfig, LLMError, Usage
 from relguard.llm.fence import DATA_RULE, fenced
 from relguard.llm.schemas import InvalidReply
 from relguard.rewrite import frames as fr
 from relguard.rewrite.verbalize import IRREGULAR_PARTICIPLES, PREPOSITIONS, Ask, Forms, FormVerbalizer
+from relguard.wordlist import words
 
 PROMPT_VERSION = "verbalize-4"
 PURPOSE = "verbalize"

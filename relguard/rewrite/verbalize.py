@@ -19,11 +19,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from relguard.candidates.forms import default_forms
-from relguard.extract.spacy.lexicon import words
 from relguard.rewrite import frames as fr
 from relguard.rewrite.morphology import DETERMINERS, past_tense, plural_verb
 from relguard.rewrite.shape import RELATIVE
 from relguard.types import TypePair
+from relguard.wordlist import words
 
 __all__ = ["APPOSITIVE", "RELATIVES", "Ask", "FormVerbalizer", "Place", "Verbalizer", "default_forms", "wordings"]
 

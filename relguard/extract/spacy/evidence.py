@@ -21,10 +21,9 @@ import re
 
 from relguard.extract import gazetteer
 from relguard.extract.spacy import lexicon as lex
+from relguard.wordlist import words
 
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
+_words = words
 
 
 _WORKS = (

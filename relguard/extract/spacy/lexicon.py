@@ -6,11 +6,7 @@ document-independent constant (nothing here depends on a corpus).
 
 from __future__ import annotations
 
-
-def words(text: str) -> frozenset[str]:
-    """A word list written as one string."""
-    return frozenset(text.split())
-
+from relguard.wordlist import words
 
 _words = words
 

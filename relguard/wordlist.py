@@ -1,0 +1,12 @@
+"""Word lists written as one string: the closed-class cues, role nouns and names the rules of several packages read.
+
+One helper so that a rule in :mod:`relguard.rewrite` reads its word lists without importing the spaCy extractor's
+modules, and so that every list is built the same way (split on white space, a frozen set).
+"""
+
+from __future__ import annotations
+
+
+def words(text: str) -> frozenset[str]:
+    """A word list written as one string."""
+    return frozenset(text.split())
