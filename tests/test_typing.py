@@ -191,3 +191,24 @@ def test_a_title_in_quotes_with_blanks_inside_them_is_a_work() -> None:
     assert context_evidence('" ', ' " is a song by the band') == "WORK_OF_ART"
     assert context_evidence('the video for " ', ' " came out') == "WORK_OF_ART"
     assert context_evidence("He met ", " in Oslo") is None
+
+
+def test_a_title_its_sentence_describes_as_a_work_is_the_subject_of_the_relation_after_the_description(extractor):
+    """ "Shadows is a 1992 American film directed by …" (an invented sentence in the shape of 2Wiki's film
+    passages): the NER finds no "Shadows", and the slot on "directed by" joined the nationality word to the
+    director, drawn from the NORP→PERSON pool. The words before the copula are the work's title; a name the NER
+    found inside them gives way ("Searchers", NORP by its last word). What decides is the copula and the head noun
+    of the description, never the relation's words: a neighbour with another verb has the same pairs."""
+    from relguard.types import Document
+
+    def pairs(text: str) -> set[tuple[str, str, str, str]]:
+        found = extractor.extract(Document("d.txt", text))
+        return {(t.subject, t.subject_type, t.object, t.object_type) for t in found.triples}
+
+    directed = pairs("Shadows is a 1992 American film directed by Michael Ritchie. The end.")
+    assert directed == {("Shadows", "WORK_OF_ART", "Michael Ritchie", "PERSON")}, directed
+    assert pairs("Shadows is a 1992 American film praised by Michael Ritchie. The end.") == directed
+    searchers = extractor.extract(Document("d.txt", "Searchers is a 1956 American film directed by John Ford."))
+    assert ("Searchers", "WORK_OF_ART") in {(e.name, e.type) for e in searchers.entities}
+    # a description that is no work, or a title that is no sentence's opening, changes nothing
+    assert ("Alice Smith", "PERSON", "Ohio", "GPE") in pairs("Alice Smith is an American actress born in Ohio.")

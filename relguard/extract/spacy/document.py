@@ -17,6 +17,7 @@ from relguard.extract.regions import pair_by_position
 from relguard.extract.slots import first_mentioned
 from relguard.extract.spacy import lexicon as lex
 from relguard.extract.spacy.coref import Coreference
+from relguard.extract.spacy.described import with_described_works
 from relguard.extract.spacy.entities import EntityResolution
 from relguard.extract.spacy.patterns import SentenceRelations
 from relguard.extract.spacy.spelled import name_runs, role_word, spelled_labels
@@ -246,6 +247,7 @@ class DocumentState(EntityResolution, Coreference):
             if start >= end or self.sent_of[start] < 0 or not doc[start:end].text.strip() or doc[start].is_punct:
                 continue
             found.append((start, end, ent.label_))
+        found = found if self.strict else with_described_works(doc, self.sent_spans, found)
         for start, end, label in sorted(found):
             self._add_mention(start, end, -1)
             self.labels.append(label)
