@@ -7,9 +7,10 @@ nationality word, and was drawn from that word's pool ("… American film that e
 words before the copula are a WORK_OF_ART mention when they open their sentence, are short, start with a capital
 and hold no bracket or clause mark; a name the NER found inside them gives way to them.
 
-What it reads is the copula and the head noun of the description, which stay in the text whatever the relation
-says (DESIGN invariant 7: the head noun of a description is never in a default-mode slot). The strict mode, whose
-slots are every stretch between two names, copula included, does not use it (DESIGN invariant 11).
+What it reads is the copula and the head noun of the description, which DESIGN invariant 7 keeps out of
+default-mode slots, so a rewording of the relation after them leaves the mention as it is (the neighbour tests read
+that on real documents). The strict mode, whose slots are every stretch between two names, copula included, does
+not use it (DESIGN invariant 11).
 """
 
 from __future__ import annotations
