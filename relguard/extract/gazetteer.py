@@ -33,9 +33,6 @@ from functools import cache
 
 from relguard.wordlist import words
 
-_words = words
-
-
 #: People a city needs before its one-word name is taken as the city ("Davis", "Parker", "Warren" are towns of
 #: 50,000-130,000 people and far more often surnames).
 BIG_CITY = 150_000
@@ -48,7 +45,7 @@ WORLD_CITY = 1_000_000
 GIVEN_NAME_RANK = 2500
 SURNAME_RANK = 3000
 #: Census given names that are common words first.
-NOT_GIVEN_NAMES = _words(
+NOT_GIVEN_NAMES = words(
     """Will Young Rose Grace Hope Art Guy Major Long Sun Joy Faith Page Lane Pat Sky Star Summer Autumn Dawn Ivy
     Holly Crystal Ruby Pearl Jade Amber Iris Violet Lily Daisy Rich Royal King Prince Earl Duke Baron Chance Price
     Miles Gay Chase Bishop Hunter Porter Mason Carter Cooper Christian China India Asia Africa Georgia Virginia
@@ -62,7 +59,7 @@ NOT_GIVEN_NAMES = _words(
 _LATIN = re.compile(r"[A-Z][a-zà-ÿ]+(?:[ -][A-Z][a-zà-ÿ]+)*")
 _LOCAL = frozenset({"Municipality", "Commune", "Parish", "Local council", "Town", "Quarter", "Ward", "Village"})
 #: Names that the sources hold but that are common words, given names or generic parts of names.
-AMBIGUOUS = _words(
+AMBIGUOUS = words(
     """Reading Mobile Bath Nice Split Orange Independence Liberty Union Enterprise Hope Temple Bell Victory Concord
     Harmony Providence Mesa Sandy Opportunity Plantation Holiday Central Riverside Pen Bend Mercedes Marathon Normal
     Paradise Surprise Commerce Industry Eagle Garland Florence Victoria Helena Stella Marion Jackson Lincoln Douglas
@@ -77,7 +74,7 @@ AMBIGUOUS = _words(
 )
 #: Countries among :data:`AMBIGUOUS` that keep their type when they stand alone ("Georgia" is the country or the
 #: state; "Turkey" the country): both readings are places, so the name alone settles that it is a place.
-PLACES_ALWAYS = _words("Georgia Jordan Chad Niger Guinea Turkey Wales Jersey Congo Dominica")
+PLACES_ALWAYS = words("Georgia Jordan Chad Niger Guinea Turkey Wales Jersey Congo Dominica")
 #: Parts of the world that no source above lists as such (public knowledge, written out here).
 WORLD_REGIONS = (
     "Middle East", "Near East", "Far East", "Central Africa", "West Africa", "East Africa", "North Africa",

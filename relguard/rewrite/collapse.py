@@ -27,19 +27,21 @@ from relguard.rewrite.mask import MaskedDocument
 MOST_GAP_WORDS = 6
 
 
-def expression_parts(masked: MaskedDocument, head: int) -> list[int]:
-    """The slot numbers of the expression whose head is slot ``head``: the head, then its later parts."""
-    return [head] + [n for n, s in enumerate(masked.slots) if s.head == head and s.role]
+def expression_parts(masked: MaskedDocument) -> dict[int, list[int]]:
+    """The slot numbers of every expression in parts, by its head: the head, then its later parts."""
+    parts: dict[int, list[int]] = {}
+    for number, slot in enumerate(masked.slots):
+        if slot.role and slot.head >= 0:
+            parts.setdefault(slot.head, [slot.head]).append(number)
+    return parts
 
 
 def collapsible(masked: MaskedDocument, sentences: Collection[int]) -> list[int]:
     """The heads of the expressions in parts, in ``sentences``, whose gaps may go with them (module docstring)."""
     heads = []
-    for number, slot in enumerate(masked.slots):
+    for number, parts in sorted(expression_parts(masked).items()):
+        slot = masked.slots[number]
         if slot.role or slot.sentence not in sentences:
-            continue
-        parts = expression_parts(masked, number)
-        if len(parts) < 2:
             continue
         start, end = slot.start, max(masked.slots[n].end for n in parts)
         if any(start <= s.start < end for n, s in enumerate(masked.slots) if n not in parts):
@@ -59,14 +61,16 @@ def _droppable(gap: str) -> bool:
     return len(gap.split()) <= MOST_GAP_WORDS and not any(c.isdigit() or c in '();:[]"“”' for c in gap)
 
 
-def collapsed(masked: MaskedDocument, heads: Sequence[int]) -> MaskedDocument:
+def collapsed(masked: MaskedDocument, heads: Sequence[int]) -> tuple[MaskedDocument, dict[int, int]]:
     """``masked`` with each expression of ``heads`` as one slot: its head's placeholder stands for the whole
-    expression, its source runs to its last part's, and the text from the head's end to the last part's end goes."""
+    expression, its source runs to its last part's, and the text from the head's end to the last part's end goes;
+    and the new number of every slot that stays."""
     cuts: list[tuple[int, int]] = []
     gone: set[int] = set()
     merged = {}
+    every = expression_parts(masked)
     for head in heads:
-        parts = expression_parts(masked, head)
+        parts = every[head]
         slot = masked.slots[head]
         cuts.append((slot.end, max(masked.slots[n].end for n in parts)))
         gone.update(parts[1:])
@@ -92,7 +96,7 @@ def collapsed(masked: MaskedDocument, heads: Sequence[int]) -> MaskedDocument:
         head = number_of[slot.head] if slot.head >= 0 else -1
         slots.append(replace(slot, start=moved(slot.start), end=moved(slot.end), head=head))
     text = "".join(masked.text[a:b] for a, b in complement(cuts, len(masked.text)))
-    return MaskedDocument(
+    document = MaskedDocument(
         masked.name,
         text,
         tuple((moved(a), moved(b)) for a, b in masked.sentences),
@@ -100,3 +104,4 @@ def collapsed(masked: MaskedDocument, heads: Sequence[int]) -> MaskedDocument:
         tuple((moved(a), moved(b), kind) for a, b, kind in masked.mentions),
         tuple((moved(a), moved(b), name) for a, b, name in masked.referents),
     )
+    return document, number_of

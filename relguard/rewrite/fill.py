@@ -160,6 +160,7 @@ def fill_slots(
     frames: Sequence[Frame] | None = None,
     *,
     collapse: bool = True,
+    sentences: Collection[int] | None = None,
 ) -> Filled:
     """Which sentences are deleted, filled, kept with neutral connectors or unfillable (:class:`Filled`).
 
@@ -169,8 +170,8 @@ def fill_slots(
     clauses, and last the same with several fills allowed in one clause. A sentence no style reads in keeps its
     words, with a neutral connector (:mod:`relguard.rewrite.neutral`) in each slot whose own fill does not read
     (the caller states those slots' drawn relations after it), where that reads; else, with an expression in
-    parts that may be worded as one (:mod:`relguard.rewrite.collapse`), the document is filled again with it as
-    one slot (the result's ``masked``); else it is unfillable (restated or deleted by the caller)."""
+    parts that may be worded as one (:mod:`relguard.rewrite.collapse`), its ``sentences`` are filled again with it
+    as one slot (the result's ``masked``); else it is unfillable (restated or deleted by the caller)."""
     frames = tuple(frames) if frames is not None else read_frames(masked)
     deleted = {s.sentence for s in masked.slots if any(outcomes[i].predicate is None for i in s.groups)}
     kept = [n for n, s in enumerate(masked.slots) if s.sentence not in deleted]
@@ -180,6 +181,8 @@ def fill_slots(
         styles = ("own",)  # a model words the sentence whole; the offline fills it falls back on are its own
     texts: dict[int, str] = {}
     open_sentences = {masked.slots[n].sentence for n in kept} - fixed
+    if sentences is not None:  # only these are filled again: an expression in them is one slot now
+        fixed, open_sentences = fixed & set(sentences), open_sentences & set(sentences)
     lenient_styles = [style for style in styles if style != "relative"]
     for style, lenient in [(style, False) for style in styles] + [(style, True) for style in lenient_styles]:
         if not open_sentences:
@@ -216,8 +219,13 @@ def fill_slots(
     unfillable = (open_sentences | fixed) - deleted
     heads = collapsible(masked, unfillable) if collapse else []
     if heads:
-        merged = collapsed(masked, heads)
-        return fill_slots(merged, outcomes, verbalize, read_frames(merged), collapse=False)
+        merged, number_of = collapsed(masked, heads)
+        redone = {masked.slots[h].sentence for h in heads}
+        again = fill_slots(merged, outcomes, verbalize, read_frames(merged), collapse=False, sentences=redone)
+        others = {number_of[n]: w for n, w in texts.items() if masked.slots[n].sentence not in redone}
+        links = {s: {number_of[n] for n in slots} for s, slots in connected.items() if s not in redone}
+        unfillable = (unfillable - redone) | again.unfillable
+        return replace(again, texts=others | again.texts, unfillable=unfillable, connected=links | again.connected)
     past = frozenset(masked.slots[n].sentence for n in kept if frames[n].past)
     return Filled(masked, deleted, texts, unfillable, connected, past)
 

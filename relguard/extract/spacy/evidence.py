@@ -23,9 +23,6 @@ from relguard.extract import gazetteer
 from relguard.extract.spacy import lexicon as lex
 from relguard.wordlist import words
 
-_words = words
-
-
 _WORKS = (
     "film|movie|album|EP|single|song|novel|novella|book|series|sitcom|play|opera|operetta|musical|poem|painting|"
     "documentary|miniseries|soundtrack|anthology|comic|manga|anime|ballad|hymn|symphony|sonata|video game|game|"
@@ -114,18 +111,18 @@ _LIFE_AFTER = re.compile(
 )
 _QUOTE_BEFORE = re.compile(r"(?:^|[^\w\s]|\b[a-z]\w*)\s*[\"“]\s?$")  # a blank inside: tokenized text, '" X "'
 _NAME_WORD = re.compile(r"(?:[A-Z]\.)+|(?:Mc|Mac|O['’]|D['’])?[A-Z][a-zà-ÿ'’]+(?:-[A-Z][a-zà-ÿ]+)?")
-_TITLES = _words(
+_TITLES = words(
     """King Queen Prince Princess Emperor Empress Admiral Marshal Sir Lord Lady Dame
     Madame Monsieur Pope Duke Duchess Count Countess Baron Baroness Sultan Shah Tsar Czar Kaiser Archduke"""
 )
 _QUOTE_AFTER = re.compile(r"^\s?[,.!?]?[\"”]")
 
-_ORG_FIRST = _words(
+_ORG_FIRST = words(
     """university universidad université universität università universiteit escuela instituto institut istituto
     colegio bank banco banca banque partido party ministry department fc fk sk ac as sv vfl vfb afc cf cd sc
     sporting club real academy college hospital hc ec ehc ek bc vc rc cs ud sd rcd ssc us ss"""
 )
-_ORG_LAST = _words(
+_ORG_LAST = words(
     """fc afc cf sc bk if fk sk ik club university college school academy institute institution bank records
     press party company corporation corp co group holdings inc ltd llc llp plc gmbh ag sa nv spa bv oy ab asa
     association society foundation federation union league council committee commission ministry department
@@ -136,29 +133,29 @@ _ORG_LAST = _words(
     consulting therapeutics biosciences technologies software systems labs laboratories capital partners ventures
     insurance church churches magazine network channel xi"""
 )
-_FAC_LAST = _words(
+_FAC_LAST = words(
     """airport station bridge stadium arena palace castle cathedral basilica chapel abbey monastery temple mosque
     synagogue tower monument memorial cemetery museum square street road avenue boulevard highway motorway
     autobahn canal dam tunnel prison lighthouse fort fortress drive trail route parkway expressway freeway
     esplanade viaduct pier wharf shrine tomb theatre theater hall gallery cinema mall hotel restaurant library"""
 )
-_PLACE_LAST = lex.PLACE_HEADS | _words(
+_PLACE_LAST = lex.PLACE_HEADS | words(
     """glacier wilderness reservoir voivodeship oblast prefecture governorate municipality regions counties
     province provinces canton zone commune township parish archipelago plateau falls waterfall coast
     peninsula reserve area caves cave pits badlands bight fjord cay col pond brook rivers lakes ranges riviera
     basin delta lagoon marsh swamp heath moor"""
 )
-_PLACE_FIRST = _words("mount lake cape isle gulf bay sea via piazza rue gmina comarca port fort")
-_EVENT_LAST = _words(
+_PLACE_FIRST = words("mount lake cape isle gulf bay sea via piazza rue gmina comarca port fort")
+_EVENT_LAST = words(
     """war wars uprising revolution rebellion revolt siege massacre tour festival championship championships cup
     olympics games election elections crisis campaign expedition offensive conference summit contest tournament
     competition draft"""
 )
-_EVENT_FIRST = _words("battle siege operation treaty")
-_LAW_FIRST = _words("treaty")
-_LAW_LAST = _words("act agreement treaty accord accords convention constitution amendment charter protocol")
-_AWARD_LAST = _words("award awards prize medal trophy")
-_GPE_FIRST = _words("kingdom republic duchy principality county province emirate")
+_EVENT_FIRST = words("battle siege operation treaty")
+_LAW_FIRST = words("treaty")
+_LAW_LAST = words("act agreement treaty accord accords convention constitution amendment charter protocol")
+_AWARD_LAST = words("award awards prize medal trophy")
+_GPE_FIRST = words("kingdom republic duchy principality county province emirate")
 _HEADS: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = (
     ("LAW", _LAW_FIRST, _LAW_LAST),
     ("WORK_OF_ART", frozenset(), _AWARD_LAST),
@@ -169,7 +166,7 @@ _HEADS: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = (
     ("GPE", _GPE_FIRST, frozenset()),
 )
 #: Head words that are also common surnames: with a given name before them they make no place.
-_SURNAME_HEADS = _words("hall park field brook wood woods hill hills lane ford bridge rivers lake marsh moor heath")
+_SURNAME_HEADS = words("hall park field brook wood woods hill hills lane ford bridge rivers lake marsh moor heath")
 
 
 def name_evidence(name: str) -> str | None:

@@ -8,68 +8,65 @@ from __future__ import annotations
 
 from relguard.wordlist import words
 
-_words = words
-
-
-MODALS = _words("would could might may should shall will must 'd 'll wo")
-HEDGES = _words(
+MODALS = words("would could might may should shall will must 'd 'll wo")
+HEDGES = words(
     "allegedly reportedly possibly perhaps probably supposedly apparently maybe presumably purportedly likely never not"
 )
-COPULAS = _words("be become remain")
-LEADING_DETS = _words("the The THE")
-NON_PERSON = _words("ORG GPE LOC FAC PRODUCT EVENT WORK_OF_ART LAW")
-PERSON_ONLY = _words("PERSON")
+COPULAS = words("be become remain")
+LEADING_DETS = words("the The THE")
+NON_PERSON = words("ORG GPE LOC FAC PRODUCT EVENT WORK_OF_ART LAW")
+PERSON_ONLY = words("PERSON")
 #: Pronoun -> entity types it may refer to (resolved only when one candidate is in reach).
 PRONOUNS: dict[str, frozenset[str]] = {
-    **dict.fromkeys(_words("he him his himself she her hers herself"), PERSON_ONLY),
-    **dict.fromkeys(_words("it its itself"), NON_PERSON),
-    **dict.fromkeys(_words("they them their themselves"), _words("ORG")),
+    **dict.fromkeys(words("he him his himself she her hers herself"), PERSON_ONLY),
+    **dict.fromkeys(words("it its itself"), NON_PERSON),
+    **dict.fromkeys(words("they them their themselves"), words("ORG")),
 }
 #: "the company" and friends -> the entity type they refer back to.
 NOMINALS: dict[str, str] = {
     **dict.fromkeys(
-        _words("""company firm corporation band group team club university college school label party organization
+        words("""company firm corporation band group team club university college school label party organization
         organisation agency newspaper magazine network airline bank studio clinic hospital festival academy institute
         foundation charity council committee ministry trust orchestra museum"""),
         "ORG",
     ),
-    **dict.fromkeys(_words("city town village country state nation province municipality county capital"), "GPE"),
-    **dict.fromkeys(_words("river lake mountain island region valley sea"), "LOC"),
-    **dict.fromkeys(_words("film movie album song novel book series show play painting opera single"), "WORK_OF_ART"),
+    **dict.fromkeys(words("city town village country state nation province municipality county capital"), "GPE"),
+    **dict.fromkeys(words("river lake mountain island region valley sea"), "LOC"),
+    **dict.fromkeys(words("film movie album song novel book series show play painting opera single"), "WORK_OF_ART"),
 }
 #: Other types a nominal may refer to besides its NOMINALS type ("the festival" may be an EVENT).
 NOMINAL_ALSO: dict[str, frozenset[str]] = {
-    **dict.fromkeys(_words("festival"), _words("EVENT")),
-    **dict.fromkeys(_words("hospital clinic museum academy"), _words("FAC")),
+    **dict.fromkeys(words("festival"), words("EVENT")),
+    **dict.fromkeys(words("hospital clinic museum academy"), words("FAC")),
 }
 #: Place nouns: "a city in France" / "a suburb of Paris" -> located_in.
-PLACE_NOUNS = _words(
+PLACE_NOUNS = words(
     """city town village hamlet suburb municipality county district region province commune neighborhood
     neighbourhood borough parish community area locality settlement island river lake mountain state
     territory port resort park"""
 )
-PLACE_PREPS = _words("in of on near within")
+PLACE_PREPS = words("in of on near within")
 #: Nouns a location phrase passes through: "in the north of", "in the state of".
-AREA_NOUNS = _words(
+AREA_NOUNS = words(
     """north south east west northeast northwest southeast southwest center centre heart outskirts part
     suburbs suburb city town village state province county region district area capital"""
 )
 #: Parts and directions a location phrase passes through without describing the place ("in the north of").
-DIRECTION_NOUNS = _words(
+DIRECTION_NOUNS = words(
     """north south east west northeast northwest southeast southwest north-east north-west south-east south-west
     center centre heart outskirts part parts suburbs middle edge side coast border"""
 )
 #: Capitalized words that open a sentence without naming anything ("However Ana Ruiz ...", "The Rockets").
-NAME_STOP_WORDS = _words(
+NAME_STOP_WORDS = words(
     """the a an in on at after before however but and or he she it they his her its their this that these those
     when while since during for from with by of to as if yesterday today then later also meanwhile"""
 )
 #: Predicates that name the same entity twice ("X, also known as Y"): aliases, not relations.
 #: Words that give an entity another name ("better known as", "stylized as"): aliases, never relations.
-ALIAS_WORDS = _words("known stylized stylised spelled spelt nicknamed aka dubbed abbreviated transliterated")
-IDENTITY = _words("known_as also_known_as referred_as referred_to_as called renamed renamed_as named_as aka")
+ALIAS_WORDS = words("known stylized stylised spelled spelt nicknamed aka dubbed abbreviated transliterated")
+IDENTITY = words("known_as also_known_as referred_as referred_to_as called renamed renamed_as named_as aka")
 #: Role nouns allowed without a preposition ("Acme's founder Alice", "Apple CEO Tim Cook").
-ROLE_NOUNS = _words(
+ROLE_NOUNS = words(
     """founder cofounder co-founder ceo president chairman chairwoman chair director member leader owner chief
     head captain coach manager wife husband son daughter father mother brother sister spouse partner widow
     minister mayor governor secretary spokesman spokeswoman spokesperson employee executive editor producer
@@ -80,12 +77,12 @@ ROLE_NOUNS = _words(
     councilor congressman congresswoman assemblyman governor-general viceroy emperor empress sultan pope"""
 )
 #: Adjectives that are part of a role ("chief executive", "late wife", "former president"), not a description.
-ROLE_MODIFIERS = _words(
+ROLE_MODIFIERS = words(
     """chief late former founding managing executive vice deputy senior junior assistant general first elder
     younger eldest youngest principal lead head acting interim honorary co-founding associate adjunct emeritus
     current then future longtime long-time sole joint"""
 )
-ORG_SUFFIXES = _words(
+ORG_SUFFIXES = words(
     """corp corp. corporation inc inc. incorporated ltd ltd. limited llc plc co co. company group gmbh ag sa s.a.
     nv n.v. holdings holding"""
 )
@@ -95,7 +92,7 @@ IRREGULAR: dict[str, tuple[str, str]] = {
     lemma: (past, part)
     for lemma, past, part in (
         row.split(":")
-        for row in _words(
+        for row in words(
             """arise:arose:arisen be:was:been bear:born:born beat:beat:beaten become:became:become
         begin:began:begun bend:bent:bent bind:bound:bound bite:bit:bitten blow:blew:blown break:broke:broken
         bring:brought:brought build:built:built burn:burnt:burnt buy:bought:bought catch:caught:caught
@@ -122,16 +119,16 @@ IRREGULAR: dict[str, tuple[str, str]] = {
         )
     )
 }
-DOUBLING = _words(
+DOUBLING = words(
     """admit commit submit permit omit emit transmit refer prefer occur recur control compel propel expel
     equip regret transfer confer defer deter incur patrol"""
 )
 
-FUNCTION_WORDS = _words("is are was were be been being am has have had do does did the a an to also later then first")
+FUNCTION_WORDS = words("is are was were be been being am has have had do does did the a an to also later then first")
 #: Surname particles: "Pieter de Vries" is referred back to as "De Vries".
-NAME_PARTICLES = _words("de da di du del della der den des la le van von ter ten bin ibn al el st st. mac")
+NAME_PARTICLES = words("de da di du del della der den des la le van von ter ten bin ibn al el st st. mac")
 #: Last words of organization names the small NER model often labels PERSON ("Quantix Labs", "Atlas Shipping").
-ORG_HEADS = _words(
+ORG_HEADS = words(
     """labs lab laboratories shipping systems records books airlines airways bank group holdings partners
     technologies technology industries motors energy energie capital ventures foundation institute university
     college academy hospital clinic council association society committee commission agency company corporation
@@ -139,22 +136,22 @@ ORG_HEADS = _words(
     publishing press trust fund insurance logistics airport railways railway"""
 )
 #: Last words of a place's name: "Regal Mountain", "Olza River", "Morogoro Region" are places whatever the NER says.
-PLACE_HEADS = _words(
+PLACE_HEADS = words(
     """mountain mountains mount peak peaks river lake island islands valley region county province district
     bay creek glacier canyon desert forest park peninsula strait sea ocean gulf pass range hill hills"""
 )
 #: Prepositions that compare, exemplify or concede rather than relate: "funds clinics like X", "taller than X".
-NON_RELATIONAL_PREPS = _words("like unlike than including excluding despite except per via besides notwithstanding")
+NON_RELATIONAL_PREPS = words("like unlike than including excluding despite except per via besides notwithstanding")
 #: Light nouns of support-verb idioms, kept in the predicate: "took place in", "took part in", "played a role in".
-LIGHT_NOUNS = _words("place part role charge control office power command care advantage shape")
+LIGHT_NOUNS = words("place part role charge control office power command care advantage shape")
 #: Bodies one serves on: "serves on the board of Y" -> ``served_on_board_of``.
-BODY_NOUNS = _words("board panel council committee staff faculty jury")
+BODY_NOUNS = words("board panel council committee staff faculty jury")
 #: Abbreviations that open what follows them (a title before a name, "Ref." before a reference): a full stop after
 #: one never ends a sentence, whatever the next word's case ("Ref. C-2025-017", "Dr. Okonjo"); the abbreviations of
 #: a title open the rest of it ("Sr. Vice President", "Mgr. Operations", "Asst. Dir. Finance").
-OPENING_ABBREVIATIONS = _words(
+OPENING_ABBREVIATIONS = words(
     """ref mr mrs ms dr prof st fig figs vol art sec dept tel rev hon capt lt col sgt gen mt cf approx incl attn encl
     sr snr mgr mngr dir asst exec pres assoc supt"""
 )
 #: Abbreviations that open a number ("No. 5", "pp. 12"): a full stop after one ends no sentence before a digit.
-NUMBER_ABBREVIATIONS = _words("no nos nr pp p")
+NUMBER_ABBREVIATIONS = words("no nos nr pp p")
