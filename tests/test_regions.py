@@ -103,6 +103,24 @@ def test_a_region_that_heads_a_noun_phrase_a_name_opens_joins_the_name_before_th
     assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {("Bob Jones", "Acme Corp")}
 
 
+def test_a_nationality_that_modifies_the_phrase_after_it_is_read_past() -> None:
+    """ "a song [recorded by] British singer Samantha Fox": the singer, not "British", is what the slot relates (a
+    reader reads the phrase); so is a chain of them ("a Spanish-Mexican film [with]"); where no other name is left,
+    the nationality stays in the pair."""
+    names = {"I Surrender": "WORK_OF_ART", "British": "NORP", "Samantha Fox": "PERSON"}
+    text = "I Surrender is a song recorded by British singer Samantha Fox."
+    document = _extraction([("I Surrender", "recorded_by", "British", "recorded by")], text, names)
+    assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {("I Surrender", "Samantha Fox")}
+    names = {"American": "NORP", "Acme Corp": "ORG"}
+    text = "An American singer founded Acme Corp."
+    document = _extraction([("American", "founded", "Acme Corp", "founded")], text, names)
+    assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {("American", "Acme Corp")}
+    names = {"Bob Jones": "PERSON", "Spanish": "NORP", "Mexican": "NORP", "Acme Corp": "ORG"}
+    text = "Bob Jones made a Spanish-Mexican film with Acme Corp."
+    document = _extraction([("Mexican", "with", "Acme Corp", "with")], text, names)
+    assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {("Bob Jones", "Acme Corp")}
+
+
 def test_a_name_after_an_article_opens_a_noun_phrase_unless_it_opens_the_sentence() -> None:
     """ "an [Acme Corp] employee" ends a noun phrase at the slot; "The [Harbor Street Clinic] is …" (the bundled
     sample's first sentence) and "leads the [Harbor Street Clinic] and …" name the entity with its own article,

@@ -25,6 +25,7 @@ from dataclasses import replace
 
 from relguard.extract.positions import MentionTable, PlacedMention, Region, slot_regions
 from relguard.types import DocumentExtraction, Occurrence, Triple
+from relguard.wordlist import words
 
 #: How many distinct entities on each side of a region are looked at: the pair is chosen among the two nearest.
 NEAREST = 2
@@ -39,6 +40,13 @@ DETERMINER_BEFORE = re.compile(r"(?:^|\s)(?:an?|the|his|her|its|their|our|my|you
 _DETERMINER_AND_NUMBER = re.compile(r"(?:^|\s)(?:an?|the)\s+\d[\d,–-]*s?\s+$", re.IGNORECASE)
 _AFTER_AND = re.compile(r"(?:^|\s)(?:and|but)\s+$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;][\"'”’)\]]*)\s*$")
+#: The word right after a nationality or group name, across a blank or a hyphen ("British singer", "Spanish-Mexican").
+_NEXT_WORD = re.compile(r"[ \t-]+([a-z][\w'’-]*)")
+#: Lower-case words after a nationality that do not continue its noun phrase: it is a noun there ("an American who").
+_NOT_MODIFIED = words(
+    """and or but nor who whom whose which that in of on at to for from with by as into than is was are were be been
+    has had have said says"""
+)
 
 
 def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
@@ -72,7 +80,13 @@ def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
     for index, region in enumerate(regions):
         row = mentions.sentence(region.sentence)
         occurrence = Occurrence(name, region.sentence, region.start, region.end, text[region.start : region.end])
-        pairs = positional_pairs(row, region, hangs=hangs(text, row, region), coordinated=coordinated(text, region))
+        pairs = positional_pairs(
+            row,
+            region,
+            hangs=hangs(text, row, region),
+            coordinated=coordinated(text, region),
+            attributes=attributes(text, row, [r for r in regions if r.sentence == region.sentence]),
+        )
         for first, second in pairs:
             ends = frozenset({first, second})
             predicates = in_region.get((index, ends)) or in_any.get(index) or {UNREAD}
@@ -125,6 +139,33 @@ def hangs(text: str, row: Sequence[PlacedMention], region: Region) -> bool:
 _REST_OF_PHRASE = re.compile(r"\s*(?:[A-Za-z][a-z-]*\s+){0,4}")
 
 
+def attributes(text: str, row: Sequence[PlacedMention], regions: Sequence[Region]) -> frozenset[int]:
+    """Starts of the nationality and group names (NORP) of ``row`` that modify the noun phrase after them: a word of
+    it that the masked text shows follows ("the Finnish national epic Kalevala", "British singer Samantha Fox", "a
+    2003 Indian Bengali thriller film"). A reader takes that phrase, not the nationality, as what a slot next to it
+    relates ("a song [recorded by] British singer Samantha Fox" states a relation of the singer), so the pair is
+    read past it (:func:`positional_pairs`). Read from the masked text: region and mention positions and the words
+    outside the regions."""
+    found: set[int] = set()
+    for index in range(len(row) - 1, -1, -1):
+        mention = row[index]
+        if mention.type != "NORP":
+            continue
+        following = row[index + 1] if index + 1 < len(row) else None
+        if following is not None and following.start in found and not text[mention.end : following.start].strip(" -"):
+            found.add(mention.start)
+            continue
+        word = _NEXT_WORD.match(text, mention.end)
+        if word is None or word.group(1).lower() in _NOT_MODIFIED:
+            continue
+        if any(r.start <= word.start(1) < r.end for r in regions):
+            continue
+        if following is not None and following.start < word.end(1):
+            continue
+        found.add(mention.start)
+    return frozenset(found)
+
+
 def coordinated(text: str, region: Region) -> bool:
     """Whether ``region`` opens the second verb phrase of a coordination ("... Maersk in 2006 and [retired to]
     Utrecht"): "and"/"but" right before it. Read from the masked text: the word before a slot stays."""
@@ -132,7 +173,12 @@ def coordinated(text: str, region: Region) -> bool:
 
 
 def positional_pairs(
-    row: Sequence[PlacedMention], region: Region, *, hangs: bool, coordinated: bool = False
+    row: Sequence[PlacedMention],
+    region: Region,
+    *,
+    hangs: bool,
+    coordinated: bool = False,
+    attributes: frozenset[int] = frozenset(),
 ) -> list[tuple[tuple[str, str], tuple[str, str]]]:
     """The one pair ``region`` joins, as (subject, object) by first mention in the sentence (an empty list where
     fewer than two distinct entities are named in the sentence).
@@ -143,7 +189,15 @@ def positional_pairs(
     ``hangs`` (:func:`hangs`): the region is the head of a noun phrase the name before it opens ("an American
     [singer from] Paris", "an Acme Corp [employee]"): that name modifies the phrase, and the region joins the name
     before it with the name after the region, else with the modifying name, as a role noun after a name does.
+    ``attributes`` (:func:`attributes`): starts of nationality names that modify a noun phrase; the pair is read
+    past them, unless that leaves no pair.
     """
+    if attributes:
+        named = [m for m in row if m.start not in attributes]
+        last = max((m for m in row if m.end <= region.start), key=lambda m: m.end, default=None)
+        hanging = hangs and (last is None or last.start not in attributes)
+        if pairs := positional_pairs(named, region, hangs=hanging, coordinated=coordinated):
+            return pairs
     before = _distinct(m for m in reversed(row) if m.end <= region.start)
     after = _distinct(m for m in row if m.start >= region.end)
     if coordinated and before and after and row[0].entity != after[0]:
