@@ -3,8 +3,14 @@
 The data lives in ``pools/<SUBJECT_TYPE>.json`` beside this module, one file
 per subject type, curated by hand under the rules of paper §5.2: compatible
 with the types in that direction, no synonyms, no predicate implying another,
-no vague predicates, ordered from most to least common. Nothing in it comes
-from any document, so the pools are public by construction (DESIGN invariant 1).
+no vague predicates, ordered from most to least common. A type holds many kinds
+(LOC: rivers, mountains, regions; ORG: companies, bands, clubs, schools; a work:
+films, songs, books), and one pool serves every pair of its types, so a pool's
+first K hold predicates that can be true of most kinds of its two types: one
+only a river, a government or a song can hold ("flows through", "sanctioned",
+"track on") comes after them, since drawn for a city or a film it states what
+cannot be. Nothing in it comes from any document, so the pools are public by
+construction (DESIGN invariant 1).
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from relguard.errors import PoolError
 from relguard.io.digest import canonical_sha256
 from relguard.types import ENTITY_TYPES, CandidatePool, TypePair
 
-VERSION = "2026.11-1"
+VERSION = "2026.12-1"
 BANNED = frozenset(
     {
         "related_to",
