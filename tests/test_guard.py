@@ -57,6 +57,7 @@ def _misread(text: str, fill: str) -> str | None:
          "finite_after_noun"),
         ("She was the daughter of Jeanne and her second husband (died 1412), governor of Brittany and baron works in "
          "Laval.", "works in", "finite_after_noun"),
+        ("Fyns Hoved associated with Great Belt region, where rainfall is low.", "associated with", "verbless"),
     ],
 )  # fmt: skip
 def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
@@ -87,6 +88,8 @@ def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
         ("He bought a house and cars were sold.", "were sold"),
         ("The county includes the islands (islands are located in Niihau) and Oahu.", "are located in"),
         ("Ann Lee is a minister whose hymns are associated with Quakers.", "are associated with"),  # "whose" clause
+        ("Since 2012 he has been a regular board member of Guitar World.", "a regular board member of"),
+        ("The Oregon Nursery Company was a nursery company located in Salem.", "located in"),
     ],
 )
 def test_a_fill_that_reads_in_its_place_is_kept(text, fill):

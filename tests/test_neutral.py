@@ -62,6 +62,21 @@ def test_a_connector_at_the_end_of_its_clause_leaves_no_preposition_hanging():
     assert neutral_words(Place(END, name_after=False, phrase_after=True)) == f"is {CONNECTOR}"
 
 
+def test_after_a_possessive_only_a_person_stands_without_a_connector():
+    """ "Acme's [REL] Alice Smith" reads as "Acme's Alice Smith"; "Sean's [REL] East Asia" as "Sean's East Asia" does
+    not: there the connector is "connection with", and the leak scan excuses an original worded so."""
+    from relguard.rewrite.frames import POSSESSIVE
+    from relguard.rewrite.neutral import OWNED, is_connector, neutral_words
+    from relguard.rewrite.verbalize import Place
+
+    assert neutral_words(Place(POSSESSIVE, owner=True), ("ORG", "PERSON")) == ""
+    assert neutral_words(Place(POSSESSIVE, owner=True, inverted=True), ("PERSON", "ORG")) == ""
+    assert neutral_words(Place(POSSESSIVE, owner=True), ("PERSON", "GPE")) == OWNED == "connection with"
+    assert neutral_words(Place(POSSESSIVE, owner=True), ("PERSON", "WORK_OF_ART")) == OWNED
+    assert neutral_words(Place(POSSESSIVE), ("NORP", "GPE")) == ""  # "the renowned Han [REL] Huo Qubing"
+    assert is_connector("connection with") and not is_connector("connection")
+
+
 def test_a_fill_that_reads_in_place_is_kept_and_no_connector_is_used(extractor):
     _, _, _, out = _release(extractor, "Alice Smith works for Acme Corp. The end.", "founded")
     assert out.text == "Alice Smith founded Acme Corp. The end." and out.connected_sentences == ()

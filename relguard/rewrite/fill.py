@@ -18,7 +18,6 @@ clause where that reads alone (:mod:`relguard.rewrite.clause`) and states the re
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -29,8 +28,9 @@ from relguard.rewrite.frames import Frame, read_frames
 from relguard.rewrite.layout import complement, removed_ranges
 from relguard.rewrite.mask import MaskedDocument, prints_own
 from relguard.rewrite.neutral import Neutral, connected_words
+from relguard.rewrite.placing import place_of
 from relguard.rewrite.restate import Statement, restatements
-from relguard.rewrite.seams import CLOSING, assemble, stray_of, trimmed
+from relguard.rewrite.seams import assemble, stray_of, trimmed
 from relguard.rewrite.shape import (
     CLOSE,
     RELATIVE,
@@ -50,8 +50,6 @@ from relguard.rewrite.shape import (
 )
 from relguard.rewrite.verbalize import STYLES, Ask, FormVerbalizer, Place, Styled, Verbalizer, split_preposition
 from relguard.types import SanitizedDocument, TypePair
-
-_PRONOUN_BEFORE = re.compile(r"\b(?:his|her|its|their|my|our|your|whose)\s+$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -285,7 +283,7 @@ def _worded_by_model(masked, outcomes, verbalize, frames, kept, texts: dict[int,
                 masked.slots[n].end - base,
                 outcomes[masked.slots[n].groups[0]].predicate,
                 outcomes[masked.slots[n].groups[0]].type_pair,
-                _place(masked, n, frames[n], {}, set()),
+                place_of(masked, n, frames[n], {}, set()),
             )
             for n in numbers
         ]
@@ -320,7 +318,7 @@ def slot_words(
         sampled = outcomes[slot.groups[0]]
         if frame.coordinated and frame.name == "modifier" and slot.sentence in relative_in:
             frame = replace(frame, name="finite")  # "that sanctioned X and [is owned by] Y", not "and owned by"
-        place = _place(masked, number, frame, forms, tailed)
+        place = place_of(masked, number, frame, forms, tailed)
         words = verbalize(sampled.predicate, sampled.type_pair, place)
         if words is None or not _same_preposition(masked, slot, sampled, verbalize, place):
             unfillable.add(slot.sentence)
@@ -358,43 +356,3 @@ def _same_preposition(masked: MaskedDocument, slot, sampled: Sampled, verbalize:
     full = verbalize(sampled.predicate, sampled.type_pair, replace(place, preposition_after=False))
     following = masked.text[slot.end : slot.end + 16].split()
     return bool(full and following) and split_preposition(full)[1] == following[0].lower()
-
-
-def _place(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[int, str], tailed: set[int]) -> Place:
-    """What the verbalizer may know of slot ``number``: its frame and what the masked text around it shows."""
-    slot = masked.slots[number]
-    return Place(
-        frame.name,
-        slot.inverted,
-        person=_person_before(masked, slot.start),
-        closed=_closed_after(masked, slot),
-        head=forms.get(slot.head),
-        pronoun=bool(_PRONOUN_BEFORE.search(masked.text[max(0, slot.start - 8) : slot.start])),
-        name_after=frame.name_after,
-        phrase_after=frame.phrase_after,
-        preposition_after=frame.preposition_after,
-        plural=frame.plural,
-        has_tail=number in tailed,
-        past=frame.past,
-    )
-
-
-def _person_before(masked: MaskedDocument, position: int) -> bool:
-    """Whether the name right before ``position`` (only blanks or a comma between) is a person."""
-    for _, end, kind in reversed(masked.mentions):
-        if end <= position:
-            return kind == "PERSON" and not masked.text[end:position].strip(" ,")
-    return False
-
-
-def _closed_after(masked: MaskedDocument, slot) -> bool:
-    """Whether the first name after ``slot`` in its sentence is followed by punctuation or the sentence end, so a
-    relative clause opened at the slot closes there."""
-    sentence_end = masked.sentences[slot.sentence][1]
-    for start, end, _ in masked.mentions:
-        if start >= slot.end:
-            if start >= sentence_end:
-                return True
-            rest = masked.text[end:sentence_end].lstrip(" ")
-            return not rest or rest[0] in CLOSING
-    return True

@@ -102,6 +102,19 @@ def no_main_verb(tokens: Sequence[Token], fill: Span) -> bool:
     return not has_main_verb(tokens)
 
 
+def verbless(tokens: Sequence[Token], fill: Span) -> bool:
+    """A fill without a finite verb where the sentence is left with none outside its relative and subordinate
+    clauses: the fill took the main verb's place ("Fyns Hoved associated with Great Belt region, where rainfall
+    is …", "they associated with, google, and IOS devices which was …"). A sentence the text wrote without a
+    verb ("Starring A, B and C.") fails too: where nothing finite stands, no fill can be read as its verb."""
+    words = _inside(tokens, fill)
+    if not words or any(_finite(t) for t in words) or words[0][2] in ("-", ","):
+        return False  # a compound's "-linked" or a comma modifies a noun: it never stood for the verb
+    if tokens and tokens[0][2].lower() in _SUBORDINATORS:
+        return False  # "Since 2012 he has been …": where the opening clause ends is not marked
+    return not has_main_verb(tokens)
+
+
 def has_main_verb(tokens: Sequence[Token]) -> bool:
     """Whether a finite verb stands outside every relative or subordinate clause, parenthesis and quote."""
     depth, quoted, opened, aside = 0, False, False, False
@@ -272,6 +285,7 @@ CHECKS = {
     "relative_after": relative_after,
     "relative_disagrees": relative_disagrees,
     "no_main_verb": no_main_verb,
+    "verbless": verbless,
     "verb_for_noun": verb_for_noun,
     "verb_after_verb": verb_after_verb,
     "participle_after_verb": participle_after_verb,

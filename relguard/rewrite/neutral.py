@@ -34,11 +34,13 @@ if TYPE_CHECKING:
 CONNECTOR = "associated with"
 #: Where the text after the slot keeps a preposition of its own ("was [REL] by critics", "[REL] at Harvard").
 BARE = "mentioned"
+#: After a possessive, before a name that is not a person's: "Sean's connection with East Asia".
+OWNED = "connection with"
 #: The prepositions "mentioned" reads before ("was mentioned from renal problems" does not read: no connector).
 _AFTER_BARE = frozenset({"in", "with", "by", "as", "among", "at", "alongside", "during", "for"})
 
 
-_CONNECTOR_TEXT = re.compile(rf"(?:(?:is|was|are|were)\s+)?(?:{CONNECTOR}|{BARE})|linked|")
+_CONNECTOR_TEXT = re.compile(rf"(?:(?:is|was|are|were)\s+)?(?:{CONNECTOR}|{BARE})|linked|{OWNED}|")
 
 
 def is_connector(text: str) -> bool:
@@ -52,11 +54,14 @@ class Neutral:
     so a sentence worded by it states nothing drawn (the caller states the drawn relations after it)."""
 
     def __call__(self, predicate: str | None, type_pair: TypePair, place: Place) -> str | None:
-        return neutral_words(place)
+        return neutral_words(place, type_pair)
 
 
-def neutral_words(place: Place) -> str | None:
-    """The neutral connector for ``place``, or None where no constant reads (a role noun is wanted)."""
+def neutral_words(place: Place, type_pair: TypePair | None = None) -> str | None:
+    """The neutral connector for ``place``, or None where no constant reads (a role noun is wanted).
+
+    After a possessive "'s" the connector is nothing where the name after it is a person ("Acme's Alice Smith"),
+    and :data:`OWNED` before any other name: "Sean's East Asia", "Dore's Dante's Divine Comedy" do not read."""
     frame = place.frame
     bare = (place.preposition_after and not place.has_tail) or (frame == fr.END and not place.phrase_after)
     participle = BARE if bare else CONNECTOR  # nothing after an END slot: "John's cause was mentioned."
@@ -72,7 +77,8 @@ def neutral_words(place: Place) -> str | None:
     if frame == fr.START:
         return participle[0].upper() + participle[1:]
     if frame == fr.POSSESSIVE and place.name_after and not place.pronoun:
-        return ""  # "the renowned Han [REL] Huo Qubing", "Acme's [REL] Alice": the names stand side by side
+        owned = None if type_pair is None else type_pair[0 if place.inverted else 1]
+        return OWNED if place.owner and owned not in (None, "PERSON") else ""
     if frame == fr.ROLE:
         return f", {CONNECTOR}"
     if frame == fr.COMMA:

@@ -72,7 +72,8 @@ class Place:
     punctuation or the end (``closed``: a relative clause opened there is closed), for a tail the form its
     head printed, whether a possessive before it is a pronoun ("his [REL]": no "his-born"), and whether the word
     before is plural (the verb agrees: "the islands [are located in]"), and whether a noun phrase follows, a name
-    or not (a role noun keeps its preposition: "an atypical [opponent of] the genre")."""
+    or not (a role noun keeps its preposition: "an atypical [opponent of] the genre"), and whether a possessive "'s"
+    stands right before it (``owner``: "Sean's [REL] East Asia")."""
 
     frame: str
     inverted: bool = False
@@ -86,6 +87,7 @@ class Place:
     plural: bool = False
     phrase_after: bool = False
     past: bool = False
+    owner: bool = False
 
 
 @dataclass(frozen=True)

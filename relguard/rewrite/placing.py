@@ -1,0 +1,60 @@
+"""What a fill may know of its slot (:class:`~relguard.rewrite.verbalize.Place`), read from the masked text.
+
+Only the masked document, the slot's frame and the forms already chosen for earlier slots are read (DESIGN
+invariant 7): whether a person is named right before the slot (who/which), whether a relative clause opened there
+closes after the next name, whether a possessive pronoun or an "'s" stands right before it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from relguard.rewrite.frames import Frame
+from relguard.rewrite.mask import MaskedDocument
+from relguard.rewrite.seams import CLOSING
+from relguard.rewrite.verbalize import Place
+
+_OWNER_BEFORE = re.compile(r"\w['’]s?\s*$")
+_PRONOUN_BEFORE = re.compile(r"\b(?:his|her|its|their|my|our|your|whose)\s+$", re.IGNORECASE)
+
+
+def place_of(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[int, str], tailed: set[int]) -> Place:
+    """What the verbalizer may know of slot ``number``: its frame and what the masked text around it shows."""
+    slot = masked.slots[number]
+    return Place(
+        frame.name,
+        slot.inverted,
+        person=_person_before(masked, slot.start),
+        closed=_closed_after(masked, slot),
+        head=forms.get(slot.head),
+        pronoun=bool(_PRONOUN_BEFORE.search(masked.text[max(0, slot.start - 8) : slot.start])),
+        name_after=frame.name_after,
+        phrase_after=frame.phrase_after,
+        preposition_after=frame.preposition_after,
+        plural=frame.plural,
+        has_tail=number in tailed,
+        past=frame.past,
+        owner=bool(_OWNER_BEFORE.search(masked.text[max(0, slot.start - 4) : slot.start])),
+    )
+
+
+def _person_before(masked: MaskedDocument, position: int) -> bool:
+    """Whether the name right before ``position`` (only blanks or a comma between) is a person."""
+    for _, end, kind in reversed(masked.mentions):
+        if end <= position:
+            return kind == "PERSON" and not masked.text[end:position].strip(" ,")
+    return False
+
+
+def _closed_after(masked: MaskedDocument, slot) -> bool:
+    """Whether the first name after ``slot`` in its sentence is followed by punctuation or the sentence end, so a
+    relative clause opened at the slot closes there."""
+    sentence_end = masked.sentences[slot.sentence][1]
+    for start, end, _ in masked.mentions:
+        if start >= slot.end:
+            if start >= sentence_end:
+                return True
+            rest = masked.text[end:sentence_end].lstrip(" ")
+            return not rest or rest[0] in CLOSING
+    return True
