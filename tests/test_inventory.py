@@ -73,6 +73,8 @@ ONE_KIND = {
     ("ORG", "PERSON"): {"elected", "educated"},
     ("WORK_OF_ART", "WORK_OF_ART"): {"track_on", "episode_of", "cover_of", "samples"},
     ("WORK_OF_ART", "EVENT"): {"broadcast_during", "official_song_of"},
+    ("WORK_OF_ART", "PERSON"): {"painted_by", "sculpted_by", "choreographed_by"},
+    ("PERSON", "WORK_OF_ART"): {"painted", "sculpted", "choreographed"},
 }
 
 
