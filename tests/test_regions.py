@@ -121,6 +121,23 @@ def test_a_nationality_that_modifies_the_phrase_after_it_is_read_past() -> None:
     assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {("Bob Jones", "Acme Corp")}
 
 
+def test_a_name_in_a_bracket_closed_before_the_slot_is_read_past() -> None:
+    """ "Dayavan (English: The Compassionate) is a film [directed by] Feroz Khan": the bracket is an aside, the slot
+    joins the film and the director; a slot inside the bracket still joins its neighbours."""
+    names = {"Dayavan": "WORK_OF_ART", "English": "LANGUAGE", "Feroz Khan": "PERSON"}
+    text = "Dayavan (English: Kind) is a gangster film directed by Feroz Khan."
+    document = _extraction([("English", "directed_by", "Feroz Khan", "directed by")], text, names)
+    assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {("Dayavan", "Feroz Khan")}
+    names = {"Bob Jones": "PERSON", "Paris": "GPE", "Acme Corp": "ORG"}
+    text = "Bob Jones (born in Paris) works for Acme Corp."
+    links = [("Bob Jones", "born_in", "Paris", "in"), ("Bob Jones", "works_for", "Acme Corp", "works for")]
+    document = _extraction(links, text, names)
+    assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {
+        ("Bob Jones", "Paris"),
+        ("Bob Jones", "Acme Corp"),
+    }
+
+
 def test_a_name_after_an_article_opens_a_noun_phrase_unless_it_opens_the_sentence() -> None:
     """ "an [Acme Corp] employee" ends a noun phrase at the slot; "The [Harbor Street Clinic] is …" (the bundled
     sample's first sentence) and "leads the [Harbor Street Clinic] and …" name the entity with its own article,

@@ -212,3 +212,21 @@ def test_a_title_its_sentence_describes_as_a_work_is_the_subject_of_the_relation
     assert ("Searchers", "WORK_OF_ART") in {(e.name, e.type) for e in searchers.entities}
     # a description that is no work, or a title that is no sentence's opening, changes nothing
     assert ("Alice Smith", "PERSON", "Ohio", "GPE") in pairs("Alice Smith is an American actress born in Ohio.")
+    assert ("Alice Smith", "PERSON", "Ohio", "GPE") in pairs("Alice Smith is a film director born in Ohio.")
+
+
+def test_what_its_own_sentence_says_a_title_is_outweighs_the_ner(extractor):
+    """Titles the NER takes for people or places (shapes of 2Wiki development passages, names invented): a
+    description of many words, a bracket after the title and a place-like head word ("Island of …") still say
+    "a film"; the type follows, and so does the pair of the slot after the description."""
+    from relguard.types import Document
+
+    for text, title in [
+        ("Male and Female is a 1919 American silent adventure/ drama film directed by Bob Jones.", "Male and Female"),
+        ("Island of Terror is a 1966 British horror film released by Acme Films.", "Island of Terror"),
+        ("Kamsale Kaisale (ಕಂಸಾಳೆ ಕೈಸಾಳೆ) is a 2012 Kannada language children's film directed by Bob Jones.",
+         "Kamsale Kaisale"),
+    ]:  # fmt: skip
+        found = extractor.extract(Document("d.txt", text))
+        assert (title, "WORK_OF_ART") in {(e.name, e.type) for e in found.entities}, text
+        assert {t.subject for t in found.triples} == {title}, text

@@ -40,8 +40,11 @@ DETERMINER_BEFORE = re.compile(r"(?:^|\s)(?:an?|the|his|her|its|their|our|my|you
 _DETERMINER_AND_NUMBER = re.compile(r"(?:^|\s)(?:an?|the)\s+\d[\d,–-]*s?\s+$", re.IGNORECASE)
 _AFTER_AND = re.compile(r"(?:^|\s)(?:and|but)\s+$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;][\"'”’)\]]*)\s*$")
-#: The word right after a nationality or group name, across a blank or a hyphen ("British singer", "Spanish-Mexican").
-_NEXT_WORD = re.compile(r"[ \t-]+([a-z][\w'’-]*)")
+#: The word right after a nationality or group name, across a blank or a hyphen ("British singer", "American
+#: Technicolor VistaVision Western film"); a name that starts there is the next mention, not a modified word.
+_NEXT_WORD = re.compile(r"[ \t-]+([A-Za-z][\w'’-]*)")
+#: The kinds of names that modify the noun phrase after them: nationalities and groups, languages ("a Hindi film").
+_MODIFIERS = frozenset({"NORP", "LANGUAGE"})
 #: Lower-case words after a nationality that do not continue its noun phrase: it is a noun there ("an American who").
 _NOT_MODIFIED = words(
     """and or but nor who whom whose which that in of on at to for from with by as into than is was are were be been
@@ -85,7 +88,8 @@ def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
             region,
             hangs=hangs(text, row, region),
             coordinated=coordinated(text, region),
-            attributes=attributes(text, row, [r for r in regions if r.sentence == region.sentence]),
+            attributes=attributes(text, row, [r for r in regions if r.sentence == region.sentence])
+            | asides(text, row, region),
         )
         for first, second in pairs:
             ends = frozenset({first, second})
@@ -140,16 +144,16 @@ _REST_OF_PHRASE = re.compile(r"\s*(?:[A-Za-z][a-z-]*\s+){0,4}")
 
 
 def attributes(text: str, row: Sequence[PlacedMention], regions: Sequence[Region]) -> frozenset[int]:
-    """Starts of the nationality and group names (NORP) of ``row`` that modify the noun phrase after them: a word of
-    it that the masked text shows follows ("the Finnish national epic Kalevala", "British singer Samantha Fox", "a
-    2003 Indian Bengali thriller film"). A reader takes that phrase, not the nationality, as what a slot next to it
-    relates ("a song [recorded by] British singer Samantha Fox" states a relation of the singer), so the pair is
-    read past it (:func:`positional_pairs`). Read from the masked text: region and mention positions and the words
-    outside the regions."""
+    """Starts of the nationality, group and language names (NORP, LANGUAGE) of ``row`` that modify the noun phrase
+    after them: a word of it that the masked text shows follows ("the Finnish national epic Kalevala", "British
+    singer Samantha Fox", "a 2003 Indian Bengali thriller film", "a Hindi gangster film"). A reader takes that
+    phrase, not the nationality, as what a slot next to it relates ("a song [recorded by] British singer Samantha
+    Fox" states a relation of the singer), so the pair is read past it (:func:`positional_pairs`). Read from the
+    masked text: region and mention positions and the words outside the regions."""
     found: set[int] = set()
     for index in range(len(row) - 1, -1, -1):
         mention = row[index]
-        if mention.type != "NORP":
+        if mention.type not in _MODIFIERS:
             continue
         following = row[index + 1] if index + 1 < len(row) else None
         if following is not None and following.start in found and not text[mention.end : following.start].strip(" -"):
@@ -163,6 +167,21 @@ def attributes(text: str, row: Sequence[PlacedMention], regions: Sequence[Region
         if following is not None and following.start < word.end(1):
             continue
         found.add(mention.start)
+    return frozenset(found)
+
+
+def asides(text: str, row: Sequence[PlacedMention], region: Region) -> frozenset[int]:
+    """Starts of the names of ``row`` inside a bracket that closes before ``region``: an aside the slot after it
+    does not take as its subject ("Dayavan (English: The Compassionate) is a 1988 film [directed by] Feroz Khan"
+    relates the film, not "English"). Read from the masked text's brackets and the mention positions."""
+    found = set()
+    for mention in row:
+        if mention.end > region.start:
+            break
+        opening = text.rfind("(", 0, mention.start)
+        closing = text.find(")", mention.end, region.start)
+        if opening >= 0 and closing >= 0 and text.rfind(")", opening, mention.start) < 0:
+            found.add(mention.start)
     return frozenset(found)
 
 
@@ -189,8 +208,8 @@ def positional_pairs(
     ``hangs`` (:func:`hangs`): the region is the head of a noun phrase the name before it opens ("an American
     [singer from] Paris", "an Acme Corp [employee]"): that name modifies the phrase, and the region joins the name
     before it with the name after the region, else with the modifying name, as a role noun after a name does.
-    ``attributes`` (:func:`attributes`): starts of nationality names that modify a noun phrase; the pair is read
-    past them, unless that leaves no pair.
+    ``attributes`` (:func:`attributes`, :func:`asides`): starts of nationality names that modify a noun phrase
+    and of names in a bracket closed before the region; the pair is read past them, unless that leaves no pair.
     """
     if attributes:
         named = [m for m in row if m.start not in attributes]
