@@ -263,7 +263,8 @@ STRUCTURAL = [
      [","]),
     ("Westmere is a hamlet in the town of Guilderland, Albany County, New York.", ("Albany County", "New York"),
      [","]),
-    ("He died during 1922 in Kristiania (now Oslo), Norway.", ("Oslo", "Norway"), [","]),
+    # the comma after a bracket joins the name before the bracket: "Kristiania (now Oslo), Norway"
+    ("He died during 1922 in Kristiania (now Oslo), Norway.", ("Kristiania", "Norway"), [","]),
     # a role noun between coordinated names relates them
     ("Alice Smith and her husband Bob Jones moved to Boston.", ("Alice Smith", "Bob Jones"), ["husband"]),
 ]  # fmt: skip

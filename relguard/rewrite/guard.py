@@ -103,16 +103,17 @@ def no_main_verb(tokens: Sequence[Token], fill: Span) -> bool:
 
 
 def verbless(tokens: Sequence[Token], fill: Span) -> bool:
-    """A fill without a finite verb where the sentence is left with none outside its relative and subordinate
-    clauses: the fill took the main verb's place ("Fyns Hoved associated with Great Belt region, where rainfall
-    is …", "they associated with, google, and IOS devices which was …"). A sentence the text wrote without a
-    verb ("Starring A, B and C.") fails too: where nothing finite stands, no fill can be read as its verb."""
+    """A fill without a finite verb in a sentence whose finite verbs all stand in relative or subordinate clauses:
+    the fill took the main verb's place ("Fyns Hoved associated with Great Belt region, where rainfall is …"). A
+    sentence with no finite verb at all is a heading or a list as the text wrote it ("Starring A, B and C"), and a
+    fill that sets a date off by commas ("employed, in 1777,") is the verb itself."""
     words = _inside(tokens, fill)
-    if not words or any(_finite(t) for t in words) or words[0][2] in ("-", ","):
+    if not words or any(_finite(t) for t in words) or words[0][2] in ("-", ",") or words[-1][2] == ",":
         return False  # a compound's "-linked" or a comma modifies a noun: it never stood for the verb
     if tokens and tokens[0][2].lower() in _SUBORDINATORS:
         return False  # "Since 2012 he has been …": where the opening clause ends is not marked
-    return not has_main_verb(tokens)
+    outside = [t for t in tokens if not fill[0] <= t[0] < fill[1]]
+    return any(_finite(t) for t in outside) and not has_main_verb(tokens)
 
 
 def has_main_verb(tokens: Sequence[Token]) -> bool:
