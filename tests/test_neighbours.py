@@ -96,6 +96,9 @@ CLOSED = [
      ["Omar Haddad joined Tessellate Labs."]),
     ("title with a hyphen", ["Maria Lopez is Vice-Chairman of Redfern Bank."],
      ["Maria Lopez is a rival of Redfern Bank."]),
+    # the subject pronoun that opens a stretch stays out of the slot, in every wording
+    ("subject pronoun between the names", ["At Redfern Bank she was elected treasurer of Tessellate Labs."],
+     ["At Redfern Bank she joined Tessellate Labs."]),
 ]  # fmt: skip
 #: Kinds only the default mode closes: words after the last name are no stretch.
 SPANS_ONLY = [

@@ -99,3 +99,12 @@ def test_a_kind_that_is_the_relation_itself_stays_in_the_slot(extractor):
 
     extraction = extractor.extract(Document("d.txt", "Leeds is the county town of West Yorkshire."))
     assert [o.text for t in extraction.triples for o in t.occurrences] == ["is the county town of"]
+
+
+def test_a_subject_pronoun_that_opens_a_stretch_stays_out_of_the_slot(extractor):
+    """ "At Yale [he was elected] Phi Beta Kappa" printed "At Yale founded Phi Beta Kappa": the clause lost its
+    subject. The pronoun is the same in every wording of the relation, so it stays in the text."""
+    from relguard.types import Document
+
+    extraction = extractor.extract(Document("d.txt", "At Yale he was elected Phi Beta Kappa in 1950."))
+    assert [o.text for t in extraction.triples for o in t.occurrences] == ["was elected"]

@@ -128,7 +128,7 @@ def widen_to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:
         stretch = _stretch_around(rows.get(o.sentence, []), o.start, o.end)
         if stretch is not None and _widens(text, *stretch):
             described = _DESCRIBED.match(text, stretch[0]) or opens_noun_phrase(text, *stretch_first(rows, o))
-            start = o.start if described else stretch[0]
+            start = o.start if described else _after_subject(text, stretch[0], o.start)
             end = _before_description(text, start, stretch[1])
             earlier = regions.get((o.sentence, *stretch), (start, end))
             regions[(o.sentence, *stretch)] = (min(start, earlier[0]), max(end, earlier[1]))
@@ -192,6 +192,17 @@ _KIND_BEFORE_NAME = re.compile(
     r"(?:\s+of)?\s*$"
 )
 #: The opening of a stretch that describes the first name: a comma or copula, then an article.
+#: A subject pronoun that opens a stretch: "At Yale [he] was elected …" keeps its subject out of the slot.
+_SUBJECT = re.compile(r"\s*\b(?:he|she|they|we|i|it)\s+(?=\S)", re.IGNORECASE)
+
+
+def _after_subject(text: str, start: int, span: int) -> int:
+    """Where a widened stretch starts: after a subject pronoun that opens it, so the clause keeps its subject ("At
+    Yale he [was elected] Phi Beta Kappa"); the pronoun is the same in every wording of the relation."""
+    found = _SUBJECT.match(text, start)
+    return found.end() if found is not None and found.end() <= span else start
+
+
 _DESCRIBED = re.compile(
     r"\s*,?\s*(?:(?:is|was|are|were|remains|remained|became|has been|had been)\s+)?(?:a|an|the)\s", re.IGNORECASE
 )
