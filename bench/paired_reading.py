@@ -7,7 +7,7 @@ versions in random order and the pairs apart, for one reader (``docs/evaluation/
 ``score`` then gives each side's shares with Wilson 95 % intervals and the paired counts (better, worse, the
 same; facts kept only after, lost only after)::
 
-    .venv/bin/python bench/paired_reading.py make BEFORE_DIR AFTER_DIR OUT_DIR   # writes OUT_DIR/pair-blind.jsonl
+    .venv/bin/python bench/paired_reading.py make BEFORE_DIR AFTER_DIR OUT_DIR [--pairs N]  # OUT_DIR/pair-blind.jsonl
     .venv/bin/python bench/paired_reading.py score OUT_DIR                      # reads OUT_DIR/pair-grades.jsonl
 """
 
@@ -34,16 +34,22 @@ def _rows(folder: Path, name: str) -> dict[tuple[str, int], dict]:
     return {(r["document"], r["sentence"]): r for r in map(json.loads, path.read_text().splitlines())}
 
 
-def make(before: Path, after: Path, out: Path, *, seed: int = 39) -> int:
-    """Write ``out/pair-blind.jsonl`` (for the reader) and ``out/pair-key.jsonl`` (which side each line is)."""
+def make(before: Path, after: Path, out: Path, *, seed: int = 39, pairs: int | None = None) -> int:
+    """Write ``out/pair-blind.jsonl`` (for the reader) and ``out/pair-key.jsonl`` (which side each line is); with
+    ``pairs``, a random sample of that many changed sentences (a change that redraws groups changes hundreds)."""
     rng = random.Random(seed)
-    lines = []
+    changed = []
     for name in SETS:
         old, new = _rows(before, name), _rows(after, name)
-        for where in sorted(set(old) & set(new)):
-            if old[where]["released"] != new[where]["released"]:
-                for side, row in (("before", old[where]), ("after", new[where])):
-                    lines.append({"set": name, "document": where[0], "sentence": where[1], "which": side, **row})
+        changed += [(name, where, old[where], new[where]) for where in sorted(set(old) & set(new))]
+    changed = [c for c in changed if c[2]["released"] != c[3]["released"]]
+    if pairs is not None and pairs < len(changed):
+        changed = rng.sample(changed, pairs)
+    lines = [
+        {"set": name, "document": where[0], "sentence": where[1], "which": side, **row}
+        for name, where, old_row, new_row in changed
+        for side, row in (("before", old_row), ("after", new_row))
+    ]
     rng.shuffle(lines)
     out.mkdir(parents=True, exist_ok=True)
     key = [dict(line, id=n) for n, line in enumerate(lines)]
@@ -85,8 +91,8 @@ def score(out: Path) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) == 4 and argv[0] == "make":
-        return make(Path(argv[1]), Path(argv[2]), Path(argv[3]))
+    if len(argv) in (4, 6) and argv[0] == "make" and (len(argv) == 4 or argv[4] == "--pairs"):
+        return make(Path(argv[1]), Path(argv[2]), Path(argv[3]), pairs=int(argv[5]) if len(argv) == 6 else None)
     if len(argv) == 2 and argv[0] == "score":
         return score(Path(argv[1]))
     print(__doc__)
