@@ -30,6 +30,10 @@ from relguard.release.config import RunConfig, RunOptions
 from relguard.verify.public import public_file_problems, read_release_files
 from tests.polling import wait_for
 
+#: One worker runs this file whole (`scripts/test.sh` distributes with ``--dist loadgroup``): the Ray instance
+#: starts once per worker process, and split across both workers the file would start two of them on two cores.
+pytestmark = pytest.mark.xdist_group("engines")
+
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "assets" / "sample_corpus"
 SEED = ["--seed", "11", "--epsilon", "2", "--k", "8", "--keep-fields", "id,title"]  # fields as written, on every face
