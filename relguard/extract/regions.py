@@ -80,16 +80,24 @@ def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
     mentions = MentionTable.of_document(extraction)
     text = extraction.document.text
     found: dict[tuple[str, str, str, str, str], set[Occurrence]] = {}
+    bounds = {s.index: (s.start, s.end) for s in extraction.sentences}
+    by_sentence: dict[int, list[Region]] = {}
+    for region in regions:
+        by_sentence.setdefault(region.sentence, []).append(region)
+    modifiers: dict[int, frozenset[int]] = {}
+    closes: dict[int, dict[int, int]] = {}
     for index, region in enumerate(regions):
         row = mentions.sentence(region.sentence)
         occurrence = Occurrence(name, region.sentence, region.start, region.end, text[region.start : region.end])
+        if region.sentence not in modifiers:
+            modifiers[region.sentence] = attributes(text, row, by_sentence[region.sentence])
+            closes[region.sentence] = bracket_closes(text, row, *bounds.get(region.sentence, (0, 0)))
         pairs = positional_pairs(
             row,
             region,
             hangs=hangs(text, row, region),
             coordinated=coordinated(text, region),
-            attributes=attributes(text, row, [r for r in regions if r.sentence == region.sentence])
-            | asides(text, row, region),
+            passed=modifiers[region.sentence] | asides(row, region, closes[region.sentence]),
         )
         for first, second in pairs:
             ends = frozenset({first, second})
@@ -170,19 +178,30 @@ def attributes(text: str, row: Sequence[PlacedMention], regions: Sequence[Region
     return frozenset(found)
 
 
-def asides(text: str, row: Sequence[PlacedMention], region: Region) -> frozenset[int]:
-    """Starts of the names of ``row`` inside a bracket that closes before ``region``: an aside the slot after it
-    does not take as its subject ("Dayavan (English: The Compassionate) is a 1988 film [directed by] Feroz Khan"
-    relates the film, not "English"). Read from the masked text's brackets and the mention positions."""
-    found = set()
-    for mention in row:
-        if mention.end > region.start:
-            break
-        opening = text.rfind("(", 0, mention.start)
-        closing = text.find(")", mention.end, region.start)
-        if opening >= 0 and closing >= 0 and text.rfind(")", opening, mention.start) < 0:
-            found.add(mention.start)
-    return frozenset(found)
+def bracket_closes(text: str, row: Sequence[PlacedMention], start: int, end: int) -> dict[int, int]:
+    """Per name of ``row`` (by start) inside a bracket of the sentence ``text[start:end]``, where that bracket
+    closes: one pass over the sentence, however many slots it holds."""
+    closes: dict[int, int] = {}
+    opened: list[int] = []
+    inside: dict[int, list[int]] = {}
+    starts = {m.start for m in row}
+    for position in range(start, min(end, len(text))):
+        if position in starts and opened:
+            inside.setdefault(opened[-1], []).append(position)
+        if text[position] == "(":
+            opened.append(position)
+        elif text[position] == ")" and opened:
+            for name in inside.pop(opened.pop(), []):
+                closes[name] = position
+    return closes
+
+
+def asides(row: Sequence[PlacedMention], region: Region, closes: dict[int, int]) -> frozenset[int]:
+    """Starts of the names of ``row`` inside a bracket that closes before ``region`` (``closes``:
+    :func:`bracket_closes`): an aside the slot after it does not take as its subject ("Dayavan (English: The
+    Compassionate) is a 1988 film [directed by] Feroz Khan" relates the film, not "English"). Read from the masked
+    text's brackets and the mention positions."""
+    return frozenset(m.start for m in row if m.end <= region.start and closes.get(m.start, region.start) < region.start)
 
 
 def coordinated(text: str, region: Region) -> bool:
@@ -197,7 +216,7 @@ def positional_pairs(
     *,
     hangs: bool,
     coordinated: bool = False,
-    attributes: frozenset[int] = frozenset(),
+    passed: frozenset[int] = frozenset(),
 ) -> list[tuple[tuple[str, str], tuple[str, str]]]:
     """The one pair ``region`` joins, as (subject, object) by first mention in the sentence (an empty list where
     fewer than two distinct entities are named in the sentence).
@@ -208,13 +227,13 @@ def positional_pairs(
     ``hangs`` (:func:`hangs`): the region is the head of a noun phrase the name before it opens ("an American
     [singer from] Paris", "an Acme Corp [employee]"): that name modifies the phrase, and the region joins the name
     before it with the name after the region, else with the modifying name, as a role noun after a name does.
-    ``attributes`` (:func:`attributes`, :func:`asides`): starts of nationality names that modify a noun phrase
-    and of names in a bracket closed before the region; the pair is read past them, unless that leaves no pair.
+    ``passed`` (:func:`attributes`, :func:`asides`): starts of nationality names that modify a noun phrase and of
+    names in a bracket closed before the region; the pair is read past them, unless that leaves no pair.
     """
-    if attributes:
-        named = [m for m in row if m.start not in attributes]
+    if passed:
+        named = [m for m in row if m.start not in passed]
         last = max((m for m in row if m.end <= region.start), key=lambda m: m.end, default=None)
-        hanging = hangs and (last is None or last.start not in attributes)
+        hanging = hangs and (last is None or last.start not in passed)
         if pairs := positional_pairs(named, region, hangs=hanging, coordinated=coordinated):
             return pairs
     before = _distinct(m for m in reversed(row) if m.end <= region.start)
