@@ -14,6 +14,7 @@ Its utility is ``u(c) = −min_i d_R(r_i, c)`` over the group's relations
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 
@@ -75,6 +76,12 @@ class Prepared:
     def groups(self) -> tuple[RelationGroup, ...]:
         return self.extraction.groups
 
+    @functools.cached_property
+    def group_table(self) -> GroupTable:
+        """The groups' public keys and original predicates, the draw's input: built once, read by every draw (the
+        app draws again whenever a slider moves)."""
+        return GroupTable({g.key: {t.predicate for t in g.triples} for g in self.groups})
+
     @property
     def triples(self) -> tuple[Triple, ...]:
         return self.extraction.triples
@@ -121,9 +128,8 @@ class Prepared:
         evaluation only).
         """
         privacy = privacy_of(epsilon=epsilon, entity_epsilon=entity_epsilon, lam=lam, k=self.k, seed=seed)
-        groups = GroupTable({g.key: {t.predicate for t in g.triples} for g in self.groups})
         table = draw_outcomes(
-            groups, privacy=privacy, generator=self.generator, distances=self.distances, pools=self.pools,
+            self.group_table, privacy=privacy, generator=self.generator, distances=self.distances, pools=self.pools,
             allow_null=allow_null,
         )  # fmt: skip
         public, confidential = self.provenance(teaching=seed is not None)

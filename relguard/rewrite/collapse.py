@@ -41,7 +41,7 @@ def collapsible(masked: MaskedDocument, sentences: Collection[int]) -> list[int]
     heads = []
     for number, parts in sorted(expression_parts(masked).items()):
         slot = masked.slots[number]
-        if slot.role or slot.sentence not in sentences:
+        if slot.sentence not in sentences:
             continue
         start, end = slot.start, max(masked.slots[n].end for n in parts)
         if any(start <= s.start < end for n, s in enumerate(masked.slots) if n not in parts):

@@ -22,20 +22,21 @@ _PRONOUN_BEFORE = re.compile(r"\b(?:his|her|its|their|my|our|your|whose)\s+$", r
 def place_of(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[int, str], tailed: set[int]) -> Place:
     """What the verbalizer may know of slot ``number``: its frame and what the masked text around it shows."""
     slot = masked.slots[number]
+    before = masked.text[max(0, slot.start - 8) : slot.start]
     return Place(
         frame.name,
         slot.inverted,
         person=_person_before(masked, slot.start),
         closed=_closed_after(masked, slot),
         head=forms.get(slot.head),
-        pronoun=bool(_PRONOUN_BEFORE.search(masked.text[max(0, slot.start - 8) : slot.start])),
+        pronoun=bool(_PRONOUN_BEFORE.search(before)),
         name_after=frame.name_after,
         phrase_after=frame.phrase_after,
         preposition_after=frame.preposition_after,
         plural=frame.plural,
         has_tail=number in tailed,
         past=frame.past,
-        owner=bool(_OWNER_BEFORE.search(masked.text[max(0, slot.start - 4) : slot.start])),
+        owner=bool(_OWNER_BEFORE.search(before[-4:])),
     )
 
 

@@ -43,10 +43,12 @@ _QUOTES = frozenset({'"', "“", "”"})
 
 def with_described_works(
     doc: Doc, sentences: Sequence[Span], found: list[tuple[int, int, str]]
-) -> list[tuple[int, int, str]]:
+) -> tuple[list[tuple[int, int, str]], list[tuple[int, int]]]:
     """``found`` (token ranges and labels of the names found so far) with the title of every sentence "<title>
     is/was a … <work noun>" as a WORK_OF_ART, in place of the names found inside it (the NER's "Searchers" in "The
-    Searchers is a 1956 film"). The title is the words before the copula, when the sentence opens with them."""
+    Searchers is a 1956 film"), and those titles: their type is WORK_OF_ART whatever the NER says of them
+    elsewhere (:func:`relguard.extract.spacy.retype.final_types`). The title is the words before the copula, when
+    the sentence opens with them."""
     titles = [
         (start, end)
         for start, end in described_titles(doc, sentences)
@@ -54,13 +56,12 @@ def with_described_works(
     ]  # a name that runs out of the title: the sentence is read some other way
     inside = {i for start, end in titles for i in range(start, end)}
     kept = [(a, b, label) for a, b, label in found if not inside.intersection(range(a, b))]
-    return kept + [(a, b, "WORK_OF_ART") for a, b in titles]
+    return kept + [(a, b, "WORK_OF_ART") for a, b in titles], titles
 
 
 def described_titles(doc: Doc, sentences: Sequence[Span]) -> list[tuple[int, int]]:
     """Token ranges of the titles that their sentence describes as works ("<title> is/was a … <work noun>"): the
-    words before the copula, when the sentence opens with them. The type of a name found there is WORK_OF_ART
-    whatever the NER says of it elsewhere (:func:`relguard.extract.spacy.retype.final_types`)."""
+    words before the copula, when the sentence opens with them."""
     titles = []
     for sent in sentences:
         copula = _described(doc, sent)

@@ -64,6 +64,7 @@ class DocumentState(EntityResolution, Coreference):
         self.names: list[str] = []
         self.entity_types: list[str] = []
         self.found: list[_Found] = []
+        self.described: list[tuple[int, int]] = []  # titles their sentence describes as works (default mode)
         self.lower_typed = False  # typed without capitals (read by _sentences)
 
     def find(self, label_names: Callable[[list[str]], dict[str, str | None]] | None = None) -> DocumentState:
@@ -247,7 +248,7 @@ class DocumentState(EntityResolution, Coreference):
             if start >= end or self.sent_of[start] < 0 or not doc[start:end].text.strip() or doc[start].is_punct:
                 continue
             found.append((start, end, ent.label_))
-        found = found if self.strict else with_described_works(doc, self.sent_spans, found)
+        found, self.described = (found, []) if self.strict else with_described_works(doc, self.sent_spans, found)
         for start, end, label in sorted(found):
             self._add_mention(start, end, -1)
             self.labels.append(label)

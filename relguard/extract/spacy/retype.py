@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 
 from relguard.extract import gazetteer
 from relguard.extract.slots import FILLER, masked_text, vote
-from relguard.extract.spacy.described import described_titles
 from relguard.extract.spacy.evidence import context_evidence, name_evidence, person_shape
 from relguard.extract.stretches import stretch_between
 from relguard.types import ENTITY_TYPES
@@ -130,7 +129,7 @@ def final_types(
     ner = [vote(votes[e], tie[e]) or state.entity_types[e] for e in range(len(state.names))]
     said = _context_votes(state, relabelled)
     types = [public_type(name, ner[e], said[e]) for e, name in enumerate(state.names)]
-    titles = set() if state.strict else set(described_titles(doc, state.sent_spans))
+    titles = set(state.described)
     for start, end, _, entity in state.mentions:
         if (start, end) in titles:
             types[entity] = "WORK_OF_ART"  # its own sentence says it is a film, a novel, a song …
