@@ -358,6 +358,15 @@ def test_a_possessive_s_is_no_verb_and_names_joined_by_and_take_a_plural_verb(ex
     assert out.text.endswith("Fatih Mosque were opposed by him."), out.text
 
 
+def test_names_listed_with_a_comma_before_and_take_a_plural_verb(extractor):
+    """From the Re-DocRED development reading at 93b0b64: "Narain, Innocent, Kalabhavan Shajon, and Lena [play
+    significant roles in] the film" was filled "... and Lena owns the film": the comma before "and" hid the list."""
+    text = "Narain, Innocent, Kalabhavan Shajon, and Lena Paul play significant roles in Kerala Cafe."
+    _, masked, _, out = release(extractor, text, "works_for")
+    assert masked.text.endswith("and Lena Paul [REL_0] Kerala Cafe."), masked.text
+    assert out.text.endswith("and Lena Paul work for Kerala Cafe."), out.text
+
+
 def test_a_slot_glued_to_a_name_before_an_article_and_a_name_is_a_comma_not_a_compound(extractor):
     """ "Orla Park[, which is run by] the Forestry Service": a hyphen compound ("Orla Park-based") takes no article
     and name after it, so the frame is the comma's, never the "-linked" of a compound."""

@@ -376,11 +376,11 @@ def _plural_before(start: int, c: _Context) -> bool:
         head = c.text[: named[0]]
         joined = _AND_BEFORE.search(head)
         if joined and any(t[1] == joined.start() and t[3] in ("NNP", "NNPS") for t in c.tagged.tokens):
-            return True  # "Fatih Sultan Mehmet Bridge and Fatih Mosque [are named after]": names joined by "and"
+            return True  # "Fatih Sultan Mehmet Bridge and Fatih Mosque [are named after]", "A, B, and C [own]"
     return tag == "NNS" and named is None  # a name's number is not its last word's ("United States is")
 
 
-_AND_BEFORE = re.compile(r"\s+and\s+$")
+_AND_BEFORE = re.compile(r",?\s+and\s+$")
 
 
 def _what_follows(end: int, c: _Context) -> tuple[bool, bool, bool]:
