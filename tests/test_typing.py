@@ -230,3 +230,26 @@ def test_what_its_own_sentence_says_a_title_is_outweighs_the_ner(extractor):
         found = extractor.extract(Document("d.txt", text))
         assert (title, "WORK_OF_ART") in {(e.name, e.type) for e in found.entities}, text
         assert {t.subject for t in found.triples} == {title}, text
+
+
+def test_a_title_its_sentences_call_a_work_beats_a_places_head_word_and_a_rank_is_no_name(extractor):
+    """From the HotpotQA development reading at 93b0b64 (paragraphs 600–799, "It's a Jersey Thing"): the series
+    "South Park" was typed LOC by its head word "Park" although its sentence calls it a series, and "204th" was a
+    GPE, so "the 104th overall [episode of]" became "the 104th overall embassy"."""
+    text = (
+        '"Its a Jersey Thing" is the ninth episode of the fourteenth season of the American animated television '
+        'series "South Park", and the 204th episode of the series overall.'
+    )
+    types = drawn_types(extractor, text)
+    assert types.get("South Park") == "WORK_OF_ART", types
+    assert not any(name[:1].isdigit() for name in types), types
+    assert public_type("Gosford Park", "ORG", {"WORK_OF_ART": 1.0}) == "WORK_OF_ART"
+    assert public_type("Gosford Park", "ORG", {"ORG": 1.0}) == "LOC"  # no work said: the head word stands
+
+
+def test_an_acronym_names_no_person() -> None:
+    """ "JTBC", "BBFC" were typed PERSON by the NER (HotpotQA development reading at 93b0b64), so a series
+    "starred" a network; letters alone are an organization, or a place for the few that name one ("USA")."""
+    assert public_type("JTBC", "PERSON", {}) == "ORG"
+    assert public_type("USA", "PERSON", {}) == "GPE"
+    assert public_type("Jo", "PERSON", {}) == "PERSON"

@@ -21,7 +21,7 @@ from relguard.extract.spacy.described import with_described_works
 from relguard.extract.spacy.entities import EntityResolution
 from relguard.extract.spacy.patterns import SentenceRelations
 from relguard.extract.spacy.spelled import name_runs, role_word, spelled_labels
-from relguard.extract.spacy.titles import place_shape, quoted_titles
+from relguard.extract.spacy.titles import numeral, place_shape, quoted_titles
 from relguard.extract.stretches import to_stretches, widen_to_stretches
 from relguard.types import (
     ENTITY_TYPES,
@@ -245,7 +245,7 @@ class DocumentState(EntityResolution, Coreference):
                 start += 1  # "[Head of Treasury at] Acme", "CFO": a title is no name (relguard.extract.roles)
             while end > start and (role_word(doc, end - 1) or doc[end - 1].is_punct):
                 end -= 1
-            if start >= end or self.sent_of[start] < 0 or not doc[start:end].text.strip() or doc[start].is_punct:
+            if start >= end or self.sent_of[start] < 0 or doc[start].is_punct or numeral(doc[start:end]):
                 continue
             found.append((start, end, ent.label_))
         found, self.described = (found, []) if self.strict else with_described_works(doc, self.sent_spans, found)

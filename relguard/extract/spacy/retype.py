@@ -34,6 +34,8 @@ TEMPLATE = "I read about {name}."
 _TYPES = frozenset(ENTITY_TYPES)
 _PLACES = frozenset({"GPE", "LOC", "FAC"})
 _WORD = re.compile(r"\w+")
+_ACRONYM = re.compile(r"[A-Z][A-Z&]{1,5}")
+_PLACE_LETTERS = frozenset({"US", "USA", "UK", "USSR", "UAE", "EU", "NYC", "DC", "GDR", "FRG", "PRC", "ROC"})
 _NAME_LEFT = re.compile(r"(?:\w|[A-Z][\w'’.-]*\s)$")
 _NAME_RIGHT = re.compile(r"\w|\s[A-Z]")
 #: Capitalized words that a mention's edges catch from the sentence around a name.
@@ -152,14 +154,18 @@ def public_type(name: str, ner: str, said: dict[str, float]) -> str:
     :func:`~.evidence.name_evidence`); what its masked sentences say it is (``said``,
     :func:`~.evidence.context_evidence`); the gazetteer's type for a city or a region; a person's
     name by its spelling (:func:`~.evidence.person_shape`); and last the NER's vote ``ner``. A label
-    of the evidence's family stands ("Bari" GPE: the NER's LOC is kept; "French" NORP or LANGUAGE)."""
+    of the evidence's family stands ("Bari" GPE: the NER's LOC is kept; "French" NORP or LANGUAGE). Where its
+    sentences say it is a work, that beats a place's head word: films and series are named after places."""
     entry = gazetteer.lookup(_core(name))
     found = None
     if entry is not None and entry.kind not in _OVERRULED:
         return ner if ner in gazetteer.allowed(entry) else entry.type
-    found = name_evidence(name) or (vote(said, ner) if said else None)
+    told = vote(said, ner) if said else None
+    found = "WORK_OF_ART" if told == "WORK_OF_ART" else name_evidence(name) or told  # '"South Park"', "Gosford Park"
     if found is None and entry is not None:
         return ner if ner in gazetteer.allowed(entry) else entry.type
+    if found is None and ner == "PERSON" and _ACRONYM.fullmatch(name):
+        return "GPE" if name in _PLACE_LETTERS else "ORG"  # "JTBC", "BBFC": letters spell no person's name
     if found is None:
         return "PERSON" if ner not in _NAMED_KINDS and person_shape(_core(name)) else ner
     return ner if ner in _family(found) else found

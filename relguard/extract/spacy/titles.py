@@ -6,6 +6,7 @@ of the relation next to a name cannot make it one or unmake it (DESIGN invariant
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -50,6 +51,15 @@ def quoted_titles(doc: Doc, sentences: Sequence[Span]) -> list[tuple[int, int]]:
 
 def _name_word(doc: Doc, i: int) -> bool:
     return 0 <= i < len(doc) and doc[i].pos_ == "PROPN" and doc[i].text[:1].isupper()
+
+
+def numeral(words: Span) -> bool:
+    """Numbers and ordinals alone ("204th", "1990s"; blanks and punctuation count too): a rank or a date the
+    NER took for a name, whose slot would rewrite the noun it counts ("the 104th overall [episode of]")."""
+    return all(t.like_num or _NUMERAL.fullmatch(t.text) or t.is_punct or t.is_space for t in words)
+
+
+_NUMERAL = re.compile(r"\d+(?:st|nd|rd|th|s)?", re.I)
 
 
 def place_shape(words: Span) -> str | None:
