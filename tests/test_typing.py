@@ -253,3 +253,18 @@ def test_an_acronym_names_no_person() -> None:
     assert public_type("JTBC", "PERSON", {}) == "ORG"
     assert public_type("USA", "PERSON", {}) == "GPE"
     assert public_type("Jo", "PERSON", {}) == "PERSON"
+
+
+def test_a_hyphenated_given_name_stays_whole_and_an_acronym_joins_its_company(extractor):
+    """From the HotpotQA development reading at 93b0b64: "Jung Eun-ji" was cut to "Jung Eun" (the lower-case
+    "ji" was taken for a verb's prefix, as in "re-joined"), so the slot after it began inside the name
+    ("Jung Joon-linked"); and "SSDC", which the NER called a place, stayed apart from "SSDC, Inc." and was drawn
+    as one ("SSDC is the burial place of …"). A verb's prefix is still no part of a name."""
+    types = drawn_types(extractor, "The series stars Jung Eun-ji and Lee Se-young. Omar Haddad re-joined Acme.")
+    assert {"Jung Eun-ji", "Lee Se-young", "Omar Haddad"} <= set(types), types
+    text = (
+        "SSDC, Inc. is a small publisher of role-playing games, based in Rochester, New York. SSDC was formed by "
+        "Michael Osadciw."
+    )
+    types = drawn_types(extractor, text)
+    assert types.get("SSDC, Inc") == "ORG" and "SSDC" not in types, types

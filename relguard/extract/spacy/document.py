@@ -21,7 +21,7 @@ from relguard.extract.spacy.described import with_described_works
 from relguard.extract.spacy.entities import EntityResolution
 from relguard.extract.spacy.patterns import SentenceRelations
 from relguard.extract.spacy.spelled import name_runs, role_word, spelled_labels
-from relguard.extract.spacy.titles import numeral, place_shape, quoted_titles
+from relguard.extract.spacy.titles import hyphen_glued, numeral, place_shape, quoted_titles
 from relguard.extract.stretches import to_stretches, widen_to_stretches
 from relguard.types import (
     ENTITY_TYPES,
@@ -234,7 +234,7 @@ class DocumentState(EntityResolution, Coreference):
                 doc[end - 1].is_punct
                 or doc[end - 1].tag_ == "POS"
                 or doc[end - 1].pos_ in ("ADP", "CCONJ", "DET")
-                or (doc[end - 1].is_lower and not lower_typed)  # "Omar Haddad re-[joined]": the verb's prefix
+                or (doc[end - 1].is_lower and not lower_typed and not hyphen_glued(doc, start, end))  # "re-[joined]"
             ):
                 end -= 1
             while (

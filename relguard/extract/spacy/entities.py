@@ -65,6 +65,10 @@ class EntityResolution:
                     org_keys[core] = g
             for key in short_forms(label, words):
                 short.setdefault((label, key), set()).add(g)
+        for g, words in enumerate(forms):  # "SSDC" the NER called a place, after "SSDC, Inc."
+            full = org_keys.get(words)
+            if group_label[g] != "ORG" and full is not None and len(forms[full]) > len(words):
+                parent[find(g)] = find(full)
         root_size: dict[int, int] = {}
         for g in range(len(forms)):
             root_size[find(g)] = root_size.get(find(g), 0) + size[g]

@@ -143,7 +143,7 @@ _PLACE_LAST = lex.PLACE_HEADS | words(
     """glacier wilderness reservoir voivodeship oblast prefecture governorate municipality regions counties
     province provinces canton zone commune township parish archipelago plateau falls waterfall coast
     peninsula reserve area caves cave pits badlands bight fjord cay col pond brook rivers lakes ranges riviera
-    basin delta lagoon marsh swamp heath moor"""
+    basin delta lagoon marsh swamp heath moor territory territories"""
 )
 _PLACE_FIRST = words("mount lake cape isle gulf bay sea via piazza rue gmina comarca port fort")
 _EVENT_LAST = words(

@@ -8,9 +8,10 @@ from relguard.extract.spacy import lexicon as lex
 
 
 def org_core(words: Sequence[str]) -> tuple[str, ...]:
-    """An organization name without its legal-form suffix: "acme corp." -> ("acme",)."""
+    """An organization name without its legal-form suffix and the comma before it: "acme corp." -> ("acme",),
+    "ssdc, inc" -> ("ssdc",)."""
     core = tuple(words)
-    while len(core) > 1 and core[-1].strip(",") in lex.ORG_SUFFIXES:
+    while len(core) > 1 and (core[-1].strip(",") in lex.ORG_SUFFIXES or not any(c.isalnum() for c in core[-1])):
         core = core[:-1]
     return core
 

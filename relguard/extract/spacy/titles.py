@@ -53,6 +53,19 @@ def _name_word(doc: Doc, i: int) -> bool:
     return 0 <= i < len(doc) and doc[i].pos_ == "PROPN" and doc[i].text[:1].isupper()
 
 
+def hyphen_glued(doc: Doc, start: int, end: int) -> bool:
+    """Whether the name ``doc[start:end]`` ends in a lower-case word glued by a hyphen to a capitalized one: a
+    given name's second syllable ("Jung Eun-ji", "Lee Se-young"), not a verb's prefix the NER took in ("Omar
+    Haddad re" before "-joined")."""
+    return (
+        end - start >= 3
+        and doc[end - 2].text == "-"
+        and not doc[end - 3].whitespace_
+        and not doc[end - 2].whitespace_
+        and doc[end - 3].text[:1].isupper()
+    )
+
+
 def numeral(words: Span) -> bool:
     """Numbers and ordinals alone ("204th", "1990s"; blanks and punctuation count too): a rank or a date the
     NER took for a name, whose slot would rewrite the noun it counts ("the 104th overall [episode of]")."""
