@@ -26,7 +26,8 @@ from relguard.wordlist import words
 _WORKS = (
     "film|movie|album|EP|single|song|novel|novella|book|series|sitcom|play|opera|operetta|musical|poem|painting|"
     "documentary|miniseries|soundtrack|anthology|comic|manga|anime|ballad|hymn|symphony|sonata|video game|game|"
-    "television series|TV series|short story|short film|mixtape|telenovela"
+    "television series|TV series|short story|short film|mixtape|telenovela|show|television show|TV show|"
+    "programme|program|episode|cartoon|comic strip|franchise|podcast|soap opera|web series"
 )
 _PEOPLE = (
     "actor|actress|singer|songwriter|singer-songwriter|musician|rapper|guitarist|drummer|pianist|bassist|"
@@ -57,7 +58,11 @@ _PLACES = (
     "census-designated place|unincorporated community|ward|quarter|metropolis|port|resort|oasis|creek|stream|"
     "tributary|strait|cape|plateau|hill|range|continent"
 )
-_FACILITIES = "airport|station|bridge|stadium|arena|palace|castle|cathedral|church|temple|mosque|tower|building|road"
+_FACILITIES = (
+    "airport|station|bridge|stadium|arena|palace|castle|cathedral|church|temple|mosque|tower|building|road|"
+    "theme park|amusement park|zoo|cemetery|hotel|house|mansion|home|manor|villa|plantation|lighthouse|"
+    "theatre|theater|library|prison|highway|railway line"
+)
 _EVENTS = "war|battle|uprising|revolt|rebellion|revolution|tournament|festival|tour|election|championship|competition"
 _KINDS: tuple[tuple[str, str], ...] = (
     ("WORK_OF_ART", _WORKS),
