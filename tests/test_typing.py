@@ -268,3 +268,17 @@ def test_a_hyphenated_given_name_stays_whole_and_an_acronym_joins_its_company(ex
     )
     types = drawn_types(extractor, text)
     assert types.get("SSDC, Inc") == "ORG" and "SSDC" not in types, types
+
+
+def test_a_kind_alone_is_no_name_and_a_list_the_ner_ran_together_is_two(extractor):
+    """From the HotpotQA development reading at 93b0b64: "Library" (of a presidential library the NER cut short)
+    and "Television" were entities, drawn as "Television is an enclave within Saint Alphonsa"; "Alice, Sterling
+    Holloway" was one entity, "founded by" the Cheshire Cat. A legal form after a comma stays in its name."""
+    types = drawn_types(
+        extractor, "The Clinton Presidential Library is in Little Rock. She sang on Television with Bob Smith."
+    )
+    assert "Library" not in types and "Television" not in types, types
+    text = "The film features the voices of Kathryn Beaumont as Alice, Sterling Holloway as the Cheshire Cat."
+    types = drawn_types(extractor, text)
+    assert "Alice" in types and not any("," in name for name in types), types
+    assert "SSDC, Inc" in drawn_types(extractor, "SSDC, Inc. is based in Rochester, New York.")

@@ -21,7 +21,7 @@ from relguard.extract.spacy.described import with_described_works
 from relguard.extract.spacy.entities import EntityResolution
 from relguard.extract.spacy.patterns import SentenceRelations
 from relguard.extract.spacy.spelled import name_runs, role_word, spelled_labels
-from relguard.extract.spacy.titles import hyphen_glued, numeral, place_shape, quoted_titles
+from relguard.extract.spacy.titles import broken_at, hyphen_glued, no_name, place_shape, quoted_titles
 from relguard.extract.stretches import to_stretches, widen_to_stretches
 from relguard.types import (
     ENTITY_TYPES,
@@ -225,7 +225,7 @@ class DocumentState(EntityResolution, Coreference):
             if ent.label_ not in _ENTITY_TYPES:
                 continue
             start, end = ent.start, ent.end
-            end = next((i for i in range(start + 1, end) if "\n" in doc[i - 1].whitespace_ or doc[i].is_space), end)
+            end = next((i for i in range(start + 1, end) if broken_at(doc, i, end)), end)
             if inside.intersection(range(start, end)):
                 continue  # "Leave It to Joan": Joan is a word of the title, not a person
             while end - start > 1 and (doc[start].text in lex.LEADING_DETS or doc[start].is_punct):
@@ -245,7 +245,7 @@ class DocumentState(EntityResolution, Coreference):
                 start += 1  # "[Head of Treasury at] Acme", "CFO": a title is no name (relguard.extract.roles)
             while end > start and (role_word(doc, end - 1) or doc[end - 1].is_punct):
                 end -= 1
-            if start >= end or self.sent_of[start] < 0 or doc[start].is_punct or numeral(doc[start:end]):
+            if start >= end or self.sent_of[start] < 0 or doc[start].is_punct or no_name(doc[start:end]):
                 continue
             found.append((start, end, ent.label_))
         found, self.described = (found, []) if self.strict else with_described_works(doc, self.sent_spans, found)

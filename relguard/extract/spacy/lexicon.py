@@ -155,3 +155,15 @@ OPENING_ABBREVIATIONS = words(
 )
 #: Abbreviations that open a number ("No. 5", "pp. 12"): a full stop after one ends no sentence before a digit.
 NUMBER_ABBREVIATIONS = words("no nos nr pp p")
+#: Words that alone are a name's head or a kind the NER cut a name down to ("Library" of "Clinton Presidential
+#: Library", "Television", "City"): one such word is no name of its own.
+GENERIC_NAMES = words(
+    """city cities islands island group groups library district fort kingdom school system television cathedral
+    interior music metropolitan southern western eastern northern allied united national international order
+    nation nations division core super architecture illustration purpose voices fight children detail detective
+    lady lieutenant tomb tests vocals cluster businessman entertainments gateway hub commerce state county
+    province region university college company department ministry council committee church museum station
+    street park palace castle tower hall square bridge airport army navy band club team league series film
+    album song show award prize cup festival empire republic government court central north south east west
+    social media narrative program programme project report"""
+)

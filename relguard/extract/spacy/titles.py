@@ -53,6 +53,18 @@ def _name_word(doc: Doc, i: int) -> bool:
     return 0 <= i < len(doc) and doc[i].pos_ == "PROPN" and doc[i].text[:1].isupper()
 
 
+def broken_at(doc: Doc, i: int, end: int) -> bool:
+    """Whether an entity the NER found ends before token ``i`` (of its span ending at ``end``): at a line break,
+    and at a comma before a capitalized word that is no legal form or abbreviation: the NER ran two names of a
+    list into one ("Alice, Sterling Holloway"), which would then be drawn as one entity."""
+    if "\n" in doc[i - 1].whitespace_ or doc[i].is_space:
+        return True
+    if doc[i].text != "," or i + 1 >= end:
+        return False
+    after = doc[i + 1]
+    return after.is_title and after.lower_.strip(".") not in lex.ORG_SUFFIXES and "." not in after.text
+
+
 def hyphen_glued(doc: Doc, start: int, end: int) -> bool:
     """Whether the name ``doc[start:end]`` ends in a lower-case word glued by a hyphen to a capitalized one: a
     given name's second syllable ("Jung Eun-ji", "Lee Se-young"), not a verb's prefix the NER took in ("Omar
@@ -66,10 +78,15 @@ def hyphen_glued(doc: Doc, start: int, end: int) -> bool:
     )
 
 
-def numeral(words: Span) -> bool:
+def no_name(words: Span) -> bool:
     """Numbers and ordinals alone ("204th", "1990s"; blanks and punctuation count too): a rank or a date the
-    NER took for a name, whose slot would rewrite the noun it counts ("the 104th overall [episode of]")."""
-    return all(t.like_num or _NUMERAL.fullmatch(t.text) or t.is_punct or t.is_space for t in words)
+    NER took for a name, whose slot would rewrite the noun it counts ("the 104th overall [episode of]"); or one
+    word that alone is a kind, not a name (:data:`~relguard.extract.spacy.lexicon.GENERIC_NAMES`: "Library",
+    "Television"), which drawn states what no kind can be ("Television is an enclave within Saint Alphonsa")."""
+    kept = [t for t in words if not (t.is_punct or t.is_space)]
+    if len(kept) == 1 and kept[0].lower_ in lex.GENERIC_NAMES:
+        return True
+    return all(t.like_num or _NUMERAL.fullmatch(t.text) for t in kept)
 
 
 _NUMERAL = re.compile(r"\d+(?:st|nd|rd|th|s)?", re.I)
