@@ -67,7 +67,7 @@ def test_no_near_synonyms_within_a_pool(inventory):
 ONE_KIND = {
     ("LOC", "GPE"): {"flows_through", "rises_in", "highest_point_of"},
     ("LOC", "LOC"): {"flows_into", "rises_in", "source_of", "outlet_of", "drains", "bisects"},
-    ("GPE", "GPE"): {"invaded", "annexed", "colonized", "seceded_from", "declared_war_on"},
+    ("GPE", "GPE"): {"invaded", "annexed", "colonized", "declared_war_on", "administers", "allied_with"},
     ("ORG", "GPE"): {"sanctioned", "exports_to", "is_national_carrier_of"},
     ("ORG", "LOC"): {"drills_in", "mines", "pollutes", "patrols"},
     ("ORG", "PERSON"): {"elected", "educated"},
