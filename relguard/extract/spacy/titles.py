@@ -1,7 +1,8 @@
-"""Names found by their own spelling where the NER misses them: quoted titles, and places by their head word.
+"""Names told by their own spelling: quoted titles and places by their head word, which the NER misses, and where
+an entity the NER found ends or is no name at all (a rank, a kind alone, two names of a list run together).
 
-Both read the name's own characters (its quotes, its last word) and never the words around it, so a rewording
-of the relation next to a name cannot make it one or unmake it (DESIGN invariant 11).
+All read the name's own characters (its quotes, its words, the punctuation inside it) and never the words around
+it, so a rewording of the relation next to a name cannot make it one or unmake it (DESIGN invariant 11).
 """
 
 from __future__ import annotations
