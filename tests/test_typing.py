@@ -282,3 +282,13 @@ def test_a_kind_alone_is_no_name_and_a_list_the_ner_ran_together_is_two(extracto
     types = drawn_types(extractor, text)
     assert "Alice" in types and not any("," in name for name in types), types
     assert "SSDC, Inc" in drawn_types(extractor, "SSDC, Inc. is based in Rochester, New York.")
+
+
+def test_regions_english_text_names_are_places() -> None:
+    """Re-DocRED development documents 0–399 typed "Apulia" ("Mola di Bari"), "Yorkshire" ("The Yorkshire
+    Post") and "Mecklenburg" ("Boltenhagen") PERSON, "Middlesex" ORG: ISO 3166-2 spells them locally or lists
+    their parts, so no gazetteer knew them."""
+    for name in ("Apulia", "Yorkshire", "Mecklenburg", "Middlesex", "Bavaria", "Brittany"):
+        assert gazetteer.lookup(name) is not None, name
+        assert public_type(name, "PERSON", {}) == "GPE", name
+    assert public_type("Devon", "PERSON", {"PERSON": 2.0}) == "PERSON"  # a region's name gives way to the text

@@ -12,6 +12,7 @@ every wording of a relation. The sources, loaded once per process on first use:
   people or more, countries, US states and continents;
 * `countryinfo <https://pypi.org/project/countryinfo/>`_ (MIT): each country's demonym ("Norwegian"), its
   alternative spellings and its world region ("Southern Africa");
+* :data:`HISTORIC_REGIONS`, written out here: regions English text names that the packages spell otherwise;
 * `names <https://pypi.org/project/names/>`_ (MIT; the 1990 US census lists, public domain): given names and
   surnames, so that a town called like a person ("Davis", "Parker") is not taken for the town, and so that a
   person's name can be told by its first word (:func:`given_name`).
@@ -84,6 +85,25 @@ WORLD_REGIONS = (
     "South America", "Polynesia", "Melanesia", "Siberia", "Patagonia", "Arctic", "Antarctic", "Sahara",
     "Mediterranean", "Anatolia", "Levant", "Maghreb", "Indochina", "Mesopotamia", "Oceania",
 )  # fmt: skip
+#: Regions named in English text by names no source above holds: England's historic counties, the English names
+#: of regions of Italy, Germany, France, Spain and central Europe, and historic lands (public knowledge, written
+#: out here; ISO 3166-2 spells them locally, "Puglia", "Mecklenburg-Vorpommern", or lists their parts).
+HISTORIC_REGIONS = (
+    "Bedfordshire", "Berkshire", "Buckinghamshire", "Cambridgeshire", "Cheshire", "Cornwall", "Cumberland",
+    "Derbyshire", "Devon", "Dorset", "Essex", "Gloucestershire", "Hampshire", "Herefordshire", "Hertfordshire",
+    "Huntingdonshire", "Lancashire", "Leicestershire", "Lincolnshire", "Middlesex", "Norfolk", "Northamptonshire",
+    "Northumberland", "Nottinghamshire", "Oxfordshire", "Rutland", "Shropshire", "Somerset", "Staffordshire",
+    "Suffolk", "Surrey", "Sussex", "Warwickshire", "Westmorland", "Wiltshire", "Worcestershire", "Yorkshire",
+    "Apulia", "Tuscany", "Lombardy", "Piedmont", "Sicily", "Sardinia", "Calabria", "Campania", "Latium", "Umbria",
+    "Abruzzo", "Molise", "Basilicata", "Liguria", "Veneto", "Friuli", "Aosta Valley", "Trentino", "Bavaria",
+    "Saxony", "Thuringia", "Hesse", "Lower Saxony", "Mecklenburg", "Pomerania", "Westphalia", "Rhineland",
+    "Palatinate", "Swabia", "Franconia", "Holstein", "Schleswig", "Silesia", "Brittany", "Normandy", "Burgundy",
+    "Provence", "Alsace", "Lorraine", "Gascony", "Aquitaine", "Picardy", "Languedoc", "Auvergne", "Savoy",
+    "Corsica", "Flanders", "Wallonia", "Andalusia", "Catalonia", "Castile", "Aragon", "Navarre", "Asturias",
+    "Basque Country", "Bohemia", "Moravia", "Transylvania", "Wallachia", "Moldavia", "Dalmatia", "Istria",
+    "Galicia", "Lapland", "Karelia", "Crimea", "Caucasus", "Kashmir", "Punjab", "Bengal", "Tibet", "Manchuria",
+    "Ulster", "Munster", "Leinster", "Connacht", "Tyrol", "Styria", "Carinthia", "Pomerelia",
+)  # fmt: skip
 #: Former states still named in text, which ISO 3166-3 lists under a longer name or not at all.
 FORMER_STATES = (
     "Soviet Union", "USSR", "Yugoslavia", "Czechoslovakia", "East Germany", "West Germany", "Persia", "Siam",
@@ -155,6 +175,8 @@ def _table() -> dict[str, Entry]:
                 _put(table, other, Entry("GPE", "city"))
     for name in (*_regions(), *WORLD_REGIONS):
         _put(table, name, Entry("LOC", "region"), replace=True)
+    for name in HISTORIC_REGIONS:
+        _put(table, name, Entry("GPE", "region"))
     for name in FORMER_STATES:
         _put(table, name, Entry("GPE", "country"), replace=True)
     for name in _languages():
