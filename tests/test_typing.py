@@ -120,6 +120,10 @@ def test_public_type_order() -> None:
         ("Franklin Street Church", "ORG"),  # a congregation (the NER read "Franklin Street" and said PERSON)
         ("Enoch Pratt Free Library", "FAC"),
         ("Slow Bowlers XI", "ORG"),  # a cricket side
+        ("Galaxy Films", "ORG"),  # Re-DocRED development typing: a studio, a workshop and a broadcaster were people
+        ("Weta Workshop", "ORG"),
+        ("Seven Network", "ORG"),
+        ("Kaintuck Territory", "LOC"),
         ("John Smith", None),
         ("Bari", None),
     ],

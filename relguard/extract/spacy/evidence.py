@@ -136,7 +136,8 @@ _ORG_LAST = words(
     post herald
     tribune journal gazette rovers rangers wanderers athletic pharma pharmaceuticals biotech analytics logistics
     consulting therapeutics biosciences technologies software systems labs laboratories capital partners ventures
-    insurance church churches magazine network channel xi tv television radio broadcasting productions"""
+    insurance church churches magazine network channel xi tv television radio broadcasting productions films
+    workshop ironworks quartet quintet"""
 )
 _FAC_LAST = words(
     """airport station bridge stadium arena palace castle cathedral basilica chapel abbey monastery temple mosque
