@@ -121,6 +121,25 @@ def test_a_nationality_that_modifies_the_phrase_after_it_is_read_past() -> None:
     assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {("Bob Jones", "Acme Corp")}
 
 
+def test_an_owner_whose_phrase_a_later_name_ends_is_read_past() -> None:
+    """From the HotpotQA development reading at 93b0b64: "she [adapted] Margaret Atwood's 'The Robber Bride'"
+    joined her with the author and drew from the people's pool ("she mentored Margaret Atwood's …"); the slot
+    relates the novel. An owner whose phrase no name ends ("Billy Strange's [house in] Los Angeles") stays, and
+    so does one a slot stands after."""
+    names = {"Jane Smith": "PERSON", "Margaret Atwood": "PERSON", "The Robber Bride": "WORK_OF_ART"}
+    text = 'In 2007, Jane Smith adapted Margaret Atwood\'s "The Robber Bride" into a film.'
+    document = _extraction([("Jane Smith", "adapted", "Margaret Atwood", "adapted")], text, names)
+    assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {("Jane Smith", "The Robber Bride")}
+    names = {"Korn": "ORG", "Comedy Central": "ORG", "South Park": "WORK_OF_ART"}
+    text = 'Korn appeared in an episode of Comedy Central\'s animated series "South Park".'
+    document = _extraction([("Korn", "appeared_in", "Comedy Central", "appeared in an episode of")], text, names)
+    assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {("Korn", "South Park")}
+    names = {"Billy Strange": "PERSON", "Los Angeles": "GPE"}
+    text = "I stayed at Billy Strange's house in Los Angeles."
+    document = _extraction([("Billy Strange", "house_in", "Los Angeles", "house in")], text, names)
+    assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {("Billy Strange", "Los Angeles")}
+
+
 def test_a_name_in_a_bracket_closed_before_the_slot_is_read_past() -> None:
     """ "Dayavan (English: The Compassionate) is a film [directed by] Feroz Khan": the bracket is an aside, the slot
     joins the film and the director; a slot inside the bracket still joins its neighbours."""

@@ -22,6 +22,7 @@ import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from itertools import pairwise
 
 from relguard.extract.positions import MentionTable, PlacedMention, Region, slot_regions
 from relguard.types import DocumentExtraction, Occurrence, Triple
@@ -90,7 +91,10 @@ def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
         row = mentions.sentence(region.sentence)
         occurrence = Occurrence(name, region.sentence, region.start, region.end, text[region.start : region.end])
         if region.sentence not in modifiers:
-            modifiers[region.sentence] = attributes(text, row, by_sentence[region.sentence])
+            sentence_regions = by_sentence[region.sentence]
+            modifiers[region.sentence] = attributes(text, row, sentence_regions) | possessors(
+                text, row, sentence_regions
+            )
             closes[region.sentence] = bracket_closes(text, row, *bounds.get(region.sentence, (0, 0)))
         pairs = positional_pairs(
             row,
@@ -204,6 +208,24 @@ def asides(row: Sequence[PlacedMention], region: Region, closes: dict[int, int])
     return frozenset(m.start for m in row if m.end <= region.start and closes.get(m.start, region.start) < region.start)
 
 
+def possessors(text: str, row: Sequence[PlacedMention], regions: Sequence[Region]) -> frozenset[int]:
+    """Starts of the names of ``row`` whose "'s" opens a noun phrase that a later name ends: "Margaret Atwood's
+    'The Robber Bride'", "Comedy Central's animated series 'South Park'", "Sloan's 1999 album, 'Between the
+    Bridges'". A slot before the owner relates what it owns ("she [adapted] Margaret Atwood's 'The Robber
+    Bride'" states a relation of the novel), so the pair is read past the owner (:func:`positional_pairs`). Read
+    from the masked text: no region may stand between the owner and the name that ends its phrase."""
+    found: set[int] = set()
+    for mention, following in pairwise(row):
+        phrase = _OWNED_PHRASE.fullmatch(text, mention.end, following.start)
+        if phrase and not any(mention.end < r.end and r.start < following.start for r in regions):
+            found.add(mention.start)
+    return frozenset(found)
+
+
+#: An owner's "'s" and the noun phrase up to the name that ends it: lower-case words, a year, a comma, a quote.
+_OWNED_PHRASE = re.compile(r"[’']s\s+(?:[a-z0-9][\w-]*,?\s+){0,5}[\"“]?")
+
+
 def coordinated(text: str, region: Region) -> bool:
     """Whether ``region`` opens the second verb phrase of a coordination ("... Maersk in 2006 and [retired to]
     Utrecht"): "and"/"but" right before it. Read from the masked text: the word before a slot stays."""
@@ -227,8 +249,9 @@ def positional_pairs(
     ``hangs`` (:func:`hangs`): the region is the head of a noun phrase the name before it opens ("an American
     [singer from] Paris", "an Acme Corp [employee]"): that name modifies the phrase, and the region joins the name
     before it with the name after the region, else with the modifying name, as a role noun after a name does.
-    ``passed`` (:func:`attributes`, :func:`asides`): starts of nationality names that modify a noun phrase and of
-    names in a bracket closed before the region; the pair is read past them, unless that leaves no pair.
+    ``passed`` (:func:`attributes`, :func:`possessors`, :func:`asides`): starts of nationality names that modify a
+    noun phrase, of owners whose phrase a later name ends, and of names in a bracket closed before the region; the
+    pair is read past them, unless that leaves no pair.
     """
     if passed:
         named = [m for m in row if m.start not in passed]
