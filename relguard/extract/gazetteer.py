@@ -98,7 +98,7 @@ HISTORIC_REGIONS = (
     "Abruzzo", "Molise", "Basilicata", "Liguria", "Veneto", "Friuli", "Aosta Valley", "Trentino", "Bavaria",
     "Saxony", "Thuringia", "Hesse", "Lower Saxony", "Mecklenburg", "Pomerania", "Westphalia", "Rhineland",
     "Palatinate", "Swabia", "Franconia", "Holstein", "Schleswig", "Silesia", "Brittany", "Normandy", "Burgundy",
-    "Provence", "Alsace", "Lorraine", "Gascony", "Aquitaine", "Picardy", "Languedoc", "Auvergne", "Savoy",
+    "Provence", "Alsace", "Gascony", "Aquitaine", "Picardy", "Languedoc", "Auvergne", "Savoy",
     "Corsica", "Flanders", "Wallonia", "Andalusia", "Catalonia", "Castile", "Aragon", "Navarre", "Asturias",
     "Basque Country", "Bohemia", "Moravia", "Transylvania", "Wallachia", "Moldavia", "Dalmatia", "Istria",
     "Galicia", "Lapland", "Karelia", "Crimea", "Caucasus", "Kashmir", "Punjab", "Bengal", "Tibet", "Manchuria",
