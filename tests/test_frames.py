@@ -375,3 +375,14 @@ def test_a_slot_glued_to_a_name_before_an_article_and_a_name_is_a_comma_not_a_co
     glued = [f.name for n, f in enumerate(frames) if masked.text[masked.slots[n].start - 1] != " "]
     assert glued == [COMMA], (masked.text, glued)
     assert "-linked" not in out.text, out.text
+
+
+def test_a_slot_after_the_noun_of_an_open_apposition_modifies_that_noun(extractor):
+    """From the bundled sample corpus (quantix_merger.txt) at 42d49bb: "Quantix Labs, a software company
+    [headquartered in] Austin, [agreed to merge with] Helio Systems" was filled "…, a software company represented
+    Austin, the founder of Helio Systems": the first slot was read as the main verb. The apposition the comma opens
+    is still open, so the slot modifies its noun, and the main verb comes after the closing comma."""
+    text = "Quantix Labs, a software company headquartered in Austin, agreed to merge with Helio Systems in 2023."
+    _, masked, frames, _ = release(extractor, text, "headquartered_in")
+    first = min(range(len(masked.slots)), key=lambda n: masked.slots[n].start)
+    assert frames[first].name == MODIFIER, (masked.text, frames)

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from relguard.rewrite.phrases import RELATIVES, Token, ends_noun_phrase, in_opening_phrase, looking_back
+from relguard.rewrite.phrases import RELATIVES, Token, ends_noun_phrase, in_apposition, in_opening_phrase, looking_back
 from relguard.rewrite.tagging import PLACEHOLDER as _PLACEHOLDER
 from relguard.rewrite.tagging import Tagged, hidden_tokens, tag_sentences
 from relguard.wordlist import words
@@ -231,7 +231,7 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
     slot_after = adjacent and any(h >= name_after[1] and not text[name_after[1] : h].strip() for h in c.slots)
     if named is not None and named not in c.pronouns and adjacent and not verb_before and (verb_after or slot_after):
         return ROLE  # "Velvet Revolver [drummer] Matt Sorum [joined]": the names are the subject's noun phrase
-    return MODIFIER if verb_before or verb_after or in_opening_phrase(before) else FINITE
+    return MODIFIER if verb_before or verb_after or in_opening_phrase(before) or in_apposition(before) else FINITE
 
 
 def _after_and(start: int, c: _Context) -> bool:

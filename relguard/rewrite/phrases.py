@@ -25,6 +25,18 @@ def in_opening_phrase(before: Sequence[Token]) -> bool:
     return False
 
 
+def in_apposition(before: Sequence[Token]) -> bool:
+    """Whether the slot follows the noun of an apposition that a comma after the sentence's first name opened and
+    no comma has closed ("Quantix Labs, a software company [headquartered in] Austin, agreed …"): the main verb is
+    still to come, so the slot modifies that noun."""
+    comma = next((n for n, t in enumerate(before) if t[2] == ","), None)
+    if comma is None or comma == 0 or len(before) < comma + 3 or before[-1][3] not in ("NN", "NNS"):
+        return False
+    if any(t[3] not in ("NNP", "NNPS") for t in before[:comma]) or before[comma + 1][2].lower() not in ("a", "an"):
+        return False
+    return all(t[3] in ("JJ", "JJR", "JJS", "NN", "NNS", "CD", "HYPH", "NNP", "NNPS") for t in before[comma + 2 : -1])
+
+
 def looking_back(before: list[Token]) -> list[Token]:
     """The words before a slot without the adverbs and parenthesized asides right before it ("and later
     [moved to]", "the second (surviving) [son of]"): the slot follows what stands before them."""
