@@ -6,6 +6,8 @@ regions with different pairs linked (as a parse of two wordings links them) must
 
 from __future__ import annotations
 
+import pytest
+
 from relguard.extract.regions import opens_noun_phrase, pair_by_position, slot_regions
 from relguard.rewrite import mask
 from relguard.types import Document, DocumentExtraction, Entity, Mention, Occurrence, Sentence, Triple
@@ -121,23 +123,25 @@ def test_a_nationality_that_modifies_the_phrase_after_it_is_read_past() -> None:
     assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {("Bob Jones", "Acme Corp")}
 
 
-def test_an_owner_whose_phrase_a_later_name_ends_is_read_past() -> None:
+OWNERS = (  # (text, its names, the span an extractor linked the first two by, the pair its region stands for)
+    ('Jane Smith adapted Margaret Atwood\'s "The Robber Bride".', "Jane Smith|Margaret Atwood|The Robber Bride",
+     "adapted", ("Jane Smith", "The Robber Bride")),
+    ('Korn was in an episode of Comedy Central\'s animated series "South Park".', "Korn|Comedy Central|South Park",
+     "was in an episode of", ("Korn", "South Park")),
+    ("I stayed at Billy Strange's house in Los Angeles.", "Billy Strange|Los Angeles", "house in",
+     ("Billy Strange", "Los Angeles")),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "names", "span", "pair"), OWNERS)
+def test_an_owner_whose_phrase_a_later_name_ends_is_read_past(text, names, span, pair) -> None:
     """From the HotpotQA development reading at 93b0b64: "she [adapted] Margaret Atwood's 'The Robber Bride'"
     joined her with the author and drew from the people's pool ("she mentored Margaret Atwood's …"); the slot
     relates the novel. An owner whose phrase no name ends ("Billy Strange's [house in] Los Angeles") stays, and
     so does one a slot stands after."""
-    names = {"Jane Smith": "PERSON", "Margaret Atwood": "PERSON", "The Robber Bride": "WORK_OF_ART"}
-    text = 'In 2007, Jane Smith adapted Margaret Atwood\'s "The Robber Bride" into a film.'
-    document = _extraction([("Jane Smith", "adapted", "Margaret Atwood", "adapted")], text, names)
-    assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {("Jane Smith", "The Robber Bride")}
-    names = {"Korn": "ORG", "Comedy Central": "ORG", "South Park": "WORK_OF_ART"}
-    text = 'Korn appeared in an episode of Comedy Central\'s animated series "South Park".'
-    document = _extraction([("Korn", "appeared_in", "Comedy Central", "appeared in an episode of")], text, names)
-    assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {("Korn", "South Park")}
-    names = {"Billy Strange": "PERSON", "Los Angeles": "GPE"}
-    text = "I stayed at Billy Strange's house in Los Angeles."
-    document = _extraction([("Billy Strange", "house_in", "Los Angeles", "house in")], text, names)
-    assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {("Billy Strange", "Los Angeles")}
+    first, second = names.split("|")[:2]
+    document = _extraction([(first, "rel", second, span)], text, dict.fromkeys(names.split("|"), "PERSON"))
+    assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {pair}
 
 
 def test_a_name_in_a_bracket_closed_before_the_slot_is_read_past() -> None:
