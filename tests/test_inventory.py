@@ -67,14 +67,27 @@ def test_no_near_synonyms_within_a_pool(inventory):
 ONE_KIND = {
     ("LOC", "GPE"): {"flows_through", "rises_in", "highest_point_of"},
     ("LOC", "LOC"): {"flows_into", "rises_in", "source_of", "outlet_of", "drains", "bisects"},
-    ("GPE", "GPE"): {"invaded", "annexed", "colonized", "seceded_from", "declared_war_on"},
+    ("GPE", "GPE"): {"invaded", "annexed", "colonized", "declared_war_on", "administers", "allied_with"},
     ("ORG", "GPE"): {"sanctioned", "exports_to", "is_national_carrier_of"},
     ("ORG", "LOC"): {"drills_in", "mines", "pollutes", "patrols"},
     ("ORG", "PERSON"): {"elected", "educated"},
-    ("WORK_OF_ART", "WORK_OF_ART"): {"track_on", "episode_of", "cover_of", "samples"},
     ("WORK_OF_ART", "EVENT"): {"broadcast_during", "official_song_of"},
-    ("WORK_OF_ART", "PERSON"): {"painted_by", "sculpted_by", "choreographed_by"},
-    ("PERSON", "WORK_OF_ART"): {"painted", "sculpted", "choreographed"},
+    ("WORK_OF_ART", "PERSON"): {"painted_by", "sculpted_by", "choreographed_by", "directed_by", "stars", "recorded_by"},
+    ("PERSON", "WORK_OF_ART"): {"painted", "sculpted", "choreographed", "directed", "starred_in", "sang", "translated"},
+    ("WORK_OF_ART", "ORG"): {"recorded_by", "broadcast_by", "premiered_by"},
+    ("WORK_OF_ART", "GPE"): {"filmed_in", "national_anthem_of", "on_display_in", "recorded_in"},
+    ("WORK_OF_ART", "WORK_OF_ART"): {
+        "track_on",
+        "episode_of",
+        "cover_of",
+        "samples",
+        "translation_of",
+        "crossover_with",
+    },
+    ("PERSON", "ORG"): {"studied_at", "plays_for", "sits_on_board_of"},
+    ("ORG", "ORG"): {"subsidiary_of", "owns_stake_in"},
+    ("ORG", "WORK_OF_ART"): {"broadcast"},
+    ("GPE", "LOC"): {"lies_at_foot_of", "has_coastline_on"},
 }
 
 

@@ -3,14 +3,18 @@
 The data lives in ``pools/<SUBJECT_TYPE>.json`` beside this module, one file
 per subject type, curated by hand under the rules of paper §5.2: compatible
 with the types in that direction, no synonyms, no predicate implying another,
-no vague predicates, ordered from most to least common. A type holds many kinds
-(LOC: rivers, mountains, regions; ORG: companies, bands, clubs, schools; a work:
-films, songs, books), and one pool serves every pair of its types, so a pool's
-first K hold predicates that can be true of most kinds of its two types: one
-only a river, a government or a song can hold ("flows through", "sanctioned",
-"track on") comes after them, since drawn for a city or a film it states what
-cannot be. Nothing in it comes from any document, so the pools are public by
-construction (DESIGN invariant 1).
+no vague predicates. A type holds many kinds (LOC: rivers, mountains, regions;
+ORG: companies, bands, clubs, schools; a work: films, songs, books), and one
+pool serves every pair of its types, so a pool's first K hold predicates that
+can be true of most kinds of its two types, commonest first: one only a river,
+a government, a film or a song can hold ("flows through", "sanctioned",
+"directed by", "sang") comes after them. At the ε a release uses the draw is
+close to uniform over the K (a predicate's weight grows by at most e^(ε/2) with
+its closeness to the original), so each of the K is printed about as often as
+the original's own predicate: one that cannot be true of the pair's kinds is a
+broken sentence about one draw in K, whatever the original said. Nothing in it
+comes from any document, so the pools are public by construction (DESIGN
+invariant 1).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from relguard.errors import PoolError
 from relguard.io.digest import canonical_sha256
 from relguard.types import ENTITY_TYPES, CandidatePool, TypePair
 
-VERSION = "2026.12-1"
+VERSION = "2026.12-3"
 BANNED = frozenset(
     {
         "related_to",
