@@ -111,6 +111,9 @@ FORMER_STATES = (
     "Russian Empire", "British Empire", "Great Britain", "Britain", "Burma", "Ceylon", "Zaire", "Rhodesia",
     "Kingdom of Prussia", "Weimar Republic", "Nazi Germany", "Mughal Empire", "Qing dynasty", "Korea",
 )  # fmt: skip
+#: Places named by their letters, which the table leaves to the NER (codes are short): where the NER takes one
+#: for a person it is still a place, not the organization other letters spell (``retype.public_type``).
+PLACE_CODES = frozenset({"US", "USA", "UK", "USSR", "UAE", "EU", "NYC", "DC", "GDR", "FRG", "PRC", "ROC"})
 #: Two-letter ISO languages kept out: their names are also common words or read as places first.
 _LANGUAGES_LEFT_OUT = frozenset({"Ido", "Avestan", "Volapük", "Interlingua", "Interlingue", "Church Slavic"})
 _BRACKET = re.compile(r"\s*[\[(].*$")

@@ -191,7 +191,6 @@ _KIND_BEFORE_NAME = re.compile(
     r"country|river|lake|island|mountain|station|airport|stadium|church|museum|hospital)"
     r"(?:\s+of)?\s*$"
 )
-#: The opening of a stretch that describes the first name: a comma or copula, then an article.
 #: A subject pronoun that opens a stretch: "At Yale [he] was elected …" keeps its subject out of the slot.
 _SUBJECT = re.compile(r"\s*\b(?:he|she|they|we|i|it)\s+(?=\S)", re.IGNORECASE)
 
@@ -203,6 +202,7 @@ def _after_subject(text: str, start: int, span: int) -> int:
     return found.end() if found is not None and found.end() <= span else start
 
 
+#: The opening of a stretch that describes the first name: a comma or copula, then an article.
 _DESCRIBED = re.compile(
     r"\s*,?\s*(?:(?:is|was|are|were|remains|remained|became|has been|had been)\s+)?(?:a|an|the)\s", re.IGNORECASE
 )

@@ -35,7 +35,6 @@ _TYPES = frozenset(ENTITY_TYPES)
 _PLACES = frozenset({"GPE", "LOC", "FAC"})
 _WORD = re.compile(r"\w+")
 _ACRONYM = re.compile(r"[A-Z][A-Z&]{1,5}")
-_PLACE_LETTERS = frozenset({"US", "USA", "UK", "USSR", "UAE", "EU", "NYC", "DC", "GDR", "FRG", "PRC", "ROC"})
 _NAME_LEFT = re.compile(r"(?:\w|[A-Z][\w'’.-]*\s)$")
 _NAME_RIGHT = re.compile(r"\w|\s[A-Z]")
 #: Capitalized words that a mention's edges catch from the sentence around a name.
@@ -165,7 +164,7 @@ def public_type(name: str, ner: str, said: dict[str, float]) -> str:
     if found is None and entry is not None:
         return ner if ner in gazetteer.allowed(entry) else entry.type
     if found is None and ner == "PERSON" and _ACRONYM.fullmatch(name):
-        return "GPE" if name in _PLACE_LETTERS else "ORG"  # "JTBC", "BBFC": letters spell no person's name
+        return "GPE" if name in gazetteer.PLACE_CODES else "ORG"  # "JTBC", "BBFC": letters spell no person's name
     if found is None:
         return "PERSON" if ner not in _NAMED_KINDS and person_shape(_core(name)) else ner
     return ner if ner in _family(found) else found
