@@ -63,11 +63,22 @@ def test_no_near_synonyms_within_a_pool(inventory):
 
 
 #: Predicates that hold for one kind of a type only: a river's, a mountain's, a government's, a broadcaster's, a
-#: song's or a TV series'. Drawn for a city, a company or a film of the same type they state what cannot be true.
+#: song's or a TV series', a city's of its country (GPE holds countries, states, counties and towns alike). Drawn
+#: for a city, a company or a film of the same type they state what cannot be true.
 ONE_KIND = {
     ("LOC", "GPE"): {"flows_through", "rises_in", "highest_point_of"},
     ("LOC", "LOC"): {"flows_into", "rises_in", "source_of", "outlet_of", "drains", "bisects"},
-    ("GPE", "GPE"): {"invaded", "annexed", "colonized", "declared_war_on", "administers", "allied_with"},
+    ("GPE", "GPE"): {
+        "invaded",
+        "annexed",
+        "colonized",
+        "declared_war_on",
+        "administers",
+        "allied_with",
+        "capital_of",
+        "largest_city_of",
+        "protectorate_of",
+    },
     ("ORG", "GPE"): {"sanctioned", "exports_to", "is_national_carrier_of"},
     ("ORG", "LOC"): {"drills_in", "mines", "pollutes", "patrols"},
     ("ORG", "PERSON"): {"elected", "educated"},
@@ -87,7 +98,7 @@ ONE_KIND = {
     ("PERSON", "ORG"): {"studied_at", "plays_for", "sits_on_board_of"},
     ("ORG", "ORG"): {"subsidiary_of", "owns_stake_in"},
     ("ORG", "WORK_OF_ART"): {"broadcast"},
-    ("GPE", "LOC"): {"lies_at_foot_of", "has_coastline_on"},
+    ("GPE", "LOC"): {"lies_at_foot_of", "has_coastline_on", "capital_of"},
 }
 
 
