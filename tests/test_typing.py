@@ -288,6 +288,13 @@ def test_a_kind_alone_is_no_name_and_a_list_the_ner_ran_together_is_two(extracto
     assert "SSDC, Inc" in drawn_types(extractor, "SSDC, Inc. is based in Rochester, New York.")
 
 
+def test_a_string_without_a_letter_is_no_name(extractor):
+    """HotpotQA development paragraphs 600–799 ("Demographics of New Zealand"): the NER took the markup
+    "/1000000" for a nationality, and its slot turned "people living in New Zealand" into "people live in"."""
+    text = "The census counts the backgrounds of the /1000000 round 1 million people living in New Zealand."
+    assert not any(not any(ch.isalpha() for ch in name) for name in drawn_types(extractor, text))
+
+
 def test_regions_english_text_names_are_places() -> None:
     """Re-DocRED development documents 0–399 typed "Apulia" ("Mola di Bari"), "Yorkshire" ("The Yorkshire
     Post") and "Mecklenburg" ("Boltenhagen") PERSON, "Middlesex" ORG: ISO 3166-2 spells them locally or lists

@@ -80,17 +80,19 @@ def hyphen_glued(doc: Doc, start: int, end: int) -> bool:
 
 
 def no_name(words: Span) -> bool:
-    """Numbers and ordinals alone ("204th", "1990s"; blanks and punctuation count too): a rank or a date the
-    NER took for a name, whose slot would rewrite the noun it counts ("the 104th overall [episode of]"); or one
-    word that alone is a kind, not a name (:data:`~relguard.extract.spacy.lexicon.GENERIC_NAMES`: "Library",
-    "Television"), which drawn states what no kind can be ("Television is an enclave within Saint Alphonsa")."""
+    """Numbers and ordinals alone ("204th", "1990s"; blanks, punctuation and words without a letter count too:
+    "/1000000"): a rank or a date the NER took for a name, whose slot would rewrite the noun it counts ("the
+    104th overall [episode of]"); or one word that alone is a kind, not a name
+    (:data:`~relguard.extract.spacy.lexicon.GENERIC_NAMES`: "Library", "Television"), which drawn states what no
+    kind can be ("Television is an enclave within Saint Alphonsa")."""
     kept = [t for t in words if not (t.is_punct or t.is_space)]
     if len(kept) == 1 and kept[0].lower_ in lex.GENERIC_NAMES:
         return True
-    return all(t.like_num or _NUMERAL.fullmatch(t.text) for t in kept)
+    return all(t.like_num or _NUMERAL.fullmatch(t.text) or not _LETTER.search(t.text) for t in kept)
 
 
 _NUMERAL = re.compile(r"\d+(?:st|nd|rd|th|s)?", re.I)
+_LETTER = re.compile(r"[^\W\d_]")
 
 
 def place_shape(words: Span) -> str | None:
