@@ -18,6 +18,7 @@ from relguard.rewrite.frames import (
     MODIFIER,
     NOUN,
     POSSESSIVE,
+    ROLE,
     TAIL,
     read_frames,
     tag_sentences,
@@ -84,6 +85,23 @@ CASES = [
      'division of Electronic Arts)".', MODIFIER, "owned_by",
      'NASCAR Revolution is a racing video game developed by Stormfront Studios and owned by EA Sports" (a division '
      'of Electronic Arts)".'),
+    # a nationality or language after an article is the adjective of a role noun, not a noun a clause follows
+    # (HotpotQA development "an English cricketer for Oxford University" read "an English that owned")
+    ("Henry Lowe was an English cricketer for Leeds United between 1838 and 1854.", NOUN, "member_of",
+     "Henry Lowe was an English member of Leeds United between 1838 and 1854."),
+    # a sentence that opens with a participle has no subject yet: the slot in its phrase modifies
+    # (HotpotQA development "Established as Little Rock Junior College [by]" read "… College leased the …")
+    ("Founded as Acme College by the Ohio School Board in 1901, the school later became a university.", MODIFIER,
+     "acquired",
+     "Founded as Acme College that acquired the Ohio School Board in 1901, the school later became a university."),
+    # a name a preposition governs, then a person: the slot is the person's role in one noun phrase
+    # (HotpotQA development "by former Mississippi [Governor] William Winter" read "former Mississippi of")
+    ("The bill was signed by former Ohio Governor John Kasich in 2011.", ROLE, "birthplace_of",
+     "The bill was signed by former Ohio native John Kasich in 2011."),
+    # an aside in brackets does not end the clause: the verb before it still heads it, so the slot modifies
+    # (HotpotQA development "a … role-playing (LARP) club [based in]" read "club operates in")
+    ("The Darkon Club is a non-profit gaming (LARP) club based in the United States.", MODIFIER, "located_in",
+     "The Darkon Club is a non-profit gaming (LARP) club in the United States."),
 ]  # fmt: skip
 
 
@@ -92,6 +110,17 @@ def test_a_fill_takes_the_form_its_frame_wants(extractor, text, frame, predicate
     _, masked, frames, out = release(extractor, text, predicate)
     assert frames[0].name == frame, (masked.text, frames)
     assert out.text == expected, masked.text
+
+
+def test_a_comma_between_two_places_is_replaced_only_by_a_preposition_that_reads_there(extractor):
+    """ "Buffalo [,] New York [,] United States": "of" and "from" in place of the comma read "Buffalo from New
+    York of United States" (HotpotQA development); a clause reads, closed by the next slot's own comma."""
+    text = "Tom Keller is an American poet born in Albany, New York, United States."
+    _, masked, frames, out = release(extractor, text, "seceded_from")
+    assert [f.name for f in frames][1:] == [COMMA, COMMA], masked.text
+    assert "Albany, which seceded from New York, which seceded from United States." in out.text, out.text
+    _, _, _, out = release(extractor, text, "enclave_within")
+    assert "Albany within New York within United States." in out.text, out.text
 
 
 def test_an_address_comma_is_a_comma_for_located_in_and_a_closed_clause_otherwise(extractor):
@@ -145,17 +174,17 @@ def test_a_slot_after_and_keeps_its_siblings_clause_form(extractor):
 
 def test_a_sentence_with_several_worded_fills_keeps_them_in_place(extractor):
     """An address chain: three slots. Drawn "borders" everywhere, a comma closed by the next comma becomes a clause
-    (", which borders United States"); one glued between two names before the next ("County[,] Hawaii,") takes
-    the neutral comma, as no clause reads there; drawn "located_in", the commas stay bare commas, which are no
-    fills with words."""
+    (", which borders United States"), and so does one glued between two names before the next ("County[,]
+    Hawaii,"): the next slot's own fill opens with a comma, which closes the clause, so nothing is stated after
+    the sentence; drawn "located_in", the commas stay bare commas, which are no fills with words."""
     text = "Kapolei is a master-planned community in Honolulu County, Hawaii, United States."
     _, masked, _, out = release(extractor, text + " The end.", "borders")
     assert len(masked.slots) == 3, masked.text
     assert out.text == (
-        "Kapolei is a master-planned community that borders Honolulu County, Hawaii, which borders United States. "
-        "The end."
+        "Kapolei is a master-planned community that borders Honolulu County, which borders Hawaii, which borders "
+        "United States. The end."
     )
-    assert out.restated_sentences == () and out.connected_sentences == (0,)
+    assert out.restated_sentences == () and out.connected_sentences == ()
     _, _, _, out = release(extractor, text + " The end.", "located_in")
     assert out.text.startswith("Kapolei is a master-planned community in Honolulu County, Hawaii, United States.")
     assert out.unfillable_sentences == ()

@@ -51,6 +51,19 @@ def test_a_clause_on_a_noun_that_is_not_the_name_takes_the_connector(extractor):
     assert "that banned" not in out.text and out.connected_sentences == (0,)
 
 
+def test_a_verb_after_a_name_inside_the_subject_takes_the_connector(extractor):
+    """ "The stated purpose of Mono [REL] Microsoft Windows" (after Re-DocRED development "The stated purpose of
+    Mono owns Microsoft"): the verb's subject is "purpose", so a drawn verb there says the relation of the
+    purpose; the connector claims nothing of it, and the draw is stated of the pair after the sentence."""
+    text = "Mono is a software project. The stated purpose of Mono is to be able to run Microsoft Windows. The end."
+    _, masked, _, out = _release(extractor, text, "owns")
+    assert "purpose of Mono [REL_0] Microsoft Windows" in masked.text, masked.text
+    assert "The stated purpose of Mono is associated with Microsoft Windows. Mono owns Microsoft Windows." in out.text
+    assert out.connected_sentences == (1,)
+    _, _, _, out = _release(extractor, "Tom Hale is a writer. Tom Hale is a member of the Acme Club.", "owns")
+    assert out.text == "Tom Hale is a writer. Tom Hale owns the Acme Club.", out.text  # a name is the subject
+
+
 def test_a_connector_at_the_end_of_its_clause_leaves_no_preposition_hanging():
     """ "in which John's cause [was defeated]." with nothing after the slot: "is associated with." would end the
     sentence on a preposition; the bare participle reads. With a phrase after it the connector keeps its "with"."""

@@ -30,9 +30,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from relguard.rewrite.phrases import RELATIVES, Token, ends_noun_phrase, in_apposition, in_opening_phrase, looking_back
+from relguard.rewrite.phrases import (
+    RELATIVES,
+    Token,
+    ends_noun_phrase,
+    in_apposition,
+    in_opening_participle,
+    in_opening_phrase,
+    looking_back,
+)
 from relguard.rewrite.tagging import PLACEHOLDER as _PLACEHOLDER
-from relguard.rewrite.tagging import Tagged, hidden_tokens, tag_sentences
+from relguard.rewrite.tagging import hidden_tokens, tag_sentences
+from relguard.rewrite.verbs import (
+    CONJUNCTIONS,
+    COPULA_WORDS,
+    Context,
+    aside,
+    clause_start,
+    finite_word,
+    has_verb,
+    verb_after,
+)
 from relguard.wordlist import words
 
 if TYPE_CHECKING:
@@ -47,25 +65,11 @@ FRAMES = (FINITE, MODIFIER, NOUN, COPULA, APPOSITION, POSSESSIVE, ROLE, COMMA, H
 #: Frames whose fill states the relation towards a name after the slot.
 _NEED_A_NAME_AFTER = frozenset({FINITE, MODIFIER, COPULA, APPOSITION, ROLE, COMMA, START})
 
-#: Tags of a finite verb (or modal) that already heads the clause before a slot.
-_FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
-_COPULA_WORDS = words(
-    """is was are were be been being am 's has have had will would can could may might must shall should does did
-    do become became becomes remains remained"""
-)
 _ORDINALS = words("first second third fourth fifth sixth seventh eighth ninth tenth eldest youngest oldest only")
 _NOUN_BEFORE = frozenset({"DT", "JJ", "JJR", "JJS", "PDT"})
 _POSSESSIVES = frozenset({"his", "her", "its", "their", "my", "our", "your", "whose"})
-_CONJUNCTIONS = frozenset({"and", "or", "but", "nor", "then", "yet"})
-#: Marks that end a clause: after one, the slot opens a new clause.
 #: Tags that open a noun phrase after a slot.
 _PHRASE_OPENERS = frozenset({"DT", "PDT", "PRP$", "JJ", "JJR", "JJS", "CD", "NN", "NNS", "NNP", "NNPS"})
-_CLAUSE_MARKS = frozenset({";", ":", "—", "–", "(", ")"})
-#: Words that open a subordinate or relative clause: the clause before has ended.
-_SUBORDINATORS = words(
-    """which who whom whose where when while although though because since after before if until whereas unless
-    once"""
-)
 _OPENERS = " \t\n\"'“‘([{*-–—•"
 
 
@@ -108,8 +112,10 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
             for n in numbers
             if masked.slots[n].role == "" and masked.text[masked.slots[n].start - 1 : masked.slots[n].start].isspace()
         ]  # the slots that may be a verb: not a later part, not glued to a name ("Dublin[,] Ohio")
-        norp = frozenset((a - base, b - base) for a, b, kind in masked.mentions if base <= a < stop and kind == "NORP")
-        c = _Context(text, tags[sentence], mentions, pronouns, hidden_tokens(tags[sentence]), [], heads, norp)
+        kinds = {(a - base, b - base): kind for a, b, kind in masked.mentions if base <= a < stop}
+        norp = frozenset(m for m, kind in kinds.items() if kind in ("NORP", "LANGUAGE"))
+        people = frozenset(m for m, kind in kinds.items() if kind == "PERSON")
+        c = Context(text, tags[sentence], mentions, pronouns, hidden_tokens(tags[sentence]), [], heads, norp, people)
         past = _told_in_the_past(c)
         for number in numbers:
             slot = masked.slots[number]
@@ -137,26 +143,7 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
 _PRONOUNS = frozenset({"he", "she", "it", "they", "him", "her", "them", "we", "i", "you"})
 
 
-@dataclass(frozen=True)
-class _Context:
-    """A masked sentence as the frame rules read it: text, tags, mention ranges (and which are pronouns), the
-    starts of tokens inside parentheses or quotes, the frames of the slots before, every slot's start, and which
-    mentions are nationalities or groups (NORP: "Argentine")."""
-
-    text: str
-    tagged: Tagged
-    mentions: tuple[tuple[int, int], ...]
-    pronouns: frozenset[tuple[int, int]]
-    hidden: frozenset[int]
-    earlier: list[tuple[int, str]]
-    slots: list[int]
-    nationalities: frozenset[tuple[int, int]] = frozenset()
-
-    def mention_ending(self, position: int) -> tuple[int, int] | None:
-        return next((m for m in self.mentions if m[1] == position), None)
-
-
-def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> str:
+def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> str:
     if head is not None and head.groups[0] == slot.groups[0]:
         if slot.role == "tail":
             return TAIL
@@ -186,24 +173,24 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
             or (before[-2][2] in ('"', "”", ")", "'") and len(before) > 2 and c.mention_ending(before[-3][1]))
         )  # "Their name, "The Exies", [is short for]"
         if named_before:
-            if word == "," and not _has_verb(before[:-1], c) and _apposition_open(before[:-1], c):
+            if word == "," and not has_verb(before[:-1], c) and _apposition_open(before[:-1], c):
                 return FINITE  # "Amri, or Dumura Karbi, [is spoken by]": the comma closes an apposition
             return APPOSITION  # "Steve Wozniak, [REL] Apple", "Lester Smith ([REL] Dragon Dice)"
-        return APPOSITION if _has_verb(before, c) else MODIFIER  # "(1856 – 1914), sometimes [using]"
+        return APPOSITION if has_verb(before, c) else MODIFIER  # "(1856 – 1914), sometimes [using]"
     if lower in RELATIVES and tag in ("WDT", "WP", "IN"):
         return FINITE
-    if lower in _COPULA_WORDS or tag == "MD":
+    if lower in COPULA_WORDS or tag == "MD":
         return COPULA
-    if lower in _CONJUNCTIONS and tag == "CC":
+    if lower in CONJUNCTIONS and tag == "CC":
         previous = before[:-1]
         while previous and previous[-1][2] == ",":
             previous = previous[:-1]
-        clause = previous[_clause_start(previous, c) :]
+        clause = previous[clause_start(previous, c) :]
         low = clause[0][0] if clause else start
         sibling = [frame for at, frame in c.earlier if at >= low and frame in (FINITE, MODIFIER)]
         if sibling:
             return sibling[-1]  # "written by X and [sung by] Y": a coordinated slot takes its sibling's frame
-        finite = [n for n, t in enumerate(clause) if _finite_word(t)]
+        finite = [n for n, t in enumerate(clause) if finite_word(t)]
         reduced = [n for n, t in enumerate(clause[1:], 1) if t[3] == "VBN" and clause[n - 1][3].startswith("NN")]
         if reduced and (not finite or reduced[-1] > finite[-1]):
             return MODIFIER  # "a game developed by X and [published by] Y": a participle's sibling
@@ -211,38 +198,53 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: _Context) -> 
             previous
             and c.mention_ending(previous[-1][1]) is None
             and finite
-            and all(clause[n][2].lower() in _COPULA_WORDS for n in finite)
+            and all(clause[n][2].lower() in COPULA_WORDS for n in finite)
             and not any(t[3].startswith("VB") for t in clause[finite[-1] + 1 :])
         ):
             return COPULA  # "is an actor, director, and [screenwriter of] Iranian cinema": the copula's own frame
-        return FINITE if _has_verb(previous, c) else MODIFIER  # "founded Acme and [REL] Globex"
+        return FINITE if has_verb(previous, c) else MODIFIER  # "founded Acme and [REL] Globex"
     if named is None and (tag in ("IN", "TO") or ends_noun_phrase(before) or (tag[:2] == "JJ" and lower in _ORDINALS)):
         return NOUN  # "the [REL] Canada", "a retired British [REL]", "an operating [REL]"
+    one_word = named is not None and " " not in text[named[0] : named[1]].strip()
+    if named in c.nationalities and (tag == "JJ" or one_word) and _opens_noun_phrase(before, c):
+        return NOUN  # "an English [cricketer for] Leeds United": the nationality is the adjective of a role noun
     if named in c.nationalities and any(m[0] >= end and not text[end : m[0]].strip() for m in c.mentions):
         return POSSESSIVE  # "had Argentine [mathematician] Manuel Sadosky": a role noun, or "Argentine-born"
     if named is not None and _opens_noun_phrase(before, c) and not _object_after(end, c):
         return POSSESSIVE  # "an Acme Corp [employee]": the name modifies the noun, as "Acme Corp's [employee]"
-    verb_before = _has_verb(before, c)
+    verb_before = has_verb(before, c)
     name_after = next((m for m in c.mentions if m[0] >= end), None)
-    verb_after = _verb_after(name_after[1] if name_after is not None else end, c)
-    if named is not None and not verb_before and name_after is not None and _aside(name_after[1], c):
+    verb_follows = verb_after(name_after[1] if name_after is not None else end, c)
+    if named is not None and not verb_before and name_after is not None and aside(name_after[1], c):
         return COMMA  # "Springvale [, which invaded] Oregon, is big": the clause after the names is the main one
     adjacent = name_after is not None and not text[end : name_after[0]].strip()
     slot_after = adjacent and any(h >= name_after[1] and not text[name_after[1] : h].strip() for h in c.slots)
-    if named is not None and named not in c.pronouns and adjacent and not verb_before and (verb_after or slot_after):
+    if named is not None and named not in c.pronouns and adjacent and not verb_before and (verb_follows or slot_after):
         return ROLE  # "Velvet Revolver [drummer] Matt Sorum [joined]": the names are the subject's noun phrase
-    return MODIFIER if verb_before or verb_after or in_opening_phrase(before) or in_apposition(before) else FINITE
+    if named is not None and named not in c.pronouns and adjacent and name_after in c.people and _governed(named, c):
+        return ROLE  # "signed by former Ohio [Governor] John Kasich": a preposition's object has no verb after it
+    opening = in_opening_phrase(before) or in_opening_participle(before) or in_apposition(before)
+    return MODIFIER if verb_before or verb_follows or opening else FINITE
 
 
-def _after_and(start: int, c: _Context) -> bool:
+def _governed(mention: tuple[int, int], c: Context) -> bool:
+    """Whether a preposition, inside the sentence, governs ``mention`` (adjectives and articles between: "by former
+    [Ohio]"): the name is then an object, and the noun phrase it opens goes on past the slot."""
+    before = [t for t in c.tagged.tokens if t[1] <= mention[0]]
+    while before and before[-1][3] in ("JJ", "JJR", "JJS", "DT", "PRP$"):
+        before.pop()
+    return len(before) > 1 and before[-1][3] == "IN" and before[-1][2].lower() not in ("that", "than", "because")
+
+
+def _after_and(start: int, c: Context) -> bool:
     """Whether the slot follows a conjunction and an earlier slot of its clause: "developed by X and [REL] Y"."""
     before = looking_back([t for t in c.tagged.tokens if t[1] <= start])
-    if not before or before[-1][2].lower() not in _CONJUNCTIONS or before[-1][3] != "CC":
+    if not before or before[-1][2].lower() not in CONJUNCTIONS or before[-1][3] != "CC":
         return False
     return any(at < before[-1][0] and frame in (FINITE, MODIFIER) for at, frame in c.earlier)
 
 
-def _opens_noun_phrase(before: Sequence[Token], c: _Context) -> bool:
+def _opens_noun_phrase(before: Sequence[Token], c: Context) -> bool:
     """The last words are an article and a name ("an [American]", "an [Acme Corp]"; after "the" a one-word name
     only), not at the clause's start ("The Rockets [REL]" names the subject): the slot heads their noun phrase."""
     mention = c.mention_ending(before[-1][1])
@@ -254,10 +256,10 @@ def _opens_noun_phrase(before: Sequence[Token], c: _Context) -> bool:
         return False
     if len(inside) != 1 and ahead[-1][2].lower() == "the":
         return False  # "the Harbor Street Clinic": a name of several words takes its own article
-    return len(ahead) - 1 > _clause_start(ahead, c)
+    return len(ahead) - 1 > clause_start(ahead, c)
 
 
-def _object_after(end: int, c: _Context) -> bool:
+def _object_after(end: int, c: Context) -> bool:
     """Whether a name, or an article, follows the slot at once: "a Tibetan Christian [translated] the Bible" is a
     verb with its object, not the head of "a Tibetan Christian [employee]"."""
     after = next((t for t in c.tagged.tokens if t[0] >= end), None)
@@ -266,7 +268,7 @@ def _object_after(end: int, c: _Context) -> bool:
     return any(m[0] == after[0] for m in c.mentions) or (after[3] in ("DT", "PRP$") and after[2].lower() != "that")
 
 
-def _apposition_open(before: Sequence[Token], c: _Context) -> bool:
+def _apposition_open(before: Sequence[Token], c: Context) -> bool:
     """Whether the clause before a comma holds another comma after its first words ("Amri, or Dumura Karbi,"), or
     a slot that opened a clause with one ("Steve Wozniak[, who founded] Apple,"): the comma closes it."""
     low = before[0][0] if before else 0
@@ -274,79 +276,7 @@ def _apposition_open(before: Sequence[Token], c: _Context) -> bool:
     return opened or any(word == "," for _, _, word, _ in before[1:])
 
 
-def _clause_start(words: Sequence[Token], c: _Context) -> int:
-    """Where the last clause of ``words`` starts: after a clause mark; at a subordinator or relative pronoun;
-    after the comma that ends a clause a subordinator opened ("When he formed X, [he] ..."); after ", and" that
-    opens a verb phrase or a clause whose part before had a verb of its own ("..., and von der Esch [returned]"),
-    not ", and David Bowie [as]" after "Christian Bale [as] Alfred Borden": a list goes on."""
-    start, subordinate = 0, False
-    for number, (_, _, word, tag) in enumerate(words):
-        lower = word.lower()
-        if word in _CLAUSE_MARKS:
-            start, subordinate = number + 1, False
-        elif tag in ("WDT", "WP", "WP$", "WRB") or (lower in _SUBORDINATORS and tag in ("IN", "WRB")):
-            start, subordinate = number, tag in ("WRB", "IN")
-        elif word == "," and subordinate and number + 1 < len(words):
-            start, subordinate = number + 1, False
-        elif word == "," and number + 2 < len(words) and words[number + 1][2].lower() in _CONJUNCTIONS:
-            opens_verb = words[number + 2][3].startswith(("VB", "MD"))
-            listed = words[number + 2][3] in ("NN", "NNS", "JJ")  # "a musician, bandleader, and educator [from]"
-            segment = [t for t in words[start:number] if t[0] not in c.hidden]
-            if opens_verb or (not listed and any(_finite_word(t) for t in segment)):
-                start = number + 1  # ", and was honored"; "X was unsuccessful, and Y [returned]"
-    return start
-
-
-def _finite_word(token: Token) -> bool:
-    """A finite verb or a copula, not the possessive "'s" ("Istanbul's Fatih district" has no verb)."""
-    return token[3] in _FINITE_TAGS or (token[2].lower() in _COPULA_WORDS and token[3] != "POS")
-
-
-def _has_verb(before: Sequence[Token], c: _Context) -> bool:
-    """Whether the clause that ends at the slot already has a finite verb (a word, or an earlier finite slot);
-    words in parentheses or quotes do not count."""
-    clause = before[_clause_start(before, c) :]
-    low = clause[0][0] if clause else 0
-    for start, _, word, tag in clause:
-        if start in c.hidden or word.lower() in RELATIVES:
-            continue
-        if _finite_word((start, 0, word, tag)):
-            return True
-    return any(frame in (FINITE, COPULA) and start >= low for start, frame in c.earlier)
-
-
-def _verb_after(position: int, c: _Context) -> bool:
-    """Whether a finite verb comes right after ``position``, adverbs aside: the words before are then its
-    subject's noun phrase ("Li Yujie [of] Henan University believes"). A slot there says nothing: it may as well
-    be a preposition ("Moderate Party [in] the Riksdag")."""
-    seen, depth = 0, 0
-    for start, _, word, tag in c.tagged.tokens:
-        if start < position or tag in ("RB", "RBR", "RBS"):
-            continue
-        if word in ("(", ")") or depth:
-            depth += {"(": 1, ")": -1}.get(word, 0)
-            continue  # 'Gyldendal Norsk Forlag ("...") was founded': the aside is not what follows
-        lower = word.lower()
-        if start in c.hidden or seen >= 2 or not word[:1].isalnum() or lower in _CONJUNCTIONS or tag in ("WDT", "WP"):
-            return False
-        if _finite_word((start, 0, word, tag)):
-            return True
-        seen += 1
-    return False
-
-
-def _aside(position: int, c: _Context) -> bool:
-    """Whether a comma and then a finite verb follow ``position`` (a name's end): "Oregon, is big"."""
-    after = [t for t in c.tagged.tokens if t[0] >= position and t[3] not in ("RB", "RBR", "RBS")][:2]
-    return (
-        len(after) == 2
-        and after[0][2] == ","
-        and _finite_word(after[1])
-        and after[1][2].lower() not in {"has", "have", "had"} | RELATIVES
-    )
-
-
-def _told_in_the_past(c: _Context) -> bool:
+def _told_in_the_past(c: Context) -> bool:
     """Whether the sentence's own finite verbs, outside its slots, are mostly past ("He [REL] Sportivo Dock Sud in
     1938 and retired in 1950"): a fill then takes the past tense. Where they are even (often none: the slot
     held the verb), a year outside brackets tells it ("In 2015, he [REL] Mad Dogs"); a year in brackets is a
@@ -363,7 +293,7 @@ _BRACKETED = re.compile(r"\([^()]*\)")
 _ARTICLE_ONLY = re.compile(r"\s*(?:(?:the|a|an|The)\s+)?")  # what may stand between a comma slot and a name
 
 
-def _plural_before(start: int, c: _Context) -> bool:
+def _plural_before(start: int, c: Context) -> bool:
     """Whether the word before the slot, adverbs aside, is a plural noun or "they"/"we": the verb's subject."""
     before = [t for t in c.tagged.tokens if t[1] <= start and t[3] not in ("RB", "RBR", "RBS")]
     if not before:
@@ -372,7 +302,7 @@ def _plural_before(start: int, c: _Context) -> bool:
     if word.lower() in ("they", "we"):
         return True
     named = next((m for m in c.mentions if m[0] <= word_start < m[1]), None)
-    if named is not None and not _has_verb(before, c):
+    if named is not None and not has_verb(before, c):
         head = c.text[: named[0]]
         joined = _AND_BEFORE.search(head)
         if joined and any(t[1] == joined.start() and t[3] in ("NNP", "NNPS") for t in c.tagged.tokens):
@@ -383,7 +313,7 @@ def _plural_before(start: int, c: _Context) -> bool:
 _AND_BEFORE = re.compile(r",?\s+and\s+$")
 
 
-def _what_follows(end: int, c: _Context) -> tuple[bool, bool, bool]:
+def _what_follows(end: int, c: Context) -> tuple[bool, bool, bool]:
     """(a name starts right after ``end``, only an article or possessive between; the next word is a preposition;
     a noun phrase starts there, a name or not: "an atypical [detective for] the genre")."""
     after = [t for t in c.tagged.tokens if t[0] >= end]

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from relguard.rewrite.frames import Frame
     from relguard.rewrite.mask import MaskedDocument
 
+_COPULA = re.compile(r"^(?:is|was|are|were) ")
 #: The connector: states that the two names are related, which the sentence's co-mention says already.
 CONNECTOR = "associated with"
 #: Where the text after the slot keeps a preposition of its own ("was [REL] by critics", "[REL] at Harvard").
@@ -127,7 +128,7 @@ def _bare_reads(masked: MaskedDocument, number: int) -> bool:
 
 def _reads(masked: MaskedDocument, words: Mapping[int, str], frames: Sequence[Frame]) -> bool:
     """Whether one sentence's slots read with ``words``, by the checks of the lenient wording."""
-    drawn = {n: w for n, w in words.items() if w not in (CONNECTOR, BARE)}
+    drawn = {n: w for n, w in words.items() if _COPULA.sub("", w) not in (CONNECTOR, BARE)}
     if gapped(masked, words) or wants_plural(masked, words) or off_subject(masked, drawn, frames):
         return False
     sentence = masked.slots[next(iter(words))].sentence

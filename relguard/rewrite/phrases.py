@@ -25,6 +25,12 @@ def in_opening_phrase(before: Sequence[Token]) -> bool:
     return False
 
 
+def in_opening_participle(before: Sequence[Token]) -> bool:
+    """Whether the sentence opens with a participle whose phrase no comma has closed yet ("Founded as Acme College
+    [by] the Ohio School Board in 1901, the school ..."): the subject is still to come, so the slot modifies."""
+    return bool(before) and before[0][3] in ("VBN", "VBG") and not any(t[2] == "," for t in before)
+
+
 def in_apposition(before: Sequence[Token]) -> bool:
     """Whether the slot follows the noun of an apposition that a comma after the sentence's first name opened and
     no comma has closed ("Quantix Labs, a software company [headquartered in] Austin, agreed …"): the main verb is

@@ -16,6 +16,7 @@ from relguard.rewrite.seams import CLOSING
 from relguard.rewrite.verbalize import Place
 
 _OWNER_BEFORE = re.compile(r"\w['’]s?\s*$")
+_ARTICLE_ONLY = re.compile(r"\s*(?:(?:the|a|an|The)\s+)?")
 _PRONOUN_BEFORE = re.compile(r"\b(?:his|her|its|their|my|our|your|whose)\s+$", re.IGNORECASE)
 
 
@@ -57,5 +58,15 @@ def _closed_after(masked: MaskedDocument, slot) -> bool:
             if start >= sentence_end:
                 return True
             rest = masked.text[end:sentence_end].lstrip(" ")
-            return not rest or rest[0] in CLOSING
+            return not rest or rest[0] in CLOSING or _chained(masked, end)
     return True
+
+
+def _chained(masked: MaskedDocument, position: int) -> bool:
+    """Whether a slot glued to the name ending at ``position`` joins it to another name (an address chain "Albany[,]
+    New York"): that slot's own fill opens with a comma, which closes a clause opened before."""
+    glued = next((s for s in masked.slots if s.start == position), None)
+    if glued is None:
+        return False
+    after = next((m for m in masked.mentions if m[0] >= glued.end), None)
+    return after is not None and _ARTICLE_ONLY.fullmatch(masked.text, glued.end, after[0]) is not None

@@ -313,12 +313,17 @@ def off_subject(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequen
     solo violin [that educated] Bach", "a stop [that spanned] Lyon". The drawn relation is the
     name's, so stated there it is said of the wrong thing (and often of the wrong kind). A description right after
     a copula whose subject is a name is the name's ("Sonic is a media franchise [REL] Sega"), and a fill after
-    "and" has the earlier verb's subject. Only a slot in the modifier frame is read; the caller leaves out a
-    neutral connector (:mod:`relguard.rewrite.neutral`), which claims nothing."""
+    "and" has the earlier verb's subject. A verb after a name that a preposition inside its subject governs ("The
+    centre of the village [honored] the Grotto", "The stated purpose of Mono [owns] Microsoft") is said of that
+    subject just as wrongly. Only slots in those two frames are read; the caller leaves out a neutral connector
+    (:mod:`relguard.rewrite.neutral`), which claims nothing."""
     found: set[int] = set()
     ends = {end for _, end, _ in masked.mentions}
     for number, slot in enumerate(masked.slots):
         words = texts.get(number, "")
+        if frames[number].name == "finite" and words and not slot.role and _inside_the_subject(masked, slot):
+            found.add(slot.sentence)
+            continue
         if frames[number].name != "modifier" or not _MODIFIES.match(words) or slot.role:
             continue
         start = masked.sentences[slot.sentence][0]
@@ -334,3 +339,18 @@ def off_subject(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequen
                 continue
         found.add(slot.sentence)
     return found
+
+
+def _inside_the_subject(masked: MaskedDocument, slot: Slot) -> bool:
+    """Whether the name right before a verb slot is the object of a preposition after a common noun that opens
+    its sentence ("The stated purpose of [Mono]"): that noun, not the name, is the verb's subject."""
+    start = masked.sentences[slot.sentence][0]
+    named = next((m for m in masked.mentions if m[1] == len(masked.text[: slot.start].rstrip())), None)
+    if named is None or named[0] < start:
+        return False
+    return _NOUN_AND_PREPOSITION.fullmatch(masked.text, start, named[0]) is not None
+
+
+_NOUN_AND_PREPOSITION = re.compile(
+    r"(?:The|A|An|Its|His|Her|Their)\s+(?:[a-z][\w'’-]*\s+){1,4}(?:of|at|in|on|for|from|near|about|over)\s+(?:the\s+)?"
+)

@@ -246,6 +246,9 @@ _PREPOSITION_FRAMES = frozenset({fr.MODIFIER, fr.COMMA})
 #: The prepositions that alone, after a noun, read as a relation to the name after ("a film by X", "a river in
 #: X"); others need the noun to govern them ("a film to X", "a church to X").
 _AFTER_A_NOUN = frozenset({"by", "in", "of", "from", "with", "for", "at", "on", "near", "within"})
+#: The prepositions that read in place of the comma between two names ("Albany [in] New York"); "Albany of New
+#: York" and "Albany from New York" do not.
+_ALONG_A_CHAIN = frozenset({"in", "near", "within"})
 
 
 class Styled:
@@ -263,7 +266,8 @@ class Styled:
             if place.frame == fr.COMMA and predicate in APPOSITIVE and not place.inverted:
                 return own
             closing = split_preposition(self.base.finite(predicate, type_pair, inverted=place.inverted))[1]
-            if closing in _AFTER_A_NOUN and not place.preposition_after and not place.has_tail:
+            chain = place.frame != fr.COMMA or closing in _ALONG_A_CHAIN
+            if closing in _AFTER_A_NOUN and chain and not place.preposition_after and not place.has_tail:
                 return closing
         if self.style == "relative" and place.frame == fr.MODIFIER and own and not RELATIVE.match(own):
             finite = self.base.finite(predicate, type_pair, inverted=place.inverted)

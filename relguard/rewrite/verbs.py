@@ -1,0 +1,127 @@
+"""Where the verbs of a masked sentence are: the clause a slot stands in, and whether it already has its verb.
+
+Helpers of :mod:`relguard.rewrite.frames` that read a masked sentence's tags, its mentions and the frames of the
+slots before (:class:`Context`): like the frames, they never see the words a slot replaced (DESIGN invariant 7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from relguard.rewrite.phrases import RELATIVES, Token
+from relguard.rewrite.tagging import Tagged
+from relguard.wordlist import words
+
+#: Tags of a finite verb (or modal) that already heads the clause before a slot.
+_FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
+COPULA_WORDS = words(
+    """is was are were be been being am 's has have had will would can could may might must shall should does did
+    do become became becomes remains remained"""
+)
+CONJUNCTIONS = frozenset({"and", "or", "but", "nor", "then", "yet"})
+#: Marks that end a clause: after one, the slot opens a new clause.
+_CLAUSE_MARKS = frozenset({";", ":", "—", "–", "(", ")"})
+#: Words that open a subordinate or relative clause: the clause before has ended.
+_SUBORDINATORS = words(
+    """which who whom whose where when while although though because since after before if until whereas unless
+    once"""
+)
+
+
+@dataclass(frozen=True)
+class Context:
+    """A masked sentence as the frame rules read it: text, tags, mention ranges (and which are pronouns), the
+    starts of tokens inside parentheses or quotes, the frames of the slots before, every slot's start, and which
+    mentions are nationalities, groups or languages (NORP: "Argentine"; "English") and which are people."""
+
+    text: str
+    tagged: Tagged
+    mentions: tuple[tuple[int, int], ...]
+    pronouns: frozenset[tuple[int, int]]
+    hidden: frozenset[int]
+    earlier: list[tuple[int, str]]
+    slots: list[int]
+    nationalities: frozenset[tuple[int, int]] = frozenset()
+    people: frozenset[tuple[int, int]] = frozenset()
+
+    def mention_ending(self, position: int) -> tuple[int, int] | None:
+        return next((m for m in self.mentions if m[1] == position), None)
+
+
+def clause_start(words: Sequence[Token], c: Context) -> int:
+    """Where the last clause of ``words`` starts: after a clause mark (an aside in brackets is skipped once it
+    closes); at a subordinator or relative pronoun;
+    after the comma that ends a clause a subordinator opened ("When he formed X, [he] ..."); after ", and" that
+    opens a verb phrase or a clause whose part before had a verb of its own ("..., and von der Esch [returned]"),
+    not ", and David Bowie [as]" after "Christian Bale [as] Alfred Borden": a list goes on."""
+    start, subordinate, outside = 0, False, []
+    for number, (_, _, word, tag) in enumerate(words):
+        lower = word.lower()
+        if word == "(":
+            outside.append((start, subordinate))
+            start, subordinate = number + 1, False
+        elif word == ")" and outside:
+            start, subordinate = outside.pop()  # "a gaming (LARP) club [based in]": the clause goes on
+        elif word in _CLAUSE_MARKS:
+            start, subordinate = number + 1, False
+        elif tag in ("WDT", "WP", "WP$", "WRB") or (lower in _SUBORDINATORS and tag in ("IN", "WRB")):
+            start, subordinate = number, tag in ("WRB", "IN")
+        elif word == "," and subordinate and number + 1 < len(words):
+            start, subordinate = number + 1, False
+        elif word == "," and number + 2 < len(words) and words[number + 1][2].lower() in CONJUNCTIONS:
+            opens_verb = words[number + 2][3].startswith(("VB", "MD"))
+            listed = words[number + 2][3] in ("NN", "NNS", "JJ")  # "a musician, bandleader, and educator [from]"
+            segment = [t for t in words[start:number] if t[0] not in c.hidden]
+            if opens_verb or (not listed and any(finite_word(t) for t in segment)):
+                start = number + 1  # ", and was honored"; "X was unsuccessful, and Y [returned]"
+    return start
+
+
+def finite_word(token: Token) -> bool:
+    """A finite verb or a copula, not the possessive "'s" ("Istanbul's Fatih district" has no verb)."""
+    return token[3] in _FINITE_TAGS or (token[2].lower() in COPULA_WORDS and token[3] != "POS")
+
+
+def has_verb(before: Sequence[Token], c: Context) -> bool:
+    """Whether the clause that ends at the slot already has a finite verb (a word, or an earlier finite slot);
+    words in parentheses or quotes do not count."""
+    clause = before[clause_start(before, c) :]
+    low = clause[0][0] if clause else 0
+    for start, _, word, tag in clause:
+        if start in c.hidden or word.lower() in RELATIVES:
+            continue
+        if finite_word((start, 0, word, tag)):
+            return True
+    return any(frame in ("finite", "copula") and start >= low for start, frame in c.earlier)
+
+
+def verb_after(position: int, c: Context) -> bool:
+    """Whether a finite verb comes right after ``position``, adverbs aside: the words before are then its
+    subject's noun phrase ("Li Yujie [of] Henan University believes"). A slot there says nothing: it may as well
+    be a preposition ("Moderate Party [in] the Riksdag")."""
+    seen, depth = 0, 0
+    for start, _, word, tag in c.tagged.tokens:
+        if start < position or tag in ("RB", "RBR", "RBS"):
+            continue
+        if word in ("(", ")") or depth:
+            depth += {"(": 1, ")": -1}.get(word, 0)
+            continue  # 'Gyldendal Norsk Forlag ("...") was founded': the aside is not what follows
+        lower = word.lower()
+        if start in c.hidden or seen >= 2 or not word[:1].isalnum() or lower in CONJUNCTIONS or tag in ("WDT", "WP"):
+            return False
+        if finite_word((start, 0, word, tag)):
+            return True
+        seen += 1
+    return False
+
+
+def aside(position: int, c: Context) -> bool:
+    """Whether a comma and then a finite verb follow ``position`` (a name's end): "Oregon, is big"."""
+    after = [t for t in c.tagged.tokens if t[0] >= position and t[3] not in ("RB", "RBR", "RBS")][:2]
+    return (
+        len(after) == 2
+        and after[0][2] == ","
+        and finite_word(after[1])
+        and after[1][2].lower() not in {"has", "have", "had"} | RELATIVES
+    )
