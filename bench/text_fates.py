@@ -114,6 +114,8 @@ def main() -> int:
                         "fate": fate,
                         "original": original,
                         "released": written[number][0],
+                        "frames": [frames[n].name for n, s in enumerate(masked.slots) if s.sentence == number],
+                        "pairs": sorted({"|".join(table.sampled[g].type_pair) for s in slots for g in s.groups}),
                     }
                 )
     total = sum(fates.values())

@@ -246,9 +246,10 @@ _PREPOSITION_FRAMES = frozenset({fr.MODIFIER, fr.COMMA})
 #: The prepositions that alone, after a noun, read as a relation to the name after ("a film by X", "a river in
 #: X"); others need the noun to govern them ("a film to X", "a church to X").
 _AFTER_A_NOUN = frozenset({"by", "in", "of", "from", "with", "for", "at", "on", "near", "within"})
-#: The prepositions that read in place of the comma between two names ("Albany [in] New York"); "Albany of New
-#: York" and "Albany from New York" do not.
+#: The prepositions that read in place of the comma between two places ("Albany [in] New York"); "Albany of New
+#: York" and "Albany from New York" do not (after another name "World Cup [by] Egypt" does).
 _ALONG_A_CHAIN = frozenset({"in", "near", "within"})
+_PLACES = frozenset({"GPE", "LOC"})
 
 
 class Styled:
@@ -266,7 +267,7 @@ class Styled:
             if place.frame == fr.COMMA and predicate in APPOSITIVE and not place.inverted:
                 return own
             closing = split_preposition(self.base.finite(predicate, type_pair, inverted=place.inverted))[1]
-            chain = place.frame != fr.COMMA or closing in _ALONG_A_CHAIN
+            chain = place.frame != fr.COMMA or not set(type_pair) <= _PLACES or closing in _ALONG_A_CHAIN
             if closing in _AFTER_A_NOUN and chain and not place.preposition_after and not place.has_tail:
                 return closing
         if self.style == "relative" and place.frame == fr.MODIFIER and own and not RELATIVE.match(own):
