@@ -64,6 +64,24 @@ def test_a_verb_after_a_name_inside_the_subject_takes_the_connector(extractor):
     assert out.text == "Tom Hale is a writer. Tom Hale owns the Acme Club.", out.text  # a name is the subject
 
 
+def test_an_expression_in_parts_takes_the_connector_split_around_a_phrase_and_keeps_the_sentence(extractor):
+    """ "It [was released] in April 2001 as the second single [from] his album" (HotpotQA development, "Superman
+    (It's Not Easy)") was restated as "… was adapted from America Town.", losing the date and the single. The
+    connector splits around a phrase a preposition opens, the tail before the name's own noun phrase; an object
+    between the parts ("is regarded as [one of the leading publishers] in") still does not read so."""
+    text = 'Tom Lane was released in April 2001 as the second single from his album "America Town". The end.'
+    _, masked, _, out = _release(extractor, text, "wrote")
+    assert "[REL_0] his album" in masked.text, masked.text  # the tail stands before the name's noun phrase
+    assert out.text == (
+        'Tom Lane was associated in April 2001 as the second single with his album "America Town". Tom Lane wrote '
+        "America Town. The end."
+    ), out.text
+    assert out.restated_sentences == () and out.connected_sentences == (0,)
+    text = "Onufri Publishing House is regarded as one of the leading publishers of classics in Albania. The end."
+    _, _, _, out = _release(extractor, text, "capital_of")
+    assert "associated one of" not in out.text, out.text
+
+
 def test_a_connector_at_the_end_of_its_clause_leaves_no_preposition_hanging():
     """ "in which John's cause [was defeated]." with nothing after the slot: "is associated with." would end the
     sentence on a preposition; the bare participle reads. With a phrase after it the connector keeps its "with"."""

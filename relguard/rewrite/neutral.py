@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from relguard.rewrite import frames as fr
 from relguard.rewrite.guard import misread_sentences
-from relguard.rewrite.shape import dated_asides, gapped, off_subject, wants_plural
+from relguard.rewrite.shape import dated_asides, gapped, off_subject, reads_between, wants_plural
 from relguard.rewrite.verbalize import Place
 from relguard.types import TypePair
 
@@ -99,25 +99,49 @@ def connected_words(
     """The words of one sentence's slots ``numbers`` with as few neutral connectors as read, and which slots
     have them; None where even every connector does not read. A slot that opens a bracket before a date holds
     nothing (:func:`~relguard.rewrite.shape.dated_asides`). Every slot starts neutral; then each slot gets its
-    own fill back, in order, wherever the sentence still reads with it. A sentence with an expression in parts
-    is left to the restatement: what stands between the parts was its verb's, whatever fills them."""
+    own fill back, in order, wherever the sentence still reads with it. An expression in parts keeps the
+    connector, split around the words between its parts ("was associated in April 2001 as the second single
+    with"): its own fill there did not read, and a restatement would lose every other word of the sentence."""
     neutral = {n: w for n, w in neutral.items() if not w.endswith(BARE) or _bare_reads(masked, n)}
     asides = dated_asides(masked) & set(numbers)
     neutral.update(dict.fromkeys(asides, ""))
     own = {n: w for n, w in own.items() if n not in asides}
     if any(n not in neutral and n not in own for n in numbers):
         return None
-    if any(masked.slots[n].role or masked.slots[n].head >= 0 for n in numbers):
+    parts = {n for n in numbers if masked.slots[n].role or masked.slots[n].head >= 0}
+    parts |= {masked.slots[n].head for n in parts}
+    if parts - set(neutral) or not all(_split_reads(masked, n, neutral) for n in parts if masked.slots[n].role):
         return None
     words = {n: neutral.get(n, own.get(n, "")) for n in numbers}
+    for number in parts:
+        head = masked.slots[number].head
+        if masked.slots[number].role == "tail" and words.get(head, "").endswith(f" {words[number]}"):
+            words[head] = words[head][: -len(words[number]) - 1]  # "was associated [in 2001] with"
     if not _reads(masked, words, frames):
         return None
     for number in numbers:
-        if number in own and words[number] != own[number]:
+        if number in own and words[number] != own[number] and number not in parts:
             tried = {**words, number: own[number]}
             if _reads(masked, tried, frames):
                 words = tried
-    return words, {n for n in numbers if n in neutral and words[n] == neutral[n] and words[n] != own.get(n)}
+    plain = {n for n in numbers if n in neutral and words[n] == neutral[n] and words[n] != own.get(n)}
+    return words, plain | {n for n in parts if masked.slots[n].role == ""}
+
+
+def _split_reads(masked: MaskedDocument, number: int, neutral: Mapping[int, str]) -> bool:
+    """Whether the connector reads split around the words between an expression's head and its tail ``number``:
+    one tail, and between them a time or a phrase a preposition opens ("was associated [in April 2001 as the
+    second single] with"), not an object the original verb governed ("is associated [one of the leading
+    publishers] with") nor a date in brackets ("(20 November 1974 with Rehoboth)")."""
+    slot = masked.slots[number]
+    siblings = [s for s in masked.slots if s.head == slot.head]
+    if slot.role != "tail" or len(siblings) != 1 or not neutral.get(slot.head):
+        return False
+    between = masked.text[masked.slots[slot.head].end : slot.start].split()
+    return reads_between(masked, slot) or (bool(between) and between[0].lower() in _OPENS_A_PHRASE)
+
+
+_OPENS_A_PHRASE = frozenset({"in", "at", "for", "on", "from", "as", "during", "after", "before", "since", "until"})
 
 
 def _bare_reads(masked: MaskedDocument, number: int) -> bool:

@@ -99,8 +99,8 @@ class SpanCutter:
                 return (), ()  # "is the last of the leeward towns on": no verb to carry the words between
             return ((between[0][0], between[-1][1]),), ("",)
         roles = ["", *("removed",) * (len(between) - 1)]
-        if all(_leads_a_name(doc[i]) for i in range(between[-1][1] + 1, high)):
-            roles[-1] = "tail"  # right before the second name, or its article ("as the Detroit Spirits")
+        if _leads_to_the_name([doc[i] for i in range(between[-1][1] + 1, high)]):
+            roles[-1] = "tail"  # right before the second name, its article ("as the Detroit Spirits") or its noun
         return between + extra, (*roles, *("removed",) * len(extra))
 
     def _measure(self, piece: list[int]) -> bool:
@@ -177,6 +177,13 @@ class SpanCutter:
             and all(object_word(t) and t.head.i in {verb.i, *(u.i for u in gap)} for t in gap)
             and len(gap) <= 2
         )
+
+
+def _leads_to_the_name(words: list[Token]) -> bool:
+    """Whether only the second name's article, possessive, quote or the common noun it names stand between a tail
+    and the name ("from [his album] "America Town"", "in [the rock band] Counting Crows")."""
+    nouns = [t for t in words if not _leads_a_name(t)]
+    return len(nouns) <= 3 and all(t.pos_ in ("NOUN", "ADJ") and t.is_lower for t in nouns)
 
 
 def _leads_a_name(tok: Token) -> bool:
