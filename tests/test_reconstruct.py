@@ -160,6 +160,21 @@ def test_verbalizer_turns_a_slot_after_a_noun_phrase_into_a_participle_or_relati
     assert INVERSE("founded", ("PERSON", "ORG"), Place(MODIFIER, person=True)) == "who founded"
 
 
+def test_a_noun_that_names_a_passive_verbs_act_keeps_its_by():
+    """ "Neighbours, the adaptation of Ashleigh Brewer" (HotpotQA development): "adaptation of X" makes X what was
+    adapted. A noun that names the act or result of a "was … by" clause keeps the agent's "by"; a noun that
+    names a role of the subject keeps "of" ("the film of", "the capital of")."""
+    from relguard.candidates.inventory import InventoryCandidates
+
+    inventory = FormVerbalizer(InventoryCandidates().forms)
+    work = ("WORK_OF_ART", "PERSON")
+    assert inventory("adapted_by", work, Place(APPOSITION)) == "the adaptation by"
+    assert inventory("published_by", ("WORK_OF_ART", "ORG"), Place(NOUN)) == "publication by"
+    assert inventory("directed_by", work, Place(NOUN)) == "film of"
+    assert inventory("adapted_by", work, Place(NOUN, inverted=True)) == "adapter of"
+    assert inventory("capital_of", ("GPE", "GPE"), Place(NOUN)) == "capital of"
+
+
 def test_where_no_form_fits_the_verbalizer_says_so():
     """A possessive wants the next name's role: with no role noun and no participle there is no English fill, and
     the sentence is deleted and counted rather than printed broken."""

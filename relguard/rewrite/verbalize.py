@@ -139,7 +139,9 @@ class FormVerbalizer:
         return (forms.get("inverse") or _passive(clause)) if inverted else clause
 
     def noun_phrase(self, predicate: str, type_pair: TypePair, *, inverted: bool) -> str | None:
-        """The role noun with its preposition, as the clause words it ("capital of", "enclave within")."""
+        """The role noun with its preposition, as the clause words it ("capital of", "enclave within"); a noun
+        that names the act of a passive clause, or its result, keeps the clause's "by" ("was adapted by" →
+        "adaptation by": "adaptation of X" would make X what was adapted)."""
         forms = self.forms(predicate, type_pair)
         noun = forms.get("inverse_noun") if inverted else forms.get("noun")
         if not noun:
@@ -147,6 +149,9 @@ class FormVerbalizer:
         clause = forms.get("inverse" if inverted else "clause") or ""
         found = re.search(rf"\b{re.escape(noun)}\s+(\w+)$", clause)
         preposition = found.group(1) if found and found.group(1) in PREPOSITIONS else "of"
+        verb = clause.split()[-2:-1]
+        if not found and clause.endswith(" by") and verb and noun[:4].lower() == verb[0][:4].lower():
+            preposition = "by"  # the act or its result takes its agent so: "the adaptation by X", not "of X"
         return f"{noun} {preposition}"
 
     def role_noun(self, predicate: str, type_pair: TypePair, *, holder_is_subject: bool) -> str | None:
