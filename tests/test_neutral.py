@@ -73,13 +73,13 @@ def test_an_expression_in_parts_takes_the_connector_split_around_a_phrase_and_ke
     _, masked, _, out = _release(extractor, text, "wrote")
     assert "[REL_0] his album" in masked.text, masked.text  # the tail stands before the name's noun phrase
     assert out.text == (
-        'Tom Lane was associated in April 2001 as the second single with his album "America Town". Tom Lane wrote '
-        "America Town. The end."
+        'Tom Lane was mentioned in April 2001 as the second single alongside his album "America Town". Tom Lane '
+        "wrote America Town. The end."
     ), out.text
     assert out.restated_sentences == () and out.connected_sentences == (0,)
     text = "Onufri Publishing House is regarded as one of the leading publishers of classics in Albania. The end."
     _, _, _, out = _release(extractor, text, "capital_of")
-    assert "associated one of" not in out.text, out.text
+    assert "mentioned one of" not in out.text, out.text
 
 
 def test_a_connector_at_the_end_of_its_clause_leaves_no_preposition_hanging():
@@ -116,7 +116,7 @@ def test_a_fill_that_reads_in_place_is_kept_and_no_connector_is_used(extractor):
 def test_the_leak_scan_excuses_only_originals_worded_as_a_connector():
     """An original "is associated with" printed where a connector stands is the frame's constant, not a leak;
     any other original wording is still searched."""
-    for text in ("associated with", "is associated with", "was mentioned", ",", " - ", "linked"):
+    for text in ("associated with", "is associated with", "was mentioned", ",", " - ", "linked", "alongside"):
         assert is_connector(text), text
     for text in ("founded", "with", "is associated", "associated with the", "was born in"):
         assert not is_connector(text), text

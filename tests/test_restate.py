@@ -205,9 +205,8 @@ def test_no_cut_inside_a_possessive_or_an_apposition():
 
 def test_the_words_before_the_first_slot_are_kept_where_they_read_alone(extractor):
     """From the QA diagnosis (HotpotQA, the Antara Mali question): no fill reads after "an Indian actress", and the
-    restatement used to drop the birth year and the description a reader answers from. Its expression in parts
-    ("[known] for her role [in] the film") now takes the connector split around the phrase between, so the
-    sentence keeps "Bollywood films" and "the film Mast" too, and states the draw after it."""
+    restatement used to drop the birth year and the description a reader answers from. Its sentence now keeps
+    every word with neutral connectors ("Bollywood films", "the film Mast" too) and states the draw after it."""
     text = (
         "Antara Mali (born 1979) is an Indian actress who appeared in Bollywood films, known for her role in the film "
         "Mast."

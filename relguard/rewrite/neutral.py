@@ -37,16 +37,20 @@ CONNECTOR = "associated with"
 BARE = "mentioned"
 #: After a possessive, before a name that is not a person's: "Sean's connection with East Asia".
 OWNED = "connection with"
+#: The closing part of the connector split around the words between an expression's parts ("was mentioned [in
+#: April 2001 as the second single] alongside his album"): not "with", which so many originals close with.
+ALONGSIDE = "alongside"
 #: The prepositions "mentioned" reads before ("was mentioned from renal problems" does not read: no connector).
 _AFTER_BARE = frozenset({"in", "with", "by", "as", "among", "at", "alongside", "during", "for"})
 
 
-_CONNECTOR_TEXT = re.compile(rf"(?:(?:is|was|are|were)\s+)?(?:{CONNECTOR}|{BARE})|linked|{OWNED}|")
+_CONNECTOR_TEXT = re.compile(rf"(?:(?:is|was|are|were)\s+)?(?:{CONNECTOR}|{BARE})|{ALONGSIDE}|linked|{OWNED}|")
 
 
 def is_connector(text: str) -> bool:
-    """Whether ``text`` (an original relation's words) reads exactly as a neutral connector: printed where such a
-    slot stands, the words are the frame's constant, whatever the original said (the leak scan excuses them)."""
+    """Whether ``text`` (an original relation's words) reads exactly as a neutral connector or one of its two parts
+    around the words between an expression's parts ("was mentioned", "alongside"): printed where such a slot
+    stands, the words are the frame's constant, whatever the original said (the leak scan excuses them)."""
     return bool(_CONNECTOR_TEXT.fullmatch(" ".join(text.lower().strip(" ,-–").split())))
 
 
@@ -100,8 +104,8 @@ def connected_words(
     have them; None where even every connector does not read. A slot that opens a bracket before a date holds
     nothing (:func:`~relguard.rewrite.shape.dated_asides`). Every slot starts neutral; then each slot gets its
     own fill back, in order, wherever the sentence still reads with it. An expression in parts keeps the
-    connector, split around the words between its parts ("was associated in April 2001 as the second single
-    with"): its own fill there did not read, and a restatement would lose every other word of the sentence."""
+    connector, split around the words between its parts ("was mentioned in April 2001 as the second single
+    alongside"): its own fill there did not read, and a restatement would lose every other word of the sentence."""
     neutral = {n: w for n, w in neutral.items() if not w.endswith(BARE) or _bare_reads(masked, n)}
     asides = dated_asides(masked) & set(numbers)
     neutral.update(dict.fromkeys(asides, ""))
@@ -115,8 +119,9 @@ def connected_words(
     words = {n: neutral.get(n, own.get(n, "")) for n in numbers}
     for number in parts:
         head = masked.slots[number].head
-        if masked.slots[number].role == "tail" and words.get(head, "").endswith(f" {words[number]}"):
-            words[head] = words[head][: -len(words[number]) - 1]  # "was associated [in 2001] with"
+        if masked.slots[number].role == "tail" and words.get(head, "").endswith(CONNECTOR):
+            words[head] = words[head][: -len(CONNECTOR)] + BARE  # "was mentioned [in 2001 as a single] alongside"
+            words[number] = ALONGSIDE
     if not _reads(masked, words, frames):
         return None
     for number in numbers:
