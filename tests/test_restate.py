@@ -205,17 +205,15 @@ def test_no_cut_inside_a_possessive_or_an_apposition():
 
 def test_the_words_before_the_first_slot_are_kept_where_they_read_alone(extractor):
     """From the QA diagnosis (HotpotQA, the Antara Mali question): no fill reads after "an Indian actress", and the
-    restatement used to drop the birth year and the description a reader answers from. Its sentence now keeps
-    every word with neutral connectors ("Bollywood films", "the film Mast" too) and states the draw after it."""
+    restatement used to drop the birth year and the description a reader answers from."""
     text = (
         "Antara Mali (born 1979) is an Indian actress who appeared in Bollywood films, known for her role in the film "
         "Mast."
     )
     _, masked, _, out = _release(extractor, text, "located_in")
     assert masked.text.startswith("Antara Mali (born 1979) is an Indian actress [REL_"), masked.text
-    assert out.text.startswith("Antara Mali (born 1979) is an Indian actress "), out.text
-    assert "Bollywood films" in out.text and "for her role associated with the film Mast." in out.text, out.text
-    assert out.restated_sentences == () and out.connected_sentences == (0,)
+    assert out.text.startswith("Antara Mali (born 1979) is an Indian actress. Antara Mali is located in"), out.text
+    assert out.restated_sentences == (0,)
 
 
 def test_an_opening_is_cut_only_where_it_reads(extractor):

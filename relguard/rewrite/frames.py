@@ -114,8 +114,7 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
         ]  # the slots that may be a verb: not a later part, not glued to a name ("Dublin[,] Ohio")
         kinds = {(a - base, b - base): kind for a, b, kind in masked.mentions if base <= a < stop}
         norp = frozenset(m for m, kind in kinds.items() if kind in ("NORP", "LANGUAGE"))
-        people = frozenset(m for m, kind in kinds.items() if kind == "PERSON")
-        c = Context(text, tags[sentence], mentions, pronouns, hidden_tokens(tags[sentence]), [], heads, norp, people)
+        c = Context(text, tags[sentence], mentions, pronouns, hidden_tokens(tags[sentence]), [], heads, norp)
         past = _told_in_the_past(c)
         for number in numbers:
             slot = masked.slots[number]
@@ -221,19 +220,8 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
     slot_after = adjacent and any(h >= name_after[1] and not text[name_after[1] : h].strip() for h in c.slots)
     if named is not None and named not in c.pronouns and adjacent and not verb_before and (verb_follows or slot_after):
         return ROLE  # "Velvet Revolver [drummer] Matt Sorum [joined]": the names are the subject's noun phrase
-    if named is not None and named not in c.pronouns and adjacent and name_after in c.people and _governed(named, c):
-        return ROLE  # "signed by former Ohio [Governor] John Kasich": a preposition's object has no verb after it
     opening = in_opening_phrase(before) or in_opening_participle(before) or in_apposition(before)
     return MODIFIER if verb_before or verb_follows or opening else FINITE
-
-
-def _governed(mention: tuple[int, int], c: Context) -> bool:
-    """Whether a preposition, inside the sentence, governs ``mention`` (adjectives and articles between: "by former
-    [Ohio]"): the name is then an object, and the noun phrase it opens goes on past the slot."""
-    before = [t for t in c.tagged.tokens if t[1] <= mention[0]]
-    while before and before[-1][3] in ("JJ", "JJR", "JJS", "DT", "PRP$"):
-        before.pop()
-    return len(before) > 1 and before[-1][3] == "IN" and before[-1][2].lower() not in ("that", "than", "because")
 
 
 def _after_and(start: int, c: Context) -> bool:

@@ -105,7 +105,9 @@ def connected_words(
     nothing (:func:`~relguard.rewrite.shape.dated_asides`). Every slot starts neutral; then each slot gets its
     own fill back, in order, wherever the sentence still reads with it. An expression in parts keeps the
     connector, split around the words between its parts ("was mentioned in April 2001 as the second single
-    alongside"): its own fill there did not read, and a restatement would lose every other word of the sentence."""
+    alongside"), where it is the sentence's one expression: its own fill there did not read, and a restatement
+    would lose every other word of the sentence. Among other slots a split connector read garbled to a blind
+    reader ("a woman mentioned on her wedding day alongside Hawaii"); those sentences are restated as before."""
     neutral = {n: w for n, w in neutral.items() if not w.endswith(BARE) or _bare_reads(masked, n)}
     asides = dated_asides(masked) & set(numbers)
     neutral.update(dict.fromkeys(asides, ""))
@@ -114,8 +116,9 @@ def connected_words(
         return None
     parts = {n for n in numbers if masked.slots[n].role or masked.slots[n].head >= 0}
     parts |= {masked.slots[n].head for n in parts}
-    if parts - set(neutral) or not all(_split_reads(masked, n, neutral) for n in parts if masked.slots[n].role):
-        return None
+    split = all(_split_reads(masked, n, neutral) for n in parts if masked.slots[n].role)
+    if parts - set(neutral) or (parts and (not split or len(numbers) != 2)):
+        return None  # an expression in parts is split around its words only where it is the sentence's one slot
     words = {n: neutral.get(n, own.get(n, "")) for n in numbers}
     for number in parts:
         head = masked.slots[number].head
@@ -135,12 +138,13 @@ def connected_words(
 
 def _split_reads(masked: MaskedDocument, number: int, neutral: Mapping[int, str]) -> bool:
     """Whether the connector reads split around the words between an expression's head and its tail ``number``:
-    one tail, and between them a time or a phrase a preposition opens ("was associated [in April 2001 as the
-    second single] with"), not an object the original verb governed ("is associated [one of the leading
-    publishers] with") nor a date in brackets ("(20 November 1974 with Rehoboth)")."""
+    a verbal connector at the head ("-linked" does not split), one tail, and between them a time or a phrase a
+    preposition opens ("was mentioned [in April 2001 as the second single] alongside"), not an object the
+    original verb governed ("is mentioned [one of the leading publishers] alongside") nor a date in brackets
+    ("(20 November 1974 alongside Rehoboth)")."""
     slot = masked.slots[number]
     siblings = [s for s in masked.slots if s.head == slot.head]
-    if slot.role != "tail" or len(siblings) != 1 or not neutral.get(slot.head):
+    if slot.role != "tail" or len(siblings) != 1 or not neutral.get(slot.head, "").endswith(CONNECTOR):
         return False
     between = masked.text[masked.slots[slot.head].end : slot.start].split()
     return reads_between(masked, slot) or (bool(between) and between[0].lower() in _OPENS_A_PHRASE)

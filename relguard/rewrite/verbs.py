@@ -33,7 +33,7 @@ _SUBORDINATORS = words(
 class Context:
     """A masked sentence as the frame rules read it: text, tags, mention ranges (and which are pronouns), the
     starts of tokens inside parentheses or quotes, the frames of the slots before, every slot's start, and which
-    mentions are nationalities, groups or languages (NORP: "Argentine"; "English") and which are people."""
+    mentions are nationalities, groups or languages (NORP: "Argentine"; "English")."""
 
     text: str
     tagged: Tagged
@@ -43,7 +43,6 @@ class Context:
     earlier: list[tuple[int, str]]
     slots: list[int]
     nationalities: frozenset[tuple[int, int]] = frozenset()
-    people: frozenset[tuple[int, int]] = frozenset()
 
     def mention_ending(self, position: int) -> tuple[int, int] | None:
         return next((m for m in self.mentions if m[1] == position), None)
