@@ -112,8 +112,9 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
             for n in numbers
             if masked.slots[n].role == "" and masked.text[masked.slots[n].start - 1 : masked.slots[n].start].isspace()
         ]  # the slots that may be a verb: not a later part, not glued to a name ("Dublin[,] Ohio")
-        kinds = {(a - base, b - base): kind for a, b, kind in masked.mentions if base <= a < stop}
-        norp = frozenset(m for m, kind in kinds.items() if kind in ("NORP", "LANGUAGE"))
+        norp = frozenset(
+            (a - base, b - base) for a, b, kind in masked.mentions if base <= a < stop and kind in ("NORP", "LANGUAGE")
+        )
         c = Context(text, tags[sentence], mentions, pronouns, hidden_tokens(tags[sentence]), [], heads, norp)
         past = _told_in_the_past(c)
         for number in numbers:
@@ -154,7 +155,7 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
     if text[start - 1 : start] in ("-", "–") and c.mention_ending(start - 1) is not None:
         return HYPHEN  # "Los Angeles-[based]": the hyphen stayed outside the slot
     if c.mention_ending(start) is not None and text[start - 1 : start].strip():
-        if any(m[0] >= end and _ARTICLE_ONLY.fullmatch(text, end, m[0]) for m in c.mentions):
+        if any(m[0] >= end and ARTICLE_ONLY.fullmatch(text, end, m[0]) for m in c.mentions):
             return COMMA  # "Dublin[,] Ohio", "the Park[,] the Department of": no compound takes a name or article
         return HYPHEN  # "Los Angeles[-based] cover band": a compound on the name
     before = looking_back([t for t in c.tagged.tokens if t[1] <= start])
@@ -278,7 +279,7 @@ def _told_in_the_past(c: Context) -> bool:
 
 _YEAR = re.compile(r"\b(?:1[0-9]{3}|20[01][0-9]|202[0-4])\b")
 _BRACKETED = re.compile(r"\([^()]*\)")
-_ARTICLE_ONLY = re.compile(r"\s*(?:(?:the|a|an|The)\s+)?")  # what may stand between a comma slot and a name
+ARTICLE_ONLY = re.compile(r"\s*(?:(?:the|a|an|The)\s+)?")  # what may stand between a comma slot and a name
 
 
 def _plural_before(start: int, c: Context) -> bool:

@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from relguard.rewrite.frames import Frame
     from relguard.rewrite.mask import MaskedDocument
 
-_COPULA = re.compile(r"^(?:is|was|are|were) ")
 #: The connector: states that the two names are related, which the sentence's co-mention says already.
 CONNECTOR = "associated with"
 #: Where the text after the slot keeps a preposition of its own ("was [REL] by critics", "[REL] at Harvard").
@@ -44,6 +43,8 @@ ALONGSIDE = "alongside"
 _AFTER_BARE = frozenset({"in", "with", "by", "as", "among", "at", "alongside", "during", "for"})
 
 
+#: The copula a finite frame's connector opens with ("is associated with").
+_COPULA = re.compile(r"^(?:is|was|are|were) ")
 _CONNECTOR_TEXT = re.compile(rf"(?:(?:is|was|are|were)\s+)?(?:{CONNECTOR}|{BARE})|{ALONGSIDE}|linked|{OWNED}|")
 
 

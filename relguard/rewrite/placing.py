@@ -10,13 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from relguard.rewrite.frames import Frame
+from relguard.rewrite.frames import ARTICLE_ONLY, Frame
 from relguard.rewrite.mask import MaskedDocument
 from relguard.rewrite.seams import CLOSING
 from relguard.rewrite.verbalize import Place
 
 _OWNER_BEFORE = re.compile(r"\w['’]s?\s*$")
-_ARTICLE_ONLY = re.compile(r"\s*(?:(?:the|a|an|The)\s+)?")
 _PRONOUN_BEFORE = re.compile(r"\b(?:his|her|its|their|my|our|your|whose)\s+$", re.IGNORECASE)
 
 
@@ -69,4 +68,4 @@ def _chained(masked: MaskedDocument, position: int) -> bool:
     if glued is None:
         return False
     after = next((m for m in masked.mentions if m[0] >= glued.end), None)
-    return after is not None and _ARTICLE_ONLY.fullmatch(masked.text, glued.end, after[0]) is not None
+    return after is not None and ARTICLE_ONLY.fullmatch(masked.text, glued.end, after[0]) is not None
