@@ -77,8 +77,10 @@ def test_processed_inputs_are_written_only_inside_the_output_folder(corpus, tmp_
     assert all(out in p.resolve().parents or p == out for p in after - before)
     assert not list(tmp_path.parent.rglob("evil.txt"))
     markdown = (tmp_path / "out" / "report.md").read_text()
-    line = next(line for line in markdown.splitlines() if "onerror" in line)
+    line = next(line for line in markdown.splitlines() if "onerror" in line and line.startswith("|"))
     assert line.startswith("| `` documents/a`<img src=x onerror=alert(1)>`\\|b.md `` | `"), line
+    for line in (line for line in markdown.splitlines() if "onerror" in line and line.startswith("- ")):
+        assert line.startswith("- `` a`<img src=x onerror=alert(1)>`\\|b.md `` "), line  # a document that lost text
 
 
 def test_upload_names_with_dot_dot_are_refused_before_writing(tmp_path):

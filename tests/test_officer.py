@@ -29,7 +29,7 @@ def test_a_document_emptied_by_the_draw_is_named_in_the_summary_and_both_reports
             "leak_scan": 0,
         }
     ]
-    assert "- note.txt came out EMPTY: 1 of 1 sentence gone" in (out / "report.md").read_text()
+    assert "- `note.txt` came out EMPTY: 1 of 1 sentence gone" in (out / "report.md").read_text()  # the name as code
 
 
 def test_a_document_that_keeps_its_sentences_is_not_named(tmp_path, capsys):

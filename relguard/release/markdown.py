@@ -114,7 +114,7 @@ def summary_lines(report: dict) -> list[str]:
             f"{'its' if len(losing) == 1 else 'their'} sentences;** read {'it' if len(losing) == 1 else 'them'} "
             "before publishing:",
             "",
-            *(f"- {loss_words(entry)}" for entry in losing),
+            *(f"- {loss_words({**entry, 'document': _md_code(entry['document'])})}" for entry in losing),
         ]
     if not report.get("private_release", True):
         lines += ["", "**This is a teaching draw with a fixed seed, not a private release.**"]
