@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from relguard.rewrite import frames as fr
 from relguard.rewrite.guard import misread_sentences
 from relguard.rewrite.shape import dated_asides, gapped, off_subject, reads_between, wants_plural
-from relguard.rewrite.verbalize import Place
+from relguard.rewrite.verbalize import COPULA, Place
 from relguard.types import TypePair
 
 if TYPE_CHECKING:
@@ -43,8 +43,6 @@ ALONGSIDE = "alongside"
 _AFTER_BARE = frozenset({"in", "with", "by", "as", "among", "at", "alongside", "during", "for"})
 
 
-#: The copula a finite frame's connector opens with ("is associated with").
-_COPULA = re.compile(r"^(?:is|was|are|were) ")
 _CONNECTOR_TEXT = re.compile(rf"(?:(?:is|was|are|were)\s+)?(?:{CONNECTOR}|{BARE})|{ALONGSIDE}|linked|{OWNED}|")
 
 
@@ -162,7 +160,7 @@ def _bare_reads(masked: MaskedDocument, number: int) -> bool:
 
 def _reads(masked: MaskedDocument, words: Mapping[int, str], frames: Sequence[Frame]) -> bool:
     """Whether one sentence's slots read with ``words``, by the checks of the lenient wording."""
-    drawn = {n: w for n, w in words.items() if _COPULA.sub("", w) not in (CONNECTOR, BARE)}
+    drawn = {n: w for n, w in words.items() if COPULA.sub("", w) not in (CONNECTOR, BARE)}
     if gapped(masked, words) or wants_plural(masked, words) or off_subject(masked, drawn, frames):
         return False
     sentence = masked.slots[next(iter(words))].sentence

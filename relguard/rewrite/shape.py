@@ -345,7 +345,10 @@ def _inside_the_subject(masked: MaskedDocument, slot: Slot) -> bool:
     """Whether the name right before a verb slot is the object of a preposition after a common noun that opens
     its sentence ("The stated purpose of [Mono]"): that noun, not the name, is the verb's subject."""
     start = masked.sentences[slot.sentence][0]
-    named = next((m for m in masked.mentions if m[1] == len(masked.text[: slot.start].rstrip())), None)
+    stop = slot.start
+    while stop > start and masked.text[stop - 1].isspace():
+        stop -= 1
+    named = next((m for m in masked.mentions if m[1] == stop), None)
     if named is None or named[0] < start:
         return False
     return _NOUN_AND_PREPOSITION.fullmatch(masked.text, start, named[0]) is not None

@@ -47,7 +47,8 @@ GENERIC_HEADS = {
     "LAW": "law",
     "LANGUAGE": "language",
 }
-_COPULA = re.compile(r"^(is|was|are|were)\s+")
+#: The copula a finite form opens with ("is located in"): a participle or role noun is what follows it.
+COPULA = re.compile(r"^(is|was|are|were)\s+")
 PREPOSITIONS = words(
     """of in to for by with from at on into onto against as within near over under through about after across
     toward towards upon among between behind beside around inside outside throughout"""
@@ -107,7 +108,7 @@ Verbalizer = Callable[[str, TypePair, Place], "str | None"]
 
 def participle(finite: str) -> str | None:
     """The reduced-relative form of a copula + participle ("is located in" → "located in"), else None."""
-    stripped = _COPULA.sub("", finite)
+    stripped = COPULA.sub("", finite)
     if stripped == finite:
         return None
     first = stripped.split(" ", 1)[0]
@@ -203,7 +204,7 @@ class FormVerbalizer:
             head = GENERIC_HEADS.get(type_pair[1 if inverted else 0], "one")
             return f"{head} {'who' if head == 'person' else 'that'} {finite}"
         if frame == fr.COPULA:
-            stripped = _COPULA.sub("", finite)
+            stripped = COPULA.sub("", finite)
             if stripped != finite:
                 return stripped
             if noun:
