@@ -15,6 +15,11 @@ labels. A type counts as right when it is one the gold type allows:
   as MISC)
 * MISC ← NORP, EVENT, WORK_OF_ART, PRODUCT, LAW, LANGUAGE
 
+An entity typed ENTITY (:data:`relguard.types.UNSURE`: only the NER labelled it, nothing public settled its
+kind) is given no kind, so it is neither right nor wrong for a pool: its pools hold what any kind can be. It counts
+against "typed right" (the share of all entities given their right kind) and is printed apart: "wrong" is the share
+of all entities given a kind they do not have, and "right of those given a kind" leaves the unsure out.
+
 Also printed: the confusion table (gold type × our type), the accuracy per gold type and the share of gold
 places typed PERSON or ORG. Only dev documents 0–399 may be scored: 400–499 is a reserved slice that no rule is
 written from. ``--baseline-path`` runs the same scoring on another checkout of the library (e.g. the branch's
@@ -37,6 +42,9 @@ from pathlib import Path
 
 from redocred_recall import DATA, rebuild
 
+#: :data:`relguard.types.UNSURE`, spelled out so that a checkout from before it (``--baseline-path``) runs too.
+UNSURE = "ENTITY"
+
 #: The first dev document of the reserved slice: nothing from it on may be scored here.
 RESERVED = 400
 ALLOWED: dict[str, frozenset[str]] = {
@@ -45,7 +53,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "LOC": frozenset({"GPE", "LOC", "FAC", "NORP"}),
     "MISC": frozenset({"NORP", "EVENT", "WORK_OF_ART", "PRODUCT", "LAW", "LANGUAGE"}),
 }
-COLUMNS = ("PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "EVENT", "WORK_OF_ART", "PRODUCT", "LAW", "LANGUAGE")
+COLUMNS = ("PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "EVENT", "WORK_OF_ART", "PRODUCT", "LAW", "LANGUAGE", UNSURE)
 
 
 def gold_vertices(doc: dict) -> list[tuple[str, list[tuple[int, int]]]]:
@@ -101,6 +109,8 @@ def report(result: dict, *, title: str, show: int = 0) -> dict:
     rows = [r for r in result["rows"] if r[2] in ALLOWED]
     confusion = Counter((gold, ours) for _, ours, gold in rows)
     right = sum(ours in ALLOWED[gold] for _, ours, gold in rows)
+    unsure = sum(ours == UNSURE for _, ours, _ in rows)
+    wrong = len(rows) - right - unsure
     places = [ours for _, ours, gold in rows if gold == "LOC"]
     wrong_places = sum(ours in ("PERSON", "ORG") for ours in places)
     summary = {
@@ -108,11 +118,19 @@ def report(result: dict, *, title: str, show: int = 0) -> dict:
         "entities": len(rows),
         "right": right,
         "accuracy": right / max(len(rows), 1),
+        "unsure": unsure / max(len(rows), 1),
+        "wrong": wrong / max(len(rows), 1),
+        "right_of_typed": right / max(len(rows) - unsure, 1),
         "places_typed_person_or_org": wrong_places / max(len(places), 1),
         "seconds": result["seconds"],
     }
     print(f"== {title}: {result['documents']} dev documents, extraction {result['seconds']} s")
     print(f"entities in drawn relations matched to gold: {len(rows)}; typed right {right} ({summary['accuracy']:.1%})")
+    print(
+        f"left unsure (ENTITY) {unsure} ({summary['unsure']:.1%}); "
+        f"given a wrong kind {wrong} ({summary['wrong']:.1%}); "
+        f"right of those given a kind {summary['right_of_typed']:.1%}"
+    )
     print(f"places typed PERSON or ORG: {wrong_places} of {len(places)} ({summary['places_typed_person_or_org']:.1%})")
     print("gold  right/n   " + " ".join(f"{c[:6]:>6}" for c in COLUMNS))
     for gold in ALLOWED:

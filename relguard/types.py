@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 #: The OntoNotes entity-type inventory of the paper (Eq. 10), in the paper's order.
-ENTITY_TYPES: tuple[str, ...] = (
+NER_TYPES: tuple[str, ...] = (
     "PERSON",
     "NORP",
     "FAC",
@@ -25,6 +25,12 @@ ENTITY_TYPES: tuple[str, ...] = (
     "LAW",
     "LANGUAGE",
 )
+#: A named entity whose kind nothing public settles: the NER alone labels it, and the NER alone is wrong about a
+#: third of such names (a chart typed ORG, a town typed PERSON). Its pools hold predicates true of any kind, so a
+#: drawn relation is one that could be true of its pair whatever the entity turns out to be.
+UNSURE = "ENTITY"
+#: Every type a pool is keyed by: the paper's eleven and :data:`UNSURE`.
+ENTITY_TYPES: tuple[str, ...] = (*NER_TYPES, UNSURE)
 
 TypePair = tuple[str, str]
 #: The public wordings of a sampled predicate for a type pair (a pool backend's ``forms``).

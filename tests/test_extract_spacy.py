@@ -513,8 +513,10 @@ def test_sample_corpus_gives_one_type_per_entity(extractor: SpacyExtractor, path
 @pytest.mark.parametrize(
     ("file", "triple", "types"),
     [
-        # fix 1: "Nordlicht Energie" is labelled ORG three times and PERSON once: the vote says ORG
-        ("nordlicht_energie.txt", ("Nordlicht Energie", "sued_by", "Greenpeace"), ("ORG", "ORG")),
+        # fix 1: "Nordlicht Energie" is labelled ORG three times and PERSON once: the vote says ORG. Nothing
+        # public says what "Greenpeace" is (one word the NER alone labels, right about one time in three on
+        # Re-DocRED): ENTITY, whose pools hold what any kind can be
+        ("nordlicht_energie.txt", ("Nordlicht Energie", "sued_by", "Greenpeace"), ("ORG", "ENTITY")),
         # fix 5: "the company" is the company with most mentions, not the university Schneider studied at
         ("nordlicht_energie.txt", ("Nordlicht Energie", "acquired", "Baltic Turbines"), ("ORG", "ORG")),
         # fix 1: a "person" named "... Labs" votes ORG

@@ -375,3 +375,13 @@ def test_every_prompt_builder_fences_the_documents_words():
             outside = message["content"].replace(data, "")
             assert DOC_WORD in data and DOC_WORD not in outside, (name, message["content"])
     assert all(name in _builders() for name in UNFENCED)
+
+
+def test_a_pool_prompt_says_what_entity_means_and_the_others_stay_as_they_were():
+    """ENTITY is no OntoNotes label: a model asked for its pool is told it is an entity of any kind, so that it
+    proposes what any kind can be; the eleven OntoNotes labels reach the model as before, in both prompt sets."""
+    for prompt_set in ("paper", "compact"):
+        unsure = prompts.candidate_messages(("PERSON", "ENTITY"), 10, prompt_set=prompt_set)[-1]["content"]
+        plain = prompts.candidate_messages(("PERSON", "ORG"), 10, prompt_set=prompt_set)[-1]["content"]
+        assert "ENTITY (an entity of any kind" in unsure and "any kind" not in plain
+        assert "PERSON" in plain and "ORG" in plain

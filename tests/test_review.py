@@ -178,8 +178,11 @@ def test_queues_find_missed_relations_wrong_types_and_lost_antecedents():
     places = "Wilfried Schneider was born in Kiel. Priya Raman raised money from Sequoia Capital in 2019."
     placed = prepare([Document("p.txt", places)], k=10).extraction
     assert {"Kiel", "Sequoia Capital"} <= {e.name for d in placed.documents for e in d.entities}
-    typed = Review((SetType("Kiel", "GPE"), SetType("Sequoia Capital", "ORG")))
-    assert not suspicious_types(apply_review(placed, typed))
+    unsure = {f.text: f.problem for f in suspicious_types(placed)}
+    assert "set its type if you know it" in unsure["Priya Raman"]  # only the NER typed her: ENTITY, flagged
+    typed = Review((SetType("Kiel", "GPE"), SetType("Sequoia Capital", "ORG"), SetType("Priya Raman", "PERSON")))
+    settled = {f.text for f in suspicious_types(apply_review(placed, typed))}
+    assert not settled & {"Kiel", "Sequoia Capital", "Priya Raman"}
     flags = {f.text: f.problem for f in suspicious_types(apply_review(placed, Review((SetType("Kiel", "PERSON"),))))}
     assert "like a place" in flags["Kiel"] and "Sequoia Capital" not in flags  # a place typed PERSON is flagged
     text = "Acme Corp was founded by Alice Smith in Boston. It employs Bob Jones. Carla Diaz visited Paris."

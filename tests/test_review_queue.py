@@ -84,11 +84,13 @@ def _strict():
 
 
 def test_a_name_the_ner_missed_is_typed_from_its_own_evidence_and_an_added_entity_is_checked(memo):
-    """The officer's memo: the NER missed "Priyanka Das"; public typing now finds her (a name that founds a firm and
-    that "She" follows), so no untyped-name item is left and her relation has its slot without an edit."""
+    """The officer's memo: the NER missed "Priyanka Das"; the proper-noun runs find her, so no untyped-name item is
+    left and her relation has its slot without an edit. Her given name is not in the census list and only the NER
+    labels her, so nothing public settles her kind: ENTITY, and the type queue asks for it."""
     assert not [i for i in _items(memo)[UNTYPED] if "Priyanka" in i]
     entity = next(e for e in _doc(memo.extraction).entities if e.name == "Priyanka Das")
-    assert entity.type == "PERSON"
+    assert entity.type == "ENTITY"
+    assert "set its type if you know it" in _items(memo)[TYPES]["Priyanka Das"].problem
     assert "founded" in {o.text for t in _doc(memo.extraction).triples for o in t.occurrences}
     with pytest.raises(InputError, match="'Priyanka Dass' is spelled nowhere in the corpus"):
         apply_review(memo.extraction, Review((AddEntity("Priyanka Dass", "PERSON"),)))

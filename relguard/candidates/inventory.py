@@ -30,7 +30,7 @@ from relguard.errors import PoolError
 from relguard.io.digest import canonical_sha256
 from relguard.types import ENTITY_TYPES, CandidatePool, TypePair
 
-VERSION = "2026.12-4"
+VERSION = "2026.12-5"
 BANNED = frozenset(
     {
         "related_to",

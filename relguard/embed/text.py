@@ -27,6 +27,7 @@ TYPE_PHRASES: dict[str, str] = {
     "WORK_OF_ART": "a work of art",
     "LAW": "a law",
     "LANGUAGE": "a language",
+    "ENTITY": "an entity",
 }
 
 

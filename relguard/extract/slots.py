@@ -23,7 +23,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from relguard.types import DocumentExtraction, Entity, Triple
+from relguard.types import UNSURE, DocumentExtraction, Entity, Triple
 
 #: What replaces a relation span when entities are typed from the masked sentence: a neutral word that keeps the
 #: sentence grammatical and names nothing, so the label a mention gets cannot come from the relation's words.
@@ -160,13 +160,20 @@ class EntityAlignment:
     def chosen(self) -> dict[tuple[str, ...], tuple[str, str]]:
         if self._chosen is None:
             self._chosen = {
-                key: (max(names, key=lambda n: (names[n], len(n), n)), vote(self.types[key]) or "")
+                key: (max(names, key=lambda n: (names[n], len(n), n)), _corpus_type(self.types[key]))
                 for key, names in self.spellings.items()
             }
         return self._chosen
 
     def apply(self, document: DocumentExtraction) -> DocumentExtraction:
         return _renamed(document, self.keys, self.chosen)
+
+
+def _corpus_type(votes: Mapping[str, float]) -> str:
+    """The type the corpus gives one entity: where some document's public evidence settled its kind, that kind
+    outvotes the documents where nothing did (:data:`~relguard.types.UNSURE`)."""
+    sure = {kind: weight for kind, weight in votes.items() if kind != UNSURE}
+    return vote(sure or votes) or ""
 
 
 def _entity_key(entity: Entity) -> tuple[str, ...]:

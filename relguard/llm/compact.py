@@ -28,7 +28,16 @@ import json
 from collections.abc import Sequence
 
 from relguard.llm.fence import DATA_RULE, fenced
-from relguard.types import TypePair
+from relguard.types import UNSURE, TypePair
+
+#: How a prompt names :data:`~relguard.types.UNSURE`, which no OntoNotes label describes.
+UNSURE_LABEL = f"{UNSURE} (an entity of any kind: a person, an organization, a place, a work, a product or an event)"
+
+
+def type_label(entity_type: str) -> str:
+    """A type as a prompt names it: the OntoNotes label, or what ENTITY means (its pools must fit any kind)."""
+    return UNSURE_LABEL if entity_type == UNSURE else entity_type
+
 
 EXTRACT_VERSION = "compact-extract-v3"
 CANDIDATES_VERSION = "compact-pool-v2"
@@ -109,7 +118,7 @@ def gleaning_messages(messages: list[dict], reply: str) -> list[dict]:
 
 
 def _pool_user(type_pair: TypePair, k: int) -> str:
-    return f"Type pair: ({type_pair[0]}, {type_pair[1]})\nK: {k}"
+    return f"Type pair: ({type_label(type_pair[0])}, {type_label(type_pair[1])})\nK: {k}"
 
 
 def pool_messages(

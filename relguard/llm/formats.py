@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from relguard.llm import endpoint
-from relguard.types import ENTITY_TYPES
+from relguard.types import NER_TYPES
 
 STRUCTURED_MODES = ("auto", "schema", "json_schema", "json_object", "none")
 #: Pool predicates as the compact schema lets a model write them: one to four lower-case words.
@@ -109,7 +109,7 @@ def paper_schema(*, max_items: int) -> dict[str, Any]:
 
 def typing_schema(names: Sequence[str]) -> dict[str, Any]:
     """``{"types": {name: TYPE}}`` with every given name once, in order, the type from the inventory or ``NONE``."""
-    kinds = {"enum": [*ENTITY_TYPES, "NONE"]}
+    kinds = {"enum": [*NER_TYPES, "NONE"]}
     unique = list(dict.fromkeys(names))
     types = {"type": "object", "properties": dict.fromkeys(unique, kinds), "required": unique}
     return {"type": "object", "properties": {"types": types}, "required": ["types"]}

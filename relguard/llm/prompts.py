@@ -25,8 +25,9 @@ import json
 from collections.abc import Sequence
 
 from relguard.llm import compact
+from relguard.llm.compact import type_label
 from relguard.llm.fence import DATA_RULE, fenced
-from relguard.types import ENTITY_TYPES, TypePair
+from relguard.types import NER_TYPES, TypePair
 
 PROMPT_SETS = ("compact", "paper")
 EXTRACT_VERSION = "fig4-v3"
@@ -34,7 +35,8 @@ TYPING_VERSION = "typing-v3"
 CANDIDATES_VERSION = "fig5-v2"
 FORMS_VERSION = "forms-v1"
 
-INVENTORY = ", ".join(ENTITY_TYPES)
+INVENTORY = ", ".join(NER_TYPES)
+
 
 EXTRACT_SYSTEM = f"""You are a knowledge graph extraction assistant.
 Extract entities and explicitly stated relations from the document, with one numbered sentence per line, and locate every relation occurrence.
@@ -141,7 +143,12 @@ def candidate_messages(
         return compact.pool_messages(type_pair, k, accepted=accepted, rejected=rejected)
     messages = [
         {"role": "system", "content": CANDIDATES_SYSTEM.format(K=k)},
-        {"role": "user", "content": CANDIDATES_USER.format(subject_type=type_pair[0], object_type=type_pair[1], K=k)},
+        {
+            "role": "user",
+            "content": CANDIDATES_USER.format(
+                subject_type=type_label(type_pair[0]), object_type=type_label(type_pair[1]), K=k
+            ),
+        },
     ]
     if accepted or rejected:
         retry = CANDIDATES_RETRY.format(
@@ -153,7 +160,7 @@ def candidate_messages(
 
 def forms_messages(predicate: str, type_pair: TypePair) -> list[dict]:
     """Verbalization of a *sampled* predicate: the prompt never holds the original relation (invariant 7)."""
-    user = f"Predicate: {predicate}\nSubject type: {type_pair[0]}\nObject type: {type_pair[1]}"
+    user = f"Predicate: {predicate}\nSubject type: {type_label(type_pair[0])}\nObject type: {type_label(type_pair[1])}"
     return [{"role": "system", "content": FORMS_SYSTEM}, {"role": "user", "content": user}]
 
 

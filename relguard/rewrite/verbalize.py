@@ -46,6 +46,7 @@ GENERIC_HEADS = {
     "WORK_OF_ART": "work",
     "LAW": "law",
     "LANGUAGE": "language",
+    "ENTITY": "one",
 }
 #: The copula a finite form opens with ("is located in"): a participle or role noun is what follows it.
 COPULA = re.compile(r"^(is|was|are|were)\s+")

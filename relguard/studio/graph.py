@@ -31,6 +31,7 @@ TYPE_COLOURS: dict[str, str] = {
     "WORK_OF_ART": "#8C6BB1",
     "LAW": "#A6761D",
     "LANGUAGE": "#66A61E",
+    "ENTITY": "#BBBBBB",
 }
 STATUS_COLOURS = {"original": "#555555", "kept": "#2E7D32", "substituted": "#EF6C00", "deleted": "#C62828"}
 

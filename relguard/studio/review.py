@@ -16,7 +16,7 @@ from relguard.extract.lowercase import typed_without_capitals
 from relguard.extract.spacy import lexicon as lex
 from relguard.extract.unprotected import unprotected_sentences
 from relguard.pipeline import Prepared
-from relguard.types import Extraction, Release
+from relguard.types import UNSURE, Extraction, Release
 
 #: Sentence openers that lean on the sentence before: a reader is lost when that one was deleted.
 LEANING = re.compile(
@@ -84,6 +84,7 @@ def suspicious_types(extraction: Extraction) -> list[Flag]:
                 or _type_problem(entity.name, entity.type)
                 or _place_problem(entity, doc.document.text)
                 or _one_word_person(entity)
+                or _unsure(entity)
             )
             if reason:
                 first = entity.mentions[0].sentence if entity.mentions else None
@@ -100,6 +101,14 @@ def _lower_typed(entity, lower_typed: bool) -> str | None:
     return "the text is typed in lower case, so its type was read from the words around it alone: check it"
 
 
+def _unsure(entity) -> str | None:
+    """An entity whose kind nothing public settled: its relations come from the pools any kind can hold, which say
+    less than its own kind's would."""
+    if entity.type != UNSURE:
+        return None
+    return "only the NER saw it, so its relations are drawn from pools any kind can hold: set its type if you know it"
+
+
 def _one_word_person(entity) -> str | None:
     """A PERSON only ever named by one capitalized word: people are named with two, places and firms with one."""
     if entity.type != "PERSON" or any(" " in m.text for m in entity.mentions if m.text[:1].isupper()):
@@ -110,7 +119,8 @@ def _one_word_person(entity) -> str | None:
 def _place_problem(entity, text: str) -> str | None:
     """A PERSON or ORG named right after a place preposition ("born in Kiel", "near Sylt") is probably a place."""
     words = entity.name.split()
-    if not ((entity.type == "PERSON" and len(words) <= 2) or (entity.type == "ORG" and len(words) == 1)):
+    one_word = entity.type in ("ORG", UNSURE) and len(words) == 1
+    if not ((entity.type == "PERSON" and len(words) <= 2) or one_word):
         return None
     for mention in entity.mentions:
         before = _LAST_WORD.search(text[max(0, mention.start - 12) : mention.start])

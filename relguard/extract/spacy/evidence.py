@@ -137,7 +137,7 @@ _ORG_LAST = words(
     tribune journal gazette rovers rangers wanderers athletic pharma pharmaceuticals biotech analytics logistics
     consulting therapeutics biosciences technologies software systems labs laboratories capital partners ventures
     insurance church churches magazine network channel xi tv television radio broadcasting productions films
-    workshop ironworks quartet quintet"""
+    workshop ironworks quartet quintet shipping energy energie clinic motors industries solutions technology"""
 )
 _FAC_LAST = words(
     """airport station bridge stadium arena palace castle cathedral basilica chapel abbey monastery temple mosque
