@@ -410,3 +410,16 @@ def test_a_slot_after_the_noun_of_an_open_apposition_modifies_that_noun(extracto
     _, masked, frames, _ = release(extractor, text, "headquartered_in")
     first = min(range(len(masked.slots)), key=lambda n: masked.slots[n].start)
     assert frames[first].name == MODIFIER, (masked.text, frames)
+
+
+def test_a_relative_pronoun_takes_its_antecedents_number(extractor):
+    """From the paired reading at a66afd2: "the 1787 Northwest Ordinance, both of which [predate] the present U.S.
+    Constitution" was filled "both of which was named after": a relative pronoun's verb agrees with what it stands
+    for, here the two ordinances that "both of" counts."""
+    text = (
+        "The outline was established by the Land Ordinance of 1784 and the 1787 Northwest Ordinance, both of which "
+        "predate the present U.S. Constitution."
+    )
+    _, masked, _, out = release(extractor, text, "named_after")
+    assert masked.text.endswith("both of which [REL_0] the present U.S. Constitution."), masked.text
+    assert out.text.endswith("both of which were named after the present U.S. Constitution."), out.text

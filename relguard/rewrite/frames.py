@@ -290,6 +290,11 @@ def _plural_before(start: int, c: Context) -> bool:
     word_start, _, word, tag = before[-1]
     if word.lower() in ("they", "we"):
         return True
+    if word.lower() in _RELATIVE_WORDS and len(before) > 1:
+        prior = [t for t in before[:-1] if t[2] != ","]
+        if len(prior) > 1 and prior[-1][2].lower() == "of" and prior[-2][2].lower() in _QUANTIFIERS:
+            return True  # "both of which [were named after]"
+        return bool(prior) and _plural_before(prior[-1][1], c)  # "the ordinances, which [were]": the antecedent's
     named = next((m for m in c.mentions if m[0] <= word_start < m[1]), None)
     if named is not None and not has_verb(before, c):
         head = c.text[: named[0]]
@@ -300,6 +305,8 @@ def _plural_before(start: int, c: Context) -> bool:
 
 
 _AND_BEFORE = re.compile(r",?\s+and\s+$")
+_RELATIVE_WORDS = frozenset({"which", "that", "who", "whom"})
+_QUANTIFIERS = frozenset({"both", "all", "many", "some", "most", "several", "few"})
 
 
 def _what_follows(end: int, c: Context) -> tuple[bool, bool, bool]:

@@ -159,7 +159,9 @@ _EVENT_LAST = words(
 )
 _EVENT_FIRST = words("battle siege operation treaty")
 _LAW_FIRST = words("treaty")
-_LAW_LAST = words("act agreement treaty accord accords convention constitution amendment charter protocol")
+_LAW_LAST = words(
+    "act agreement treaty accord accords convention constitution amendment charter protocol ordinance statute decree"
+)
 _AWARD_LAST = words("award awards prize medal trophy")
 _GPE_FIRST = words("kingdom republic duchy principality county province emirate")
 _HEADS: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = (
