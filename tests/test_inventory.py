@@ -12,6 +12,7 @@ from relguard.candidates.inventory import BANNED, SNAKE_CASE, InventoryCandidate
 from relguard.embed import load_encoder
 from relguard.errors import PoolError
 from relguard.types import ENTITY_TYPES
+from relguard.wordlist import words
 
 # Under the typed template, synonyms sit below 0.2 (works_for/works_at 0.10, located_in/situated_in 0.12,
 # founded/established 0.13, member_of/belongs_to 0.18, works_for/employed_by 0.20) while distinct but
@@ -153,11 +154,11 @@ def test_a_pool_file_breaking_the_rules_is_refused(tmp_path):
 
 
 #: What only someone can do: a name of unknown kind may be a place or a work, so it is never the doer.
-DOERS_ONLY = frozenset(
+DOERS_ONLY = words(
     """praised criticized supported opposed promoted defended studied wrote_about commented_on cited documented
     campaigned_for sponsored celebrated publicized questioned paid_tribute_to lectured_on endorsed debated embraced
     rejected welcomed honored recognized funded visited described explored reviewed adapted designed used founded
-    employs owns led""".split()
+    employs owns led"""
 )
 #: Passives whose agent is the object, yet need no doer: a source of inspiration or influence may be of any kind.
 ANY_AGENT = frozenset({"inspired_by", "influenced_by", "affected_by", "shaped_by", "dwarfed_by", "replaced_by"})
