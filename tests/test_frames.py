@@ -382,15 +382,6 @@ def test_a_possessive_s_is_no_verb_and_names_joined_by_and_take_a_plural_verb(ex
     assert out.text.endswith("Fatih Mosque were opposed by him."), out.text
 
 
-def test_names_listed_with_a_comma_before_and_take_a_plural_verb(extractor):
-    """From the Re-DocRED development reading at 93b0b64: "Narain, Innocent, Kalabhavan Shajon, and Lena [play
-    significant roles in] the film" was filled "... and Lena owns the film": the comma before "and" hid the list."""
-    text = "Narain, Innocent, Kalabhavan Shajon, and Lena Paul play significant roles in Kerala Cafe."
-    _, masked, _, out = release(extractor, text, "works_for")
-    assert masked.text.endswith("and Lena Paul [REL_0] Kerala Cafe."), masked.text
-    assert out.text.endswith("and Lena Paul work for Kerala Cafe."), out.text
-
-
 def test_a_slot_glued_to_a_name_before_an_article_and_a_name_is_a_comma_not_a_compound(extractor):
     """ "Orla Park[, which is run by] the Forestry Service": a hyphen compound ("Orla Park-based") takes no article
     and name after it, so the frame is the comma's, never the "-linked" of a compound."""
@@ -412,14 +403,29 @@ def test_a_slot_after_the_noun_of_an_open_apposition_modifies_that_noun(extracto
     assert frames[first].name == MODIFIER, (masked.text, frames)
 
 
-def test_a_relative_pronoun_takes_its_antecedents_number(extractor):
-    """From the paired reading at a66afd2: "the 1787 Northwest Ordinance, both of which [predate] the present U.S.
-    Constitution" was filled "both of which was named after": a relative pronoun's verb agrees with what it stands
-    for, here the two ordinances that "both of" counts."""
-    text = (
-        "The outline was established by the Land Ordinance of 1784 and the 1787 Northwest Ordinance, both of which "
-        "predate the present U.S. Constitution."
-    )
-    _, masked, _, out = release(extractor, text, "named_after")
-    assert masked.text.endswith("both of which [REL_0] the present U.S. Constitution."), masked.text
-    assert out.text.endswith("both of which were named after the present U.S. Constitution."), out.text
+@pytest.mark.parametrize(
+    ("text", "drawn", "slot", "filled"),
+    [
+        # From the Re-DocRED development reading at 93b0b64: "Narain, Innocent, Kalabhavan Shajon, and Lena [play
+        # significant roles in] the film" was filled "... and Lena owns the film": the comma before "and" hid the list
+        (
+            "Narain, Innocent, Kalabhavan Shajon, and Lena Paul play significant roles in Kerala Cafe.",
+            "works_for",
+            "and Lena Paul [REL_0] Kerala Cafe.",
+            "and Lena Paul work for Kerala Cafe.",
+        ),
+        # From the paired reading at a66afd2: "both of which [predate] the present U.S. Constitution" was filled
+        # "both of which was named after": a relative pronoun's verb agrees with what it stands for
+        (
+            "The outline was established by the Land Ordinance of 1784 and the 1787 Northwest Ordinance, both of "
+            "which predate the present U.S. Constitution.",
+            "named_after",
+            "both of which [REL_0] the present U.S. Constitution.",
+            "both of which were named after the present U.S. Constitution.",
+        ),
+    ],
+)
+def test_a_listed_or_counted_subject_takes_a_plural_verb(extractor, text, drawn, slot, filled):
+    _, masked, _, out = release(extractor, text, drawn)
+    assert masked.text.endswith(slot), masked.text
+    assert out.text.endswith(filled), out.text
