@@ -37,7 +37,6 @@ FORMS_VERSION = "forms-v1"
 
 INVENTORY = ", ".join(NER_TYPES)
 
-
 EXTRACT_SYSTEM = f"""You are a knowledge graph extraction assistant.
 Extract entities and explicitly stated relations from the document, with one numbered sentence per line, and locate every relation occurrence.
 

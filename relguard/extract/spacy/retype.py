@@ -167,7 +167,9 @@ def public_type(name: str, ner: str, said: dict[str, float], *, surname: bool = 
     nationality or a language; the name's own head words ("… Glacier", "FK …",
     :func:`~.evidence.name_evidence`); what its masked sentences say it is (``said``,
     :func:`~.evidence.context_evidence`); the gazetteer's type for a city or a region; a person's
-    name by its spelling (:func:`~.evidence.person_shape`); and last the NER's vote ``ner``. A label
+    name by its spelling (:func:`~.evidence.person_shape`); and last the NER's vote ``ner`` where it is
+    reliable alone, else :data:`~relguard.types.UNSURE` (:func:`_ner_alone`; ``surname``: the document also calls
+    the name by its last word alone). A label
     of the evidence's family stands ("Bari" GPE: the NER's LOC is kept; "French" NORP or LANGUAGE). Where its
     sentences say it is a work, that beats a place's head word: films and series are named after places."""
     entry = gazetteer.lookup(_core(name))
@@ -196,7 +198,7 @@ def _ner_alone(name: str, ner: str, *, surname: bool = False) -> str:
     if surname and ner in _ALIASED:
         return "PERSON"  # "Wilfried Schneider … Schneider later moved"
     if ner == "PERSON" and " " not in name and gazetteer.given_name(name):
-        return "PERSON"  # "Mary", "Naveen": a lone given name the NER reads as a person
+        return "PERSON"  # "Jennifer": a lone census given name the NER reads as a person
     if ner == "ORG" and _ACRONYM.fullmatch(name):
         return "ORG"  # "BBC", "SXSW": letters the NER reads as a body are one four times in five
     return ner if ner in _SURE_ALONE else UNSURE
