@@ -163,6 +163,10 @@ def test_the_corpus_gives_an_unsure_type_up_where_a_document_settles_the_kind() 
         ("Battle of Vimy Ridge", "EVENT"),
         ("Philippine Organic Act", "LAW"),
         ("Distinguished Service Medal", "WORK_OF_ART"),
+        ("Dutch Parliament", "ORG"),  # the sample corpus: only the NER had typed these, so they were ENTITY
+        ("Penguin Books", "ORG"),
+        ("EU Competition Law", "LAW"),
+        ("Atlas Shipping", "ORG"),
         ("Franklin Street Church", "ORG"),  # a congregation (the NER read "Franklin Street" and said PERSON)
         ("Enoch Pratt Free Library", "FAC"),
         ("Slow Bowlers XI", "ORG"),  # a cricket side

@@ -137,7 +137,8 @@ _ORG_LAST = words(
     tribune journal gazette rovers rangers wanderers athletic pharma pharmaceuticals biotech analytics logistics
     consulting therapeutics biosciences technologies software systems labs laboratories capital partners ventures
     insurance church churches magazine network channel xi tv television radio broadcasting productions films
-    workshop ironworks quartet quintet shipping energy energie clinic motors industries solutions technology"""
+    workshop ironworks quartet quintet shipping energy energie clinic motors industries solutions technology books
+    parliament senate congress philharmonic"""
 )
 _FAC_LAST = words(
     """airport station bridge stadium arena palace castle cathedral basilica chapel abbey monastery temple mosque
@@ -160,7 +161,7 @@ _EVENT_LAST = words(
 _EVENT_FIRST = words("battle siege operation treaty")
 _LAW_FIRST = words("treaty")
 _LAW_LAST = words(
-    "act agreement treaty accord accords convention constitution amendment charter protocol ordinance statute decree"
+    "act agreement treaty accord accords convention constitution amendment charter protocol ordinance statute decree law"
 )
 _AWARD_LAST = words("award awards prize medal trophy")
 _GPE_FIRST = words("kingdom republic duchy principality county province emirate")
