@@ -161,7 +161,8 @@ _EVENT_LAST = words(
 _EVENT_FIRST = words("battle siege operation treaty")
 _LAW_FIRST = words("treaty")
 _LAW_LAST = words(
-    "act agreement treaty accord accords convention constitution amendment charter protocol ordinance statute decree law"
+    """act agreement treaty accord accords convention constitution amendment charter protocol ordinance statute
+    decree law"""
 )
 _AWARD_LAST = words("award awards prize medal trophy")
 _GPE_FIRST = words("kingdom republic duchy principality county province emirate")
