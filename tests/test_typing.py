@@ -103,31 +103,30 @@ def test_public_type_order() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "ner", "surname", "kind"),
+    ("name", "ner", "said", "surname", "kind"),
     [
         # nothing public settles these: only the NER labelled them (Re-DocRED dev: a chart typed ORG, towns PERSON)
-        ("UK Albums Chart", "ORG", False, "ENTITY"),
-        ("Semien Gondar", "PERSON", False, "ENTITY"),
-        ("Schwechat", "ORG", False, "ENTITY"),
-        ("Priya Raman", "PERSON", False, "ENTITY"),  # a given name the census list lacks
+        ("UK Albums Chart", "ORG", {}, False, "ENTITY"),
+        ("Semien Gondar", "PERSON", {}, False, "ENTITY"),
+        ("Schwechat", "ORG", {}, False, "ENTITY"),
+        ("Priya Raman", "PERSON", {}, False, "ENTITY"),  # a given name the census list lacks
         # labels right on their own, and a person's name by its spelling or by the text's own shortening
-        ("Catholics", "NORP", False, "NORP"),
-        ("Pro Bowl", "EVENT", False, "EVENT"),
-        ("SXSW", "ORG", False, "ORG"),
-        ("Celine Dion", "PERSON", False, "PERSON"),
-        ("Priya Raman", "PERSON", True, "PERSON"),  # "Raman studied …" elsewhere in the document
-        ("Jennifer", "PERSON", False, "PERSON"),  # a lone census given name
+        ("Catholics", "NORP", {}, False, "NORP"),
+        ("Pro Bowl", "EVENT", {}, False, "EVENT"),
+        ("SXSW", "ORG", {}, False, "ORG"),
+        ("Celine Dion", "PERSON", {}, False, "PERSON"),
+        ("Priya Raman", "PERSON", {}, True, "PERSON"),  # "Raman studied …" elsewhere in the document
+        ("Jennifer", "PERSON", {}, False, "PERSON"),  # a lone census given name
         # evidence beats the NER's doubt: the name's head word, what its sentence says, a gazetteer
-        ("Atlas Shipping", "PERSON", False, "ORG"),
-        ("Schwechat", "ORG", {"GPE": 1.0}, "GPE"),
+        ("Atlas Shipping", "PERSON", {}, False, "ORG"),
+        ("Schwechat", "ORG", {"GPE": 1.0}, False, "GPE"),
     ],
 )
-def test_a_name_only_the_ner_typed_is_an_entity_of_unsure_kind(name, ner, surname, kind) -> None:
+def test_a_name_only_the_ner_typed_is_an_entity_of_unsure_kind(name, ner, said, surname, kind) -> None:
     """The NER's vote alone is right about 62 % of the time on entities of drawn relations (bench/typing_accuracy.py);
     a pool of the wrong kind prints a statement that cannot be true ("Riedel was founded in Sweden"). ENTITY's pools
     hold what any kind can be."""
-    said = surname if isinstance(surname, dict) else {}
-    assert public_type(name, ner, said, surname=surname is True) == kind
+    assert public_type(name, ner, said, surname=surname) == kind
 
 
 def test_the_corpus_gives_an_unsure_type_up_where_a_document_settles_the_kind() -> None:

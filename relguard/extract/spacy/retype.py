@@ -49,8 +49,6 @@ _PERSONAL = re.compile(r"(?:He|She|His|Her)\s")
 _NAMED_KINDS = frozenset({"PERSON", "WORK_OF_ART", "EVENT", "LAW"})
 #: NER labels right often enough on their own (nationalities, religions and parties; wars and games: 88-97 %).
 _SURE_ALONE = frozenset({"NORP", "EVENT"})
-#: NER labels that a name called by its last word alone turns into a person.
-_ALIASED = frozenset({"PERSON"})
 
 
 @dataclass(frozen=True)
@@ -180,10 +178,8 @@ def public_type(name: str, ner: str, said: dict[str, float], *, surname: bool = 
     found = "WORK_OF_ART" if told == "WORK_OF_ART" else name_evidence(name) or told  # '"South Park"', "Gosford Park"
     if found is None and entry is not None:
         return ner if ner in gazetteer.allowed(entry) else entry.type
-    if found is None and ner == "PERSON" and _ACRONYM.fullmatch(name):
-        return "GPE" if name in gazetteer.PLACE_CODES else "ORG"  # "JTBC", "BBFC": letters spell no person's name
     if found is None:
-        return _ner_alone(_core(name), ner, surname=surname)
+        return _ner_alone(name, ner, surname=surname)
     return ner if ner in _family(found) else found
 
 
@@ -191,15 +187,16 @@ def _ner_alone(name: str, ner: str, *, surname: bool = False) -> str:
     """The type of a name that only the NER has labelled. Measured against Re-DocRED's gold types, the NER alone
     is right about 62 % of such names in drawn relations (bench/typing_accuracy.py), too seldom for a pool of one
     kind: a person's name by its spelling ("Celine Dion") or one the text shortens to its last word is a person,
-    a nationality, an event or an acronym's body stays what the NER says, and any other name is
-    :data:`~relguard.types.UNSURE`, whose pools hold what any kind can be."""
-    if person_shape(name):
+    an acronym is a body (a place where it is a country's code), a nationality or an event stays what the NER
+    says, and any other name is :data:`~relguard.types.UNSURE`, whose pools hold what any kind can be."""
+    core = _core(name)
+    if ner == "PERSON" and _ACRONYM.fullmatch(name):
+        return "GPE" if name in gazetteer.PLACE_CODES else "ORG"  # "JTBC", "BBFC": letters spell no person's name
+    if person_shape(core):
         return ner if ner in _NAMED_KINDS else "PERSON"
-    if surname and ner in _ALIASED:
-        return "PERSON"  # "Wilfried Schneider … Schneider later moved"
-    if ner == "PERSON" and " " not in name and gazetteer.given_name(name):
-        return "PERSON"  # "Jennifer": a lone census given name the NER reads as a person
-    if ner == "ORG" and _ACRONYM.fullmatch(name):
+    if ner == "PERSON" and (surname or (" " not in core and gazetteer.given_name(core))):
+        return "PERSON"  # "Wilfried Schneider … Schneider later moved"; "Jennifer", a lone census given name
+    if ner == "ORG" and _ACRONYM.fullmatch(core):
         return "ORG"  # "BBC", "SXSW": letters the NER reads as a body are one four times in five
     return ner if ner in _SURE_ALONE else UNSURE
 
