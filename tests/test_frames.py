@@ -113,9 +113,9 @@ def test_a_comma_between_two_places_is_replaced_only_by_a_preposition_that_reads
     text = "Tom Keller is an American poet born in Albany, New York, United States."
     _, masked, frames, out = release(extractor, text, "seceded_from")
     assert [f.name for f in frames][1:] == [COMMA, COMMA], masked.text
-    assert "Albany, which seceded from New York, which seceded from United States." in out.text, out.text
+    assert "Albany, which seceded from New York, which seceded from the United States." in out.text, out.text
     _, _, _, out = release(extractor, text, "enclave_within")
-    assert "Albany within New York within United States." in out.text, out.text
+    assert "Albany within New York within the United States." in out.text, out.text
 
 
 def test_an_address_comma_is_a_comma_for_located_in_and_a_closed_clause_otherwise(extractor):
@@ -169,7 +169,7 @@ def test_a_slot_after_and_keeps_its_siblings_clause_form(extractor):
 
 def test_a_sentence_with_several_worded_fills_keeps_them_in_place(extractor):
     """An address chain: three slots. Drawn "borders" everywhere, a comma closed by the next comma becomes a clause
-    (", which borders United States"), and so does one glued between two names before the next ("County[,]
+    (", which borders the United States"), and so does one glued between two names before the next ("County[,]
     Hawaii,"): the next slot's own fill opens with a comma, which closes the clause, so nothing is stated after
     the sentence; drawn "located_in", the commas stay bare commas, which are no fills with words."""
     text = "Kapolei is a master-planned community in Honolulu County, Hawaii, United States."
@@ -177,7 +177,7 @@ def test_a_sentence_with_several_worded_fills_keeps_them_in_place(extractor):
     assert len(masked.slots) == 3, masked.text
     assert out.text == (
         "Kapolei is a master-planned community that borders Honolulu County, which borders Hawaii, which borders "
-        "United States. The end."
+        "the United States. The end."
     )
     assert out.restated_sentences == () and out.connected_sentences == ()
     _, _, _, out = release(extractor, text + " The end.", "located_in")
@@ -309,7 +309,8 @@ def test_a_slot_that_opens_a_parenthesis_before_a_date_holds_nothing(extractor):
 
 def test_a_relative_clause_right_after_the_name_that_closes_another_is_kept_as_the_last_try(extractor):
     """ "Studio 92 [in] Canada [by] Norm Barker": after each noun phrase the drawn predicate's preposition ("of
-    Canada of Norm Barker", "by Canada by Norm Barker"): awkward, kept in place rather than restated."""
+    Canada of Norm Barker"): awkward, kept in place rather than restated. A bare "by" reads only after what is made
+    (a work, a building), not after a place ("Canada by Norm Barker"): the participle there."""
     text = "The other six tracks were recorded at Studio 92 in Canada by Norm Barker and Richard Uglow. The end."
     _, masked, _, out = release(extractor, text, "capital_of")
     assert masked.text.count("[REL_") == 2, masked.text
@@ -320,9 +321,27 @@ def test_a_relative_clause_right_after_the_name_that_closes_another_is_kept_as_t
     assert out.restated_sentences == ()
     _, _, _, out = release(extractor, text, "owned_by")
     assert out.text == (
-        "The other six tracks were recorded at Studio 92 by Canada by Norm Barker and Richard Uglow. The end."
+        "The other six tracks were recorded at Studio 92 owned by Canada owned by Norm Barker and Richard Uglow. "
+        "The end."
     ), out.text
     assert out.restated_sentences == ()
+
+
+def test_a_role_noun_keeps_its_preposition_before_an_adverb_and_a_bare_by_follows_only_what_is_made(extractor):
+    """From the development reading at 5769ace: "the first black [president of] historically black Fisk
+    University" was filled "the first black leader historically black ...", the adverb hiding the name after the
+    slot; and "Harry and Sophie [as a new generation of] the Ramsay family" took a bare "by" ("Sophie by the Ramsay
+    family"), which reads only after a work or a building."""
+    text = (
+        "Charles Johnson was an American sociologist, the first black president of historically black Fisk University."
+    )
+    _, _, frames, out = release(extractor, text, "employs")
+    assert [f.name for f in frames] == [NOUN]
+    assert "the first black employer of historically black Fisk University." in out.text, out.text
+    text = "Kate was introduced along with her siblings Harry and Sophie as a new generation of the Ramsay family."
+    _, _, frames, out = release(extractor, text, "influenced_by")
+    assert [f.name for f in frames] == [FINITE, MODIFIER]
+    assert out.text == "Kate was influenced by Harry and Sophie influenced by the Ramsay family.", out.text
 
 
 def test_a_slot_after_a_list_of_what_the_subject_is_takes_a_role_noun(extractor):

@@ -172,6 +172,31 @@ def test_a_statement_keeps_the_article_the_sentence_gives_a_name_and_skips_a_cut
     assert not _proper("John F.") and _proper("John F. Kennedy") and _proper("Washington, D.C.")  # a user's read
 
 
+def test_a_statement_gives_a_name_the_article_english_wants_not_the_one_of_the_noun_it_modifies():
+    """From the development reading at 5769ace: "The Wellington provided aid to Miramar" (from "the Wellington suburb
+    of"), "The Boston boycotted Hard Rock" (from "the Boston-based band"), "Florida honored US" (from "Florida, US");
+    and a statement whose name the sentence spells cut ("Superman (It's Not Easy") is not made."""
+    from relguard.rewrite.mask import MaskedDocument, Slot
+    from relguard.rewrite.restate import _proper, restatements
+
+    def stated(first: str, second: str) -> str:
+        text = f"They met in {first} [REL_0] {second}, late."
+        a, b = text.index(first.removeprefix("the ")), text.index(second.removeprefix("the "))
+        mentions = ((a, a + len(first.removeprefix("the ").split(" suburb")[0].split("-")[0]), "GPE"),
+                    (b, b + len(second.removeprefix("the ")), "GPE"))  # fmt: skip
+        slot = Slot((0,), 0, text.index("[REL_0]"), text.index("[REL_0]") + 7)
+        masked = MaskedDocument("d", text, ((0, len(text)),), (slot,), mentions)
+        names = [text[x:y] for x, y, _ in mentions]
+        outcome = Sampled(("GPE", "GPE"), "borders", *names)
+        return restatements(masked, {0}, {0: outcome}, VERBALIZE)[0].text
+
+    assert stated("the Wellington suburb", "Miramar").endswith(". Wellington borders Miramar.")
+    assert stated("the Boston-based bars", "Miramar").endswith(". Boston borders Miramar.")
+    assert stated("Florida", "US").endswith(". Florida borders the US.")
+    assert stated("the Netherlands", "Belgium").endswith(". The Netherlands borders Belgium.")
+    assert not _proper("Superman (It's Not Easy") and _proper("Superman (It's Not Easy)")
+
+
 def test_two_fills_that_read_in_place_keep_the_sentence_and_its_date(extractor):
     """ "a woman's magazine founded in Texas in 1923 and published by Florence M. Sterling": both fills read in
     place, so nothing is restated and the date stays where it was."""

@@ -321,6 +321,8 @@ def _what_follows(end: int, c: Context) -> tuple[bool, bool, bool]:
             name_after = True
             break
         if word.lower() not in ('"', "“") and tag not in ("DT", "PRP$", "JJ", "JJS", "JJR", "CD", "NN", "NNS", "HYPH"):
+            if tag == "RB" and after[:1] and after[0][0] == start:
+                continue  # "the first black [president of] historically black Fisk University"
             break  # "the 16th century painter Onufri" is a name's noun phrase; "and ..." is not
     preposition = bool(after) and after[0][3] in ("IN", "TO") and after[0][2].lower() not in ("that", "if", "whether")
     return name_after, preposition, phrase or name_after

@@ -6,10 +6,21 @@ tag) tokens of a masked sentence (:mod:`relguard.rewrite.tagging`), so they are 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 Token = tuple[int, int, str, str]
 RELATIVES = frozenset({"who", "which", "that", "whom", "where"})
+#: Names English says with "the" wherever they stand, though a sentence may not ("Maryland, United States").
+_TAKES_THE = re.compile(
+    r"(?:United (?:States|Kingdom|Arab Emirates|Nations)|U\.?S\.?A?\.?|U\.K\.?|UK|Netherlands|Philippines|Bahamas"
+    r"|[A-Z]\w+ (?:Islands|Republic))"
+)
+
+
+def takes_the(name: str) -> bool:
+    """Whether a statement or a fill before ``name`` says "the" first ("borders the United States")."""
+    return bool(_TAKES_THE.fullmatch(name))
 
 
 def in_opening_phrase(before: Sequence[Token]) -> bool:

@@ -1,7 +1,7 @@
 """What a fill may know of its slot (:class:`~relguard.rewrite.verbalize.Place`), read from the masked text.
 
 Only the masked document, the slot's frame and the forms already chosen for earlier slots are read (DESIGN
-invariant 7): whether a person is named right before the slot (who/which), whether a relative clause opened there
+invariant 7): the kind of a name right before the slot (who/which; a bare "by"), whether a relative clause opened there
 closes after the next name, whether a possessive pronoun or an "'s" stands right before it.
 """
 
@@ -23,10 +23,12 @@ def place_of(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[i
     """What the verbalizer may know of slot ``number``: its frame and what the masked text around it shows."""
     slot = masked.slots[number]
     before = masked.text[max(0, slot.start - 8) : slot.start]
+    kind_before = _kind_before(masked, slot.start)
     return Place(
         frame.name,
         slot.inverted,
-        person=_person_before(masked, slot.start),
+        person=kind_before == "PERSON",
+        kind_before=kind_before,
         closed=_closed_after(masked, slot),
         head=forms.get(slot.head),
         pronoun=bool(_PRONOUN_BEFORE.search(before)),
@@ -40,12 +42,13 @@ def place_of(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[i
     )
 
 
-def _person_before(masked: MaskedDocument, position: int) -> bool:
-    """Whether the name right before ``position`` (only blanks or a comma between) is a person."""
+def _kind_before(masked: MaskedDocument, position: int) -> str | None:
+    """The public type of the name right before ``position`` (only blanks or a comma between); None where a word
+    that is no name stands there."""
     for _, end, kind in reversed(masked.mentions):
         if end <= position:
-            return kind == "PERSON" and not masked.text[end:position].strip(" ,")
-    return False
+            return kind if not masked.text[end:position].strip(" ,") else None
+    return None
 
 
 def _closed_after(masked: MaskedDocument, slot) -> bool:

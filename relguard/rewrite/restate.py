@@ -29,6 +29,8 @@ from relguard.extract.slots import name_key
 from relguard.rewrite.clause import first_clause, opening_before_slots, without_asides
 from relguard.rewrite.frames import FINITE
 from relguard.rewrite.mask import MaskedDocument, prints_own
+from relguard.rewrite.phrases import takes_the
+from relguard.rewrite.tagging import tag_sentences
 from relguard.rewrite.verbalize import Place, Verbalizer
 
 #: The last word of a name cut before its number ("Sonata No", "Op").
@@ -39,6 +41,9 @@ _ROMAN = re.compile(r"[IVXLC]+")  # "IX" of "Christian IX", cut from its name
 _INITIAL_LAST = re.compile(r"\s[A-Z]\.$")  # "John F.": a name the sentence splitter cut after an initial
 #: "the" right before a mention (only a quote between): the name reads with it ("the Soviet Union").
 _ARTICLE = re.compile(r"\b([Tt]he)\s+[\"“‘']?$")
+#: Tags of a word that makes the name before it a modifier ("the Wellington suburb"), as a hyphen does ("the
+#: Boston-based band").
+_HEAD_AFTER = frozenset({"HYPH", "NN", "NNS"})
 
 
 @dataclass(frozen=True)
@@ -240,6 +245,8 @@ def _clause(
     )
     if spelled[0] is not None and spelled[0] == spelled[1]:
         return None
+    if not all(_proper(name.removeprefix("the ")) for name in spelled if name and name not in _PERSONAL):
+        return None  # the sentence spells it cut ("Iain M." of "Iain M. Banks")
     words = verbalize(sampled.predicate, sampled.type_pair, told)
     if not words or not words[0].isalpha() or None in spelled:
         return None
@@ -256,6 +263,8 @@ def _proper(name: str) -> bool:
         return False  # "Violin Sonata No": a name the tokenizer cut at its number; "LLC" alone
     if _INITIAL_LAST.search(name):
         return False
+    if name.count("(") != name.count(")") or name.count('"') % 2:
+        return False  # "Superman (It's Not Easy": a title the NER cut inside its brackets
     if _LISTED.search(name):
         return False  # "Pontefract, Barnsley and Doncaster": a list the NER took as one name, no subject for "is"
     return (name[0].isupper() or name[0].isdigit()) and sum(c.isalpha() for c in name) >= 2
@@ -264,6 +273,7 @@ def _proper(name: str) -> bool:
 #: Personal pronouns a sentence may name a person by, as subject and as object.
 _SUBJECT_FORM = {"he": "he", "she": "she", "him": "he", "her": "she", "they": "they", "them": "they"}
 _OBJECT_FORM = {"he": "him", "she": "her", "him": "him", "her": "her", "they": "them", "them": "them"}
+_PERSONAL = frozenset(_SUBJECT_FORM) | frozenset(_OBJECT_FORM.values())
 
 
 def _pronoun(masked: MaskedDocument, number: int, kind: str, *, subject: bool) -> str | None:
@@ -293,7 +303,21 @@ def _spelled(masked: MaskedDocument, number: int, name: str) -> str | None:
         if a >= start and b <= end:
             found = name_key(masked.text[a:b])
             if found == key:
-                article = _ARTICLE.search(masked.text, max(start, a - 6), a)
-                return (article.group(1) + " " if article else "") + masked.text[a:b].strip(" ,;:")
+                return _with_article(masked, number, a, b)
             partial |= bool(found) and set(found) <= set(key)
     return name if partial else None
+
+
+def _with_article(masked: MaskedDocument, number: int, a: int, b: int) -> str:
+    """The mention at ``a:b`` with the "the" a statement wants: the one before it in the sentence, unless the
+    name there modifies the noun after it ("the Epic Records record label": the article is the label's), or
+    "the" where the name always takes one ("US" in "Florida, US")."""
+    start, end = masked.sentences[number]
+    name = masked.text[a:b].strip(" ,;:")
+    article = _ARTICLE.search(masked.text, max(start, a - 6), a)
+    if article and masked.text[b : b + 1] not in ("-", "–"):
+        (tagged,) = tag_sentences([masked.text[start:end]])
+        after = [t for t in tagged.tokens if t[0] >= b - start]
+        if not after or after[0][3] not in _HEAD_AFTER:
+            return f"{article.group(1)} {name}"
+    return f"the {name}" if takes_the(name) else name

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from relguard.rewrite.mask import MaskedDocument
 from relguard.rewrite.morphology import indefinite_article
+from relguard.rewrite.phrases import takes_the
 from relguard.rewrite.shape import CLOSE
 
 CLOSING = frozenset(",.;:)!?\"'”’]—–")
@@ -42,6 +43,8 @@ def assemble(masked: MaskedDocument, start: int, end: int, texts: Mapping[int, s
         opening = _opens_sentence(masked.text, sentence_starts, slot.start)
         out, words = mend(out, words, after, opening)
         cursor_skip = stray_of(words, masked.text, slot.end)  # "fired [of] Ibsen's works"
+        if words[-1:].isalpha() and _bare_the_name(masked, slot.end):
+            words += " the"  # "Maryland[, which borders] the United States"
         ranges.append((len(out), len(out) + len(words)))
         out += words
         cursor = slot.end + cursor_skip
@@ -56,6 +59,12 @@ def assemble(masked: MaskedDocument, start: int, end: int, texts: Mapping[int, s
                 cursor = name
     out += masked.text[cursor:end]
     return out, ranges
+
+
+def _bare_the_name(masked: MaskedDocument, end: int) -> bool:
+    """Whether a name that takes "the" ("United States", "UK") starts right after ``end`` with none before it."""
+    start = len(masked.text[end:]) - len(masked.text[end:].lstrip(" ")) + end
+    return any(a == start and takes_the(masked.text[a:b]) for a, b, _ in masked.mentions)
 
 
 def stray_of(words: str, text: str, end: int) -> int:

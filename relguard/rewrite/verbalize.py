@@ -75,7 +75,8 @@ class Place:
     head printed, whether a possessive before it is a pronoun ("his [REL]": no "his-born"), and whether the word
     before is plural (the verb agrees: "the islands [are located in]"), and whether a noun phrase follows, a name
     or not (a role noun keeps its preposition: "an atypical [opponent of] the genre"), and whether a possessive "'s"
-    stands right before it (``owner``: "Sean's [REL] East Asia")."""
+    stands right before it (``owner``: "Sean's [REL] East Asia"), and the kind of a name right before it
+    (``kind_before``: "a film [by] X" reads, "Harry [by] X" does not)."""
 
     frame: str
     inverted: bool = False
@@ -90,6 +91,7 @@ class Place:
     phrase_after: bool = False
     past: bool = False
     owner: bool = False
+    kind_before: str | None = None
 
 
 @dataclass(frozen=True)
@@ -257,6 +259,8 @@ _AFTER_A_NOUN = frozenset({"by", "in", "of", "from", "with", "for", "at", "on", 
 #: York" and "Albany from New York" do not (after another name "World Cup [by] Egypt" does).
 _ALONG_A_CHAIN = frozenset({"in", "near", "within"})
 _PLACES = frozenset({"GPE", "LOC"})
+#: The kinds a bare "by" reads after ("a film by X", "a bridge by X"); "Harry by the Ramsay family" does not.
+_MADE_BY = frozenset({"WORK_OF_ART", "PRODUCT", "LAW", "FAC", "EVENT"})
 
 
 class Styled:
@@ -275,7 +279,8 @@ class Styled:
                 return own
             closing = split_preposition(self.base.finite(predicate, type_pair, inverted=place.inverted))[1]
             chain = place.frame != fr.COMMA or not set(type_pair) <= _PLACES or closing in _ALONG_A_CHAIN
-            if closing in _AFTER_A_NOUN and chain and not place.preposition_after and not place.has_tail:
+            made = place.kind_before in _MADE_BY or place.kind_before is None or closing != "by"
+            if closing in _AFTER_A_NOUN and chain and made and not place.preposition_after and not place.has_tail:
                 return closing
         if self.style == "relative" and place.frame == fr.MODIFIER and own and not RELATIVE.match(own):
             finite = self.base.finite(predicate, type_pair, inverted=place.inverted)
