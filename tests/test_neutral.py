@@ -97,7 +97,7 @@ def test_after_a_possessive_only_a_person_stands_without_a_connector():
     """ "Acme's [REL] Alice Smith" reads as "Acme's Alice Smith"; "Sean's [REL] East Asia" as "Sean's East Asia" does
     not: there the connector is "connection with", and the leak scan excuses an original worded so."""
     from relguard.rewrite.frames import POSSESSIVE
-    from relguard.rewrite.neutral import OWNED, is_connector, neutral_words
+    from relguard.rewrite.neutral import ASSOCIATE, OWNED, is_connector, neutral_words
     from relguard.rewrite.verbalize import Place
 
     assert neutral_words(Place(POSSESSIVE, owner=True), ("ORG", "PERSON")) == ""
@@ -106,6 +106,23 @@ def test_after_a_possessive_only_a_person_stands_without_a_connector():
     assert neutral_words(Place(POSSESSIVE, owner=True), ("PERSON", "WORK_OF_ART")) == OWNED
     assert neutral_words(Place(POSSESSIVE), ("NORP", "GPE")) == ""  # "the renowned Han [REL] Huo Qubing"
     assert is_connector("connection with") and not is_connector("connection")
+    alone = Place(POSSESSIVE, pronoun=True, name_after=False, comma_after=True)  # "his [deputy], Mcebisi Jonas"
+    assert neutral_words(alone, ("PERSON", "PERSON")) == ASSOCIATE == "associate" and is_connector("associate")
+    assert neutral_words(alone, ("PERSON", "ENTITY")) == ASSOCIATE
+    assert neutral_words(alone, ("PERSON", "GPE")) is None  # "his associate, Ohio" does not read
+    before_a_noun = Place(POSSESSIVE, name_after=False, owner=True)  # "a Hanna-Barbera [animated] television series"
+    assert neutral_words(before_a_noun, ("PERSON", "PERSON")) is None
+
+
+def test_a_possessive_before_a_person_named_after_a_comma_keeps_the_sentence(extractor):
+    """From the development reading at 5769ace: "… and his deputy, Mcebisi Jonas, were also replaced." was restated
+    as "Pravin Gordhan was named after Mcebisi Jonas.", the reshuffle lost; it keeps every other word now."""
+    text = "In the same reshuffle, finance minister Pravin Gordhan and his deputy, Mcebisi Jonas, were also replaced."
+    _, _, _, out = _release(extractor, text, "named_after")
+    assert out.text.startswith(
+        "In the same reshuffle, finance minister Pravin Gordhan and his associate, Mcebisi Jonas, were also replaced."
+    ), out.text
+    assert out.restated_sentences == () and len(out.connected_sentences) == 1
 
 
 def test_a_fill_that_reads_in_place_is_kept_and_no_connector_is_used(extractor):

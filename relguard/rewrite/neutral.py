@@ -24,7 +24,7 @@ from relguard.rewrite import frames as fr
 from relguard.rewrite.guard import misread_sentences
 from relguard.rewrite.shape import dated_asides, gapped, off_subject, reads_between, wants_plural
 from relguard.rewrite.verbalize import COPULA, Place
-from relguard.types import TypePair
+from relguard.types import UNSURE, TypePair
 
 if TYPE_CHECKING:
     from relguard.rewrite.frames import Frame
@@ -36,6 +36,8 @@ CONNECTOR = "associated with"
 BARE = "mentioned"
 #: After a possessive, before a name that is not a person's: "Sean's connection with East Asia".
 OWNED = "connection with"
+#: After a possessive, before a person's name that does not follow at once: "his associate, Mcebisi Jonas".
+ASSOCIATE = "associate"
 #: The closing part of the connector split around the words between an expression's parts ("was mentioned [in
 #: April 2001 as the second single] alongside his album"): not "with", which so many originals close with.
 ALONGSIDE = "alongside"
@@ -43,7 +45,9 @@ ALONGSIDE = "alongside"
 _AFTER_BARE = frozenset({"in", "with", "by", "as", "among", "at", "alongside", "during", "for"})
 
 
-_CONNECTOR_TEXT = re.compile(rf"(?:(?:is|was|are|were)\s+)?(?:{CONNECTOR}|{BARE})|{ALONGSIDE}|linked|{OWNED}|")
+_CONNECTOR_TEXT = re.compile(
+    rf"(?:(?:is|was|are|were)\s+)?(?:{CONNECTOR}|{BARE})|{ALONGSIDE}|linked|{OWNED}|{ASSOCIATE}|"
+)
 
 
 def is_connector(text: str) -> bool:
@@ -65,7 +69,9 @@ def neutral_words(place: Place, type_pair: TypePair | None = None) -> str | None
     """The neutral connector for ``place``, or None where no constant reads (a role noun is wanted).
 
     After a possessive "'s" the connector is nothing where the name after it is a person ("Acme's Alice Smith"),
-    and :data:`OWNED` before any other name: "Sean's East Asia", "Dore's Dante's Divine Comedy" do not read."""
+    and :data:`OWNED` before any other name: "Sean's East Asia", "Dore's Dante's Divine Comedy" do not read.
+    Where the person's name does not follow at once ("his [deputy], Mcebisi Jonas") a noun is wanted: the
+    kind-neutral :data:`ASSOCIATE`, also for a name of unsure kind."""
     frame = place.frame
     bare = (place.preposition_after and not place.has_tail) or (frame == fr.END and not place.phrase_after)
     participle = BARE if bare else CONNECTOR  # nothing after an END slot: "John's cause was mentioned."
@@ -80,9 +86,11 @@ def neutral_words(place: Place, type_pair: TypePair | None = None) -> str | None
         return participle
     if frame == fr.START:
         return participle[0].upper() + participle[1:]
+    owned = None if type_pair is None else type_pair[0 if place.inverted else 1]
     if frame == fr.POSSESSIVE and place.name_after and not place.pronoun:
-        owned = None if type_pair is None else type_pair[0 if place.inverted else 1]
         return OWNED if place.owner and owned not in (None, "PERSON") else ""
+    if frame == fr.POSSESSIVE and owned in ("PERSON", UNSURE) and place.comma_after:
+        return ASSOCIATE  # "his [deputy], Mcebisi Jonas": no name right after the slot, so a noun is wanted
     if frame == fr.ROLE:
         return f", {CONNECTOR}"
     if frame == fr.COMMA:

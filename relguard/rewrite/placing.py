@@ -39,6 +39,7 @@ def place_of(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[i
         has_tail=number in tailed,
         past=frame.past,
         owner=bool(_OWNER_BEFORE.search(before[-4:])),
+        comma_after=masked.text[slot.end : slot.end + 1] == ",",
     )
 
 

@@ -76,7 +76,7 @@ class Place:
     before is plural (the verb agrees: "the islands [are located in]"), and whether a noun phrase follows, a name
     or not (a role noun keeps its preposition: "an atypical [opponent of] the genre"), and whether a possessive "'s"
     stands right before it (``owner``: "Sean's [REL] East Asia"), and the kind of a name right before it
-    (``kind_before``: "a film [by] X" reads, "Harry [by] X" does not)."""
+    (``kind_before``: "a film [by] X" reads, "Harry [by] X" does not), and whether a comma follows it at once."""
 
     frame: str
     inverted: bool = False
@@ -92,6 +92,7 @@ class Place:
     past: bool = False
     owner: bool = False
     kind_before: str | None = None
+    comma_after: bool = False
 
 
 @dataclass(frozen=True)
@@ -259,7 +260,8 @@ _AFTER_A_NOUN = frozenset({"by", "in", "of", "from", "with", "for", "at", "on", 
 #: York" and "Albany from New York" do not (after another name "World Cup [by] Egypt" does).
 _ALONG_A_CHAIN = frozenset({"in", "near", "within"})
 _PLACES = frozenset({"GPE", "LOC"})
-#: The kinds a bare "by" reads after ("a film by X", "a bridge by X"); "Harry by the Ramsay family" does not.
+#: The kinds a bare "by" reads after, said by a name or a noun ("a film by X", "a bridge by X"); "Harry by the Ramsay
+#: family" and "a planned community by Okotoks" do not.
 _MADE_BY = frozenset({"WORK_OF_ART", "PRODUCT", "LAW", "FAC", "EVENT"})
 
 
@@ -279,7 +281,7 @@ class Styled:
                 return own
             closing = split_preposition(self.base.finite(predicate, type_pair, inverted=place.inverted))[1]
             chain = place.frame != fr.COMMA or not set(type_pair) <= _PLACES or closing in _ALONG_A_CHAIN
-            made = place.kind_before in _MADE_BY or place.kind_before is None or closing != "by"
+            made = (place.kind_before or type_pair[1 if place.inverted else 0]) in _MADE_BY or closing != "by"
             if closing in _AFTER_A_NOUN and chain and made and not place.preposition_after and not place.has_tail:
                 return closing
         if self.style == "relative" and place.frame == fr.MODIFIER and own and not RELATIVE.match(own):
