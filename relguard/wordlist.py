@@ -10,3 +10,8 @@ from __future__ import annotations
 def words(text: str) -> frozenset[str]:
     """A word list written as one string."""
     return frozenset(text.split())
+
+
+#: Nouns that say of what kind or how many a thing is, with their "of": "a set of tools from Y" describes the
+#: first name ("tools from"), unlike "a member of Y".
+KIND_NOUNS = words("set series collection group pair range family line type kind form variety number sort genus")

@@ -49,6 +49,10 @@ CASES = [
      "Daytona USA is a racing video game by Sega."),
     # the head noun of a description is content: only the preposition is the relation's
     ("Warton is a village in Lancashire.", MODIFIER, "borders", "Warton is a village that borders Lancashire."),
+    # a noun of kind or number with its "of" says what the first name is, as "a village" does (development reading:
+    # "is a set of digital audio editor tools from" was one slot, the description lost)
+    ("Acme Tools is a set of digital audio editor tools from Globex Inc.", MODIFIER, "owned_by",
+     "Acme Tools is a set of digital audio editor tools owned by Globex Inc."),
     # the name after a possessive holds a role: its noun
     ("Acme Corp's founder Alice Smith retired.", POSSESSIVE, "employs", "Acme Corp's employee Alice Smith retired."),
     # ", and educator" goes on a list of nouns after "is": the slot modifies the last one, the verb is taken

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from relguard.rewrite.mask import MaskedDocument, Slot, prints_own
+from relguard.wordlist import KIND_NOUNS
 
 if TYPE_CHECKING:
     from relguard.rewrite.frames import Frame
@@ -302,6 +303,8 @@ def wants_plural(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
 #: A fill that says something of the noun before it: a relative clause or a participle ("that banned", "owned by").
 _MODIFIES = re.compile(r"^,? ?(?:(?:that|who|which) |\w+(?:ed|en|wn|ung|ld|lt|nt|de)\b)")
 _COPULA_BEFORE = re.compile(r"\b(?:is|was|are|were|becomes|became|remains|remained)\b")
+#: A noun of kind or number and its "of" open one phrase: "is a set of editor tools [REL] Sega".
+_KIND_OF = re.compile(rf"\b(?:{'|'.join(sorted(KIND_NOUNS))})s? of\b")
 _NOT_ONE_PHRASE = re.compile(
     r"[,;:()]|\b(?:of|in|to|for|by|with|from|at|on|into|as|within|near|over|under|through|and|or|that|which|who)\b"
 )
@@ -335,7 +338,7 @@ def off_subject(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequen
         if copulas:
             at = copulas[-1]
             named = any(start <= a and b <= start + at.start() for a, b, _ in masked.mentions)
-            if named and not _NOT_ONE_PHRASE.search(before[at.end() :]):
+            if named and not _NOT_ONE_PHRASE.search(_KIND_OF.sub(" ", before[at.end() :], count=1)):
                 continue
         found.add(slot.sentence)
     return found

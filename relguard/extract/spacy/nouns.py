@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 
 from relguard.extract.spacy.wordclass import descriptive
+from relguard.wordlist import KIND_NOUNS
 
 _NOUNS = frozenset({"NOUN", "PROPN"})
 #: Where a noun on the path is a third thing the two names meet through, not what one of them is.
@@ -80,6 +81,8 @@ class NounRules:
         another name ("Apple CEO Tim Cook"). Any other noun on the path says what a name is ("a village in", "an
         American singer", "the album's lead single"): it stays in the text."""
         lemma = noun.lemma_.lower()
+        if self._kind_of_thing(noun):
+            return False  # "a set of editor tools from": what the first name is
         of = any(c.dep_ == "prep" and c.lower_ == "of" for c in noun.children)
         direction = lemma in lex.DIRECTION_NOUNS and lemma not in lex.LIGHT_NOUNS | lex.BODY_NOUNS
         if lemma in _SUPPORT_NOUNS and (lemma not in lex.LIGHT_NOUNS or noun.dep_ == "dobj") and (of or not direction):
@@ -94,6 +97,15 @@ class NounRules:
             self.ment_of[noun.head.i] >= 0 or any(c.dep_ == "appos" and self.ment_of[c.i] >= 0 for c in noun.children)
         )  # "Acme's critic Alice", "his second album X", "Apple CEO Tim Cook": whatever the noun, it links them
 
+    def _kind_of_thing(self, noun: Token) -> bool:
+        """A noun of kind or number whose "of" leads to a common noun, no name: "a set of tools", "a series of
+        novels" (not "a series of Acme", "a member of")."""
+        if noun.lemma_.lower() not in KIND_NOUNS:
+            return False
+        of = [c for c in noun.children if c.dep_ == "prep" and c.lower_ == "of"]
+        objects = [o for c in of for o in c.children if o.dep_ == "pobj"]
+        return bool(objects) and all(o.pos_ == "NOUN" and self.ment_of[o.i] < 0 for o in objects)
+
     def _without_descriptions(self, inner: list[Token]) -> list[Token]:
         """``inner`` without what is not the relation's wording: the nouns that describe a name
         (:meth:`_linking`) with the copula that introduces one — the slot of "Warton is a village in Lancaster"
@@ -106,4 +118,5 @@ class NounRules:
         leading = {
             t.head.i for t in inner if t.i in third and t.head.pos_ == "ADP" and t.head.head.pos_ in ("VERB", "AUX")
         }  # "produced [at] two breweries in" loses its "at"; "published all [of] Ibsen's works" keeps its "of"
+        leading |= {t.i for t in inner if t.dep_ == "prep" and t.head.i in described and self._kind_of_thing(t.head)}
         return [t for t in inner if t.i not in described | copulas | leading]
