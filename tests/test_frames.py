@@ -348,6 +348,19 @@ def test_a_role_noun_keeps_its_preposition_before_an_adverb_and_a_bare_by_follow
     assert out.text == "Kate was influenced by Harry and Sophie influenced by the Ramsay family.", out.text
 
 
+def test_a_possessive_apostrophe_stays_with_its_name_and_one_heads_its_noun_phrase(extractor):
+    """From the development reading at 5769ace: "Isis' [cousin] Morag" masked the apostrophe with the slot
+    ("Isis, Morag is in danger"); "the only one [to return to] Little Rock" took a role noun after "one" ("the
+    only one donor of Little Rock")."""
+    text = "The community suspects that Isis' cousin Morag is in danger."
+    _, masked, frames, _ = release(extractor, text, "employs")
+    assert "Isis' [REL_0] Morag" in masked.text and [f.name for f in frames] == [POSSESSIVE], masked.text
+    text = "Kennedy was the only one to return to Little Rock without a scandal."
+    _, masked, frames, out = release(extractor, text, "located_in")
+    assert "the only one [REL_0] Little Rock" in masked.text and [f.name for f in frames] == [MODIFIER]
+    assert "the only one in Little Rock" in out.text, out.text
+
+
 def test_a_slot_after_a_list_of_what_the_subject_is_takes_a_role_noun(extractor):
     """From the 2WikiMultiHopQA reading at 66aadbd: "is a celebrated actor, director, and [screenwriter of] Iranian
     cinema" was filled "... director, and opposed Iranian cinema", a verb in a list of nouns. After a copula's

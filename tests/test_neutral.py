@@ -96,7 +96,7 @@ def test_a_connector_at_the_end_of_its_clause_leaves_no_preposition_hanging():
 def test_after_a_possessive_only_a_person_stands_without_a_connector():
     """ "Acme's [REL] Alice Smith" reads as "Acme's Alice Smith"; "Sean's [REL] East Asia" as "Sean's East Asia" does
     not: there the connector is "connection with", and the leak scan excuses an original worded so."""
-    from relguard.rewrite.frames import POSSESSIVE
+    from relguard.rewrite.frames import NOUN, POSSESSIVE
     from relguard.rewrite.neutral import ASSOCIATE, OWNED, is_connector, neutral_words
     from relguard.rewrite.verbalize import Place
 
@@ -112,6 +112,11 @@ def test_after_a_possessive_only_a_person_stands_without_a_connector():
     assert neutral_words(alone, ("PERSON", "GPE")) is None  # "his associate, Ohio" does not read
     before_a_noun = Place(POSSESSIVE, name_after=False, owner=True)  # "a Hanna-Barbera [animated] television series"
     assert neutral_words(before_a_noun, ("PERSON", "PERSON")) is None
+    ordinal = Place(NOUN, name_after=False, comma_after=True)  # "his thirteenth [wife], Lady Hong"
+    assert neutral_words(ordinal, ("PERSON", "PERSON")) == ASSOCIATE
+    role = Place(NOUN, name_after=True)  # "the fifth [son of] Emperor Gojong"
+    assert neutral_words(role, ("PERSON", "PERSON")) == "associate of" and is_connector("associate of")
+    assert neutral_words(role, ("GPE", "GPE")) is None  # "the capital of": no constant reads for a place
 
 
 def test_a_possessive_before_a_person_named_after_a_comma_keeps_the_sentence(extractor):

@@ -27,7 +27,7 @@ from relguard.extract.regions import UNREAD, opens_noun_phrase, positional_pairs
 from relguard.types import DocumentExtraction, Occurrence, Triple
 
 #: An article right before a name stays with it ("founded [the] Acme Corp"): it is the name's, not the relation's.
-_POSSESSIVE = re.compile(r"['’]s?\b")
+_POSSESSIVE = re.compile(r"['’](?:s\b|(?=\s))")  # "Acme's", and "Isis' cousin" after a name ending in s
 _BRACKET = re.compile(r"[()\[\]{}\"“”]")
 _CLOSES = {")": "(", "]": "[", "}": "{", "”": "“"}
 _ARTICLE_BEFORE = re.compile(r"(?:^|\s)(?:the|a|an)\s*$", re.IGNORECASE)

@@ -164,7 +164,8 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
     _, last_end, word, tag = before[-1]
     lower = word.lower()
     named = c.mention_ending(last_end) if not text[last_end:start].strip() else None
-    if tag == "POS" or lower in ("'s", "’s") or (lower in _POSSESSIVES and tag in ("PRP$", "WP$")):
+    glued = word in ("'", "’") and c.mention_ending(before[-1][0]) is not None  # "Isis' [cousin] Morag"
+    if tag == "POS" or lower in ("'s", "’s") or glued or (lower in _POSSESSIVES and tag in ("PRP$", "WP$")):
         return POSSESSIVE
     if word in (",", "("):
         named_before = len(before) > 1 and (
@@ -203,7 +204,8 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
         ):
             return COPULA  # "is an actor, director, and [screenwriter of] Iranian cinema": the copula's own frame
         return FINITE if has_verb(previous, c) else MODIFIER  # "founded Acme and [REL] Globex"
-    if named is None and (tag in ("IN", "TO") or ends_noun_phrase(before) or (tag[:2] == "JJ" and lower in _ORDINALS)):
+    headless = ends_noun_phrase(before) and lower not in ("one", "ones")  # "the only one [to return to]" has a head
+    if named is None and (tag in ("IN", "TO") or headless or (tag[:2] == "JJ" and lower in _ORDINALS)):
         return NOUN  # "the [REL] Canada", "a retired British [REL]", "an operating [REL]"
     one_word = named is not None and " " not in text[named[0] : named[1]].strip()
     if named in c.nationalities and (tag == "JJ" or one_word) and _opens_noun_phrase(before, c):

@@ -46,7 +46,7 @@ _AFTER_BARE = frozenset({"in", "with", "by", "as", "among", "at", "alongside", "
 
 
 _CONNECTOR_TEXT = re.compile(
-    rf"(?:(?:is|was|are|were)\s+)?(?:{CONNECTOR}|{BARE})|{ALONGSIDE}|linked|{OWNED}|{ASSOCIATE}|"
+    rf"(?:(?:is|was|are|were)\s+)?(?:{CONNECTOR}|{BARE})|{ALONGSIDE}|linked|{OWNED}|{ASSOCIATE}(?: of)?|"
 )
 
 
@@ -71,7 +71,8 @@ def neutral_words(place: Place, type_pair: TypePair | None = None) -> str | None
     After a possessive "'s" the connector is nothing where the name after it is a person ("Acme's Alice Smith"),
     and :data:`OWNED` before any other name: "Sean's East Asia", "Dore's Dante's Divine Comedy" do not read.
     Where the person's name does not follow at once ("his [deputy], Mcebisi Jonas") a noun is wanted: the
-    kind-neutral :data:`ASSOCIATE`, also for a name of unsure kind."""
+    kind-neutral :data:`ASSOCIATE`, also for a name of unsure kind; so after an article or ordinal, where a
+    person holds the role ("the fifth [son of] Emperor Gojong": "the fifth associate of")."""
     frame = place.frame
     bare = (place.preposition_after and not place.has_tail) or (frame == fr.END and not place.phrase_after)
     participle = BARE if bare else CONNECTOR  # nothing after an END slot: "John's cause was mentioned."
@@ -89,8 +90,11 @@ def neutral_words(place: Place, type_pair: TypePair | None = None) -> str | None
     owned = None if type_pair is None else type_pair[0 if place.inverted else 1]
     if frame == fr.POSSESSIVE and place.name_after and not place.pronoun:
         return OWNED if place.owner and owned not in (None, "PERSON") else ""
-    if frame == fr.POSSESSIVE and owned in ("PERSON", UNSURE) and place.comma_after:
-        return ASSOCIATE  # "his [deputy], Mcebisi Jonas": no name right after the slot, so a noun is wanted
+    if frame in (fr.POSSESSIVE, fr.NOUN) and owned in ("PERSON", UNSURE) and place.comma_after:
+        return ASSOCIATE  # "his [deputy], Mcebisi Jonas", "his thirteenth [wife], Lady Hong": a noun is wanted
+    holder = None if type_pair is None else type_pair[1 if place.inverted else 0]
+    if frame == fr.NOUN and holder == "PERSON" and place.name_after:
+        return f"{ASSOCIATE} of"  # "the fifth [son of] Emperor Gojong": a person's role of the name after
     if frame == fr.ROLE:
         return f", {CONNECTOR}"
     if frame == fr.COMMA:
