@@ -76,6 +76,7 @@ def test_name_parts_and_common_first_words_of_names_are_not(word):
         ("played guitar in", "the rock band"),
         ("was a founding member of", "the rock band"),
         ("joined", "the rock band"),
+        ("also appeared with", "the TV comedy band"),  # an acronym among the words (development reading)
     ],
 )
 def test_what_the_second_name_is_stays_in_the_text_whatever_the_relation_says(extractor, wording, kept):

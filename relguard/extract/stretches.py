@@ -182,11 +182,13 @@ def _before_description(text: str, start: int, end: int) -> int:
 _COPULAS = frozenset({"is", "was", "are", "were", "be", "been", "has", "have", "had", "became", "becomes", "remains"})
 
 
-#: The words that say what a name is, right before it: an article, up to three lower-case words, a kind of thing.
+#: The words that say what a name is, right before it: an article, up to four lower-case words, acronyms or years
+#: ("the TV drama series", "a 1998 comedy film"), a kind of thing.
 _KIND_BEFORE_NAME = re.compile(
-    r"(?<=\s)(?:the|a|an)\s+(?:(?!(?:the|a|an|of)\s)[a-z][a-z-]*\s+){0,3}"
+    r"(?<=\s)(?:the|a|an)\s+(?:(?!(?:the|a|an|of)\s)(?:[a-z][a-z-]*|[A-Z]{2,4}|\d{4}s?)\s+){0,4}"
     r"(?:film|movie|album|song|single|novel|book|series|sitcom|show|play|opera|musical|poem|painting|documentary|"
-    r"game|magazine|newspaper|band|group|duo|trio|club|team|company|corporation|firm|label|network|channel|"
+    r"game|magazine|newspaper|journal|website|franchise|programme|program|festival|tournament|championship|league|"
+    r"band|group|duo|trio|orchestra|choir|club|team|company|corporation|firm|label|studio|network|channel|"
     r"university|college|school|party|city|town|village|municipality|county|district|province|region|state|"
     r"country|river|lake|island|mountain|station|airport|stadium|church|museum|hospital)"
     r"(?:\s+of)?\s*$"
