@@ -15,3 +15,10 @@ def words(text: str) -> frozenset[str]:
 #: Nouns that say of what kind or how many a thing is, with their "of": "a set of tools from Y" describes the
 #: first name ("tools from"), unlike "a member of Y".
 KIND_NOUNS = words("set series collection group pair range family line type kind form variety number sort genus")
+
+#: Nouns for a person's kin or companions: "Robert E. Lee's wife" names a person as much as the name does.
+KIN = words(
+    """wife husband son daughter father mother brother sister uncle aunt nephew niece cousin grandson granddaughter
+    grandfather grandmother widow widower friend partner fiancé fiancée stepson stepdaughter stepfather stepmother
+    confessor mentor protégé successor predecessor"""
+)

@@ -142,3 +142,20 @@ def test_the_leak_scan_excuses_only_originals_worded_as_a_connector():
         assert is_connector(text), text
     for text in ("founded", "with", "is associated", "associated with the", "was born in"):
         assert not is_connector(text), text
+
+
+def test_a_relation_is_not_drawn_onto_the_thing_a_name_owns(extractor):
+    """From the development reading at 5769ace: "It was authored by Samantha's eponymous second album" (a song
+    authored by an album): right before a name that owns the noun after it, the drawn relation reads as the owned
+    thing's. The sentence keeps its words with the connector and states the relation after it; a kin or a name
+    owned ("Robert Lee's son", "John Martin's Black Sparrow Press") takes the fill as before."""
+    text = "The song Forever was released as the first single from Samantha Fox's second album in the spring of 1987."
+    _, _, _, out = _release(extractor, text, "authored_by")
+    assert out.text == (
+        "The song Forever was associated with Samantha Fox's second album in the spring of 1987. "
+        "Forever was authored by Samantha Fox."
+    ), out.text
+    assert out.connected_sentences == (0,)
+    for owned in ("Robert Lee's son", "John Martin's Black Sparrow Press"):
+        _, _, _, out = _release(extractor, f"Maria Lopez married {owned} in 1950.", "employs")
+        assert out.text == f"Maria Lopez employed {owned} in 1950.", out.text

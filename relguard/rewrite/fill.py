@@ -42,6 +42,7 @@ from relguard.rewrite.shape import (
     inside_name,
     mismatched,
     off_subject,
+    possessor_after,
     ranged,
     reads_between,
     repeated,
@@ -255,7 +256,7 @@ def _worded(masked, outcomes, verbalize, frames, *, only, deleted, lenient=False
         unfillable |= crowded(masked, texts) | stacked(masked, texts) | repeated(masked, texts)
         unfillable |= mismatched(masked, texts)
     unfillable |= gapped(masked, texts) | wants_plural(masked, texts) | off_subject(masked, texts, frames)
-    unfillable |= {masked.slots[n].sentence for n in dated_asides(masked)}
+    unfillable |= possessor_after(masked, texts, frames) | {masked.slots[n].sentence for n in dated_asides(masked)}
     sentences = {masked.slots[n].sentence for n in only}
     unfillable &= sentences
     unfillable |= guard.misread_sentences(

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from relguard.rewrite import frames as fr
 from relguard.rewrite.guard import misread_sentences
-from relguard.rewrite.shape import dated_asides, gapped, off_subject, reads_between, wants_plural
+from relguard.rewrite.shape import dated_asides, gapped, off_subject, possessor_after, reads_between, wants_plural
 from relguard.rewrite.verbalize import COPULA, Place
 from relguard.types import UNSURE, TypePair
 
@@ -174,6 +174,8 @@ def _reads(masked: MaskedDocument, words: Mapping[int, str], frames: Sequence[Fr
     """Whether one sentence's slots read with ``words``, by the checks of the lenient wording."""
     drawn = {n: w for n, w in words.items() if COPULA.sub("", w) not in (CONNECTOR, BARE)}
     if gapped(masked, words) or wants_plural(masked, words) or off_subject(masked, drawn, frames):
+        return False
+    if possessor_after(masked, drawn, frames):
         return False
     sentence = masked.slots[next(iter(words))].sentence
     return not misread_sentences(masked, words, skip={s.sentence for s in masked.slots} - {sentence})

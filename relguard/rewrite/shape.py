@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from relguard.rewrite.mask import MaskedDocument, Slot, prints_own
-from relguard.wordlist import KIND_NOUNS
+from relguard.wordlist import KIN, KIND_NOUNS
 
 if TYPE_CHECKING:
     from relguard.rewrite.frames import Frame
@@ -360,3 +360,27 @@ def _inside_the_subject(masked: MaskedDocument, slot: Slot) -> bool:
 _NOUN_AND_PREPOSITION = re.compile(
     r"(?:The|A|An|Its|His|Her|Their)\s+(?:[a-z][\w'’-]*\s+){1,4}(?:of|at|in|on|for|from|near|about|over)\s+(?:the\s+)?"
 )
+
+
+#: A name's possessive, then the noun it owns: "Samantha's second album"; not a kin or a person of hers, whom
+#: a relation drawn for a person fits ("Robert E. Lee's wife", "Ivan's personal confessor").
+_OWNS_NEXT = re.compile(r"['’]s?\s+(?!(?:\w+ ){0,2}(?:" + "|".join(sorted(KIN)) + r")\b)[\w“\"]")
+_ARTICLE_GAP = re.compile(r"\s*(?:(?:the|a|an)\s+)?")
+
+
+def possessor_after(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequence[Frame]) -> set[int]:
+    """Sentences where a drawn fill stands right before a name that owns the noun after it ("[was authored by]
+    Samantha's second album", "[studied under] Ivan's confessor"): a reader takes the relation as the owned
+    thing's, whose kind no pool was drawn for ("a song authored by an album"). The neutral connector claims
+    nothing there ("associated with Samantha's second album"), so the caller leaves it out. A role noun's frame
+    has no such connector, and a restatement would lose the sentence: it is not read here."""
+    found: set[int] = set()
+    for number, slot in enumerate(masked.slots):
+        if not texts.get(number, "").strip(" ,") or frames[number].name in ("noun", "possessive", "role"):
+            continue
+        gap = _ARTICLE_GAP.match(masked.text, slot.end)
+        for start, end, _ in masked.mentions:
+            owns = _OWNS_NEXT.match(masked.text, end) if start == gap.end() else None
+            if owns and not any(a == owns.end() - 1 for a, _, _ in masked.mentions):
+                found.add(slot.sentence)  # "John Martin's Black Sparrow Press": the owned thing is a name
+    return found
