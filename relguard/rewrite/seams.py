@@ -22,6 +22,7 @@ _POSSESSIVE_END = re.compile(r"['’]s\s*$")
 #: A fill that starts with a verb, and an "of" right after the slot that only a noun could take.
 _VERB_START = re.compile(r"(?:that |who |which )?(?:is|was|are|were|has|had|\w+ed|\w+s)\b")
 _STRAY_OF = re.compile(r" of(?= )")
+_BLANKS = re.compile(r" *")
 
 
 def assemble(masked: MaskedDocument, start: int, end: int, texts: Mapping[int, str]) -> tuple[str, list[tuple]]:
@@ -63,7 +64,7 @@ def assemble(masked: MaskedDocument, start: int, end: int, texts: Mapping[int, s
 
 def _bare_the_name(masked: MaskedDocument, end: int) -> bool:
     """Whether a name that takes "the" ("United States", "UK") starts right after ``end`` with none before it."""
-    start = len(masked.text[end:]) - len(masked.text[end:].lstrip(" ")) + end
+    start = _BLANKS.match(masked.text, end).end()
     return any(a == start and takes_the(masked.text[a:b]) for a, b, _ in masked.mentions)
 
 

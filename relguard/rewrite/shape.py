@@ -375,12 +375,12 @@ def possessor_after(masked: MaskedDocument, texts: Mapping[int, str], frames: Se
     nothing there ("associated with Samantha's second album"), so the caller leaves it out. A role noun's frame
     has no such connector, and a restatement would lose the sentence: it is not read here."""
     found: set[int] = set()
+    ends = {start: end for start, end, _ in masked.mentions}
     for number, slot in enumerate(masked.slots):
         if not texts.get(number, "").strip(" ,") or frames[number].name in ("noun", "possessive", "role"):
             continue
-        gap = _ARTICLE_GAP.match(masked.text, slot.end)
-        for start, end, _ in masked.mentions:
-            owns = _OWNS_NEXT.match(masked.text, end) if start == gap.end() else None
-            if owns and not any(a == owns.end() - 1 for a, _, _ in masked.mentions):
-                found.add(slot.sentence)  # "John Martin's Black Sparrow Press": the owned thing is a name
+        end = ends.get(_ARTICLE_GAP.match(masked.text, slot.end).end())
+        owns = _OWNS_NEXT.match(masked.text, end) if end is not None else None
+        if owns and owns.end() - 1 not in ends:
+            found.add(slot.sentence)  # not "John Martin's Black Sparrow Press": the owned thing is a name
     return found
