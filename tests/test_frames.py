@@ -361,6 +361,36 @@ def test_a_possessive_apostrophe_stays_with_its_name_and_one_heads_its_noun_phra
     assert "the only one in Little Rock" in out.text, out.text
 
 
+def test_a_role_noun_between_two_names_only_names_a_person_of_a_body_or_place():
+    """ "Velvet Revolver [drummer] Matt Sorum", "Apple CEO Tim Cook": English puts a role between a body and the person
+    who holds it. From the development reading at 5769ace, "Seok [gives lectures to] Jeonju visitors" was filled
+    "Seok place of death Jeonju"; a person before the role, or a place holding it, takes a clause instead."""
+    from relguard.rewrite.frames import ROLE
+    from relguard.rewrite.verbalize import Place
+
+    assert VERBALIZE("employs", ("ORG", "PERSON"), Place(ROLE)) == "employee"
+    assert VERBALIZE("died_in", ("PERSON", "GPE"), Place(ROLE, person=True)) == ", who died in"
+    assert VERBALIZE("friend_of", ("PERSON", "PERSON"), Place(ROLE, person=True)) == ", who is a friend of"
+
+
+def test_a_clause_closed_after_a_name_takes_no_second_comma_before_a_fill_that_opens_with_one():
+    """From the development reading at 5769ace: "… Enoch Pratt Free Library,, which overlooked West Mulberry Street"
+    (a role clause closed after the name, the next slot's own fill opening with a comma)."""
+    from relguard.rewrite.mask import MaskedDocument, Slot
+    from relguard.rewrite.seams import assemble
+    from relguard.rewrite.shape import CLOSE
+
+    text = "Then Enoch Pratt [REL_0] Pratt Library [REL_1] West Street hosted Cathedral."
+    names = [("Enoch Pratt", "PERSON"), ("Pratt Library", "ORG"), ("West Street", "FAC"), ("Cathedral", "FAC")]
+    mentions = tuple((text.index(n), text.index(n) + len(n), kind) for n, kind in names)
+    slots = tuple(Slot((g,), 0, text.index(f"[REL_{g}]"), text.index(f"[REL_{g}]") + 7) for g in (0, 1))
+    masked = MaskedDocument("d", text, ((0, len(text)),), slots, mentions)
+    out, _ = assemble(masked, 0, len(text), {0: ", who worked at" + CLOSE, 1: ", which overlooked"})
+    assert out == "Then Enoch Pratt, who worked at Pratt Library, which overlooked West Street hosted Cathedral.", out
+    out, _ = assemble(masked, 0, len(text), {0: ", who worked at" + CLOSE, 1: "near"})
+    assert out == "Then Enoch Pratt, who worked at Pratt Library, near West Street hosted Cathedral.", out
+
+
 def test_a_slot_after_a_list_of_what_the_subject_is_takes_a_role_noun(extractor):
     """From the 2WikiMultiHopQA reading at 66aadbd: "is a celebrated actor, director, and [screenwriter of] Iranian
     cinema" was filled "... director, and opposed Iranian cinema", a verb in a list of nouns. After a copula's

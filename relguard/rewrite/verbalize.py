@@ -221,8 +221,9 @@ class FormVerbalizer:
             return participle(finite) or f"{'who' if place.person else 'which'} {finite}"  # "Acme, founded by X"
         if frame in (fr.POSSESSIVE, fr.ROLE):
             role = self.role_noun(predicate, type_pair, holder_is_subject=inverted)
-            if role:
-                return role  # "Acme's [founder] Alice", "Velvet Revolver [drummer] Matt Sorum"
+            holder, owner = type_pair if inverted else type_pair[::-1]
+            if role and (frame == fr.POSSESSIVE or (holder == "PERSON" and owner != "PERSON")):
+                return role  # "Acme's [founder] Alice", "Velvet Revolver [drummer] Matt Sorum", not "Seok [donor] X"
             if frame == fr.ROLE:
                 return f", {'who' if place.person else 'which'} {finite}"  # "Hugh Jackman, who appointed X,"
             made = participle(self.finite(predicate, type_pair, inverted=not inverted))
