@@ -31,6 +31,9 @@ def assemble(masked: MaskedDocument, start: int, end: int, texts: Mapping[int, s
     out = ""
     ranges: list[tuple[int, int]] = []
     cursor = start
+    comma_fills = {
+        slot.start for n, slot in enumerate(masked.slots) if start <= slot.start < end and texts.get(n, "")[:1] == ","
+    }
     bounds = {s: e for s, e in masked.sentences}
     sentence_starts = sorted(bounds)
     for number, slot in enumerate(masked.slots):
@@ -55,20 +58,19 @@ def assemble(masked: MaskedDocument, start: int, end: int, texts: Mapping[int, s
             cursor += 1  # "([REL] 18 September 1950)" with nothing in the slot: "(18 September 1950)"
         if closing:
             name = next((b for a, b, _ in masked.mentions if a >= cursor), None)
-            if name is not None and name <= end and not _closed_at(masked, name, texts):
+            if name is not None and name <= end and not _closed_at(masked, name, comma_fills):
                 out += masked.text[cursor:name] + ","
                 cursor = name
     out += masked.text[cursor:end]
     return out, ranges
 
 
-def _closed_at(masked: MaskedDocument, position: int, texts: Mapping[int, str]) -> bool:
+def _closed_at(masked: MaskedDocument, position: int, comma_fills: set[int]) -> bool:
     """Whether the text after ``position`` closes a clause already: a closing mark, a slot glued there, or a slot
-    whose words open with a comma of their own ("Library[, which overlooked]": no second comma before it)."""
+    whose words open with a comma of their own (``comma_fills``, slot starts: "Library[, which overlooked]")."""
     if masked.text[position : position + 1] in CLOSING | {"["}:
         return True
-    start = _BLANKS.match(masked.text, position).end()
-    return any(s.start == start and texts.get(n, "").startswith(",") for n, s in enumerate(masked.slots))
+    return _BLANKS.match(masked.text, position).end() in comma_fills
 
 
 def _bare_the_name(masked: MaskedDocument, end: int) -> bool:

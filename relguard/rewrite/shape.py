@@ -370,7 +370,7 @@ _ARTICLE_GAP = re.compile(r"\s*(?:(?:the|a|an)\s+)?")
 
 def possessor_after(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequence[Frame]) -> set[int]:
     """Sentences where a drawn fill stands right before a name that owns the noun after it ("[was authored by]
-    Samantha's second album", "[studied under] Ivan's confessor"): a reader takes the relation as the owned
+    Samantha's second album", "[commented on] Margaret Atwood's novel"): a reader takes the relation as the owned
     thing's, whose kind no pool was drawn for ("a song authored by an album"). The neutral connector claims
     nothing there ("associated with Samantha's second album"), so the caller leaves it out. A role noun's frame
     has no such connector, and a restatement would lose the sentence: it is not read here."""
