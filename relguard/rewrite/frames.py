@@ -307,7 +307,8 @@ def _plural_before(start: int, c: Context) -> bool:
 
 
 _AND_BEFORE = re.compile(r",?\s+and\s+$")
-_RELATIVE_WORDS = frozenset({"which", "that", "who", "whom"})
+#: Relative words whose verb takes its antecedent's number ("where" opens a clause with a subject of its own).
+_RELATIVE_WORDS = RELATIVES - {"where"}
 _QUANTIFIERS = frozenset({"both", "all", "many", "some", "most", "several", "few"})
 
 

@@ -48,7 +48,8 @@ class MaskedDocument:
     """A document with every relation slot replaced by ``[REL_i]`` (i = corpus-wide relation-group index).
 
     ``sentences`` are (start, end) ranges in the masked text; ``slots`` are sorted by position; ``mentions``
-    are every entity mention as (start, end, type) in the masked text — public, since names are never masked.
+    are every entity mention as (start, end, type) in the masked text, sorted (:func:`mention_at` searches them) —
+    public, since names are never masked.
     ``referents`` are the pronoun mentions that are an end of a slot's group in their sentence, as (start, end,
     the entity's name): the group key names the entity (public), so a release may name it in the pronoun's place
     (:mod:`relguard.rewrite.antecedent`).
@@ -60,6 +61,13 @@ class MaskedDocument:
     slots: tuple[Slot, ...]
     mentions: tuple[tuple[int, int, str], ...] = ()
     referents: tuple[tuple[int, int, str], ...] = ()
+
+
+def mention_at(masked: MaskedDocument, position: int) -> tuple[int, int, str] | None:
+    """The mention that starts at ``position``, or None: a search in the sorted mentions, not a scan of them."""
+    at = bisect.bisect_left(masked.mentions, (position,))
+    found = masked.mentions[at] if at < len(masked.mentions) else None
+    return found if found is not None and found[0] == position else None
 
 
 def prints_own(masked: MaskedDocument, slot: Slot) -> bool:

@@ -7,6 +7,7 @@ closes after the next name, whether a possessive pronoun or an "'s" stands right
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Mapping
 
@@ -46,8 +47,8 @@ def place_of(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[i
 def _kind_before(masked: MaskedDocument, position: int) -> str | None:
     """The public type of the name right before ``position`` (only blanks or a comma between); None where a word
     that is no name stands there."""
-    for _, end, kind in reversed(masked.mentions):
-        if end <= position:
+    for _, end, kind in reversed(masked.mentions[: bisect.bisect_left(masked.mentions, (position,))]):
+        if end <= position:  # the mentions from ``position`` on end after it: only those before are read
             return kind if not masked.text[end:position].strip(" ,") else None
     return None
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from relguard.rewrite.mask import MaskedDocument
+from relguard.rewrite.mask import MaskedDocument, mention_at
 from relguard.rewrite.morphology import indefinite_article
 from relguard.rewrite.phrases import takes_the
 from relguard.rewrite.shape import CLOSE
@@ -75,8 +75,8 @@ def _closed_at(masked: MaskedDocument, position: int, comma_fills: set[int]) -> 
 
 def _bare_the_name(masked: MaskedDocument, end: int) -> bool:
     """Whether a name that takes "the" ("United States", "UK") starts right after ``end`` with none before it."""
-    start = _BLANKS.match(masked.text, end).end()
-    return any(a == start and takes_the(masked.text[a:b]) for a, b, _ in masked.mentions)
+    found = mention_at(masked, _BLANKS.match(masked.text, end).end())
+    return found is not None and takes_the(masked.text[found[0] : found[1]])
 
 
 def stray_of(words: str, text: str, end: int) -> int:

@@ -11,7 +11,7 @@ from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from relguard.rewrite.mask import MaskedDocument, Slot, prints_own
+from relguard.rewrite.mask import MaskedDocument, Slot, mention_at, prints_own
 from relguard.wordlist import KIN, KIND_NOUNS
 
 if TYPE_CHECKING:
@@ -375,12 +375,11 @@ def possessor_after(masked: MaskedDocument, texts: Mapping[int, str], frames: Se
     nothing there ("associated with Samantha's second album"), so the caller leaves it out. A role noun's frame
     has no such connector, and a restatement would lose the sentence: it is not read here."""
     found: set[int] = set()
-    ends = {start: end for start, end, _ in masked.mentions}
     for number, slot in enumerate(masked.slots):
         if not texts.get(number, "").strip(" ,") or frames[number].name in ("noun", "possessive", "role"):
             continue
-        end = ends.get(_ARTICLE_GAP.match(masked.text, slot.end).end())
-        owns = _OWNS_NEXT.match(masked.text, end) if end is not None else None
-        if owns and owns.end() - 1 not in ends:
+        name = mention_at(masked, _ARTICLE_GAP.match(masked.text, slot.end).end())
+        owns = _OWNS_NEXT.match(masked.text, name[1]) if name is not None else None
+        if owns and mention_at(masked, owns.end() - 1) is None:
             found.add(slot.sentence)  # not "John Martin's Black Sparrow Press": the owned thing is a name
     return found
