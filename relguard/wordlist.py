@@ -22,3 +22,11 @@ KIN = words(
     grandfather grandmother widow widower friend partner fiancé fiancée stepson stepdaughter stepfather stepmother
     confessor mentor protégé successor predecessor"""
 )
+
+#: Adjectives that say how a name stands to another ("the rival Lakers", "its parent Acme Corp"): before the second
+#: name they are the relation's words, not a description of the name, and stay in its slot.
+RELATIONAL_ADJECTIVES = words(
+    """rival sister parent partner allied neighbouring neighboring fellow hometown home host affiliated associated
+    subsidiary enemy opposing former late then future founding chief managing executive senior junior deputy
+    acting interim longtime long-time sole joint co-founding"""
+)

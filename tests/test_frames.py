@@ -101,6 +101,15 @@ CASES = [
     # (HotpotQA development "a … role-playing (LARP) club [based in]" read "club operates in")
     ("The Darkon Club is a non-profit gaming (LARP) club based in the United States.", MODIFIER, "located_in",
      "The Darkon Club is a non-profit gaming (LARP) club in the United States."),
+    # a rank between a verb and its role noun stays; the verb becomes a copula, the role the drawn noun
+    # (development reading: "served as the 58th Governor of Mississippi" read "emigrated from the 58th of")
+    ("Bill Clinton served as the 42nd President of the United States.", FINITE, "founded",
+     "Bill Clinton is the 42nd founder of the United States."),
+    ("Tom Reed is a retired politician who served as the 58th Governor of Ohio from 1980 to 1984.", MODIFIER,
+     "died_in", "Tom Reed is a retired politician that is the 58th person who died in Ohio from 1980 to 1984."),
+    # a title between two names after "former" is a role noun ("former Mississippi Governor William Winter")
+    ("The idea was conceived by former Ohio Governor William Winter in 1978.", POSSESSIVE, "governed_by",
+     "The idea was conceived by former Ohio governor William Winter in 1978."),
 ]  # fmt: skip
 
 
@@ -495,3 +504,11 @@ def test_a_listed_or_counted_subject_takes_a_plural_verb(extractor, text, drawn,
     _, masked, _, out = release(extractor, text, drawn)
     assert masked.text.endswith(slot), masked.text
     assert out.text.endswith(filled), out.text
+
+
+def test_a_name_after_an_article_and_a_long_description_is_still_the_name_after_the_slot(extractor):
+    """ "[REL] the long-running Australian soap opera "Neighbours"": adverbs, participles and quotes inside the
+    name's noun phrase do not hide the name, so a role noun keeps its preposition and a participle its object."""
+    text = 'Tom Reed starred in the long-running Australian soap opera "Neighbours" from 2009.'
+    _, _, frames, _ = release(extractor, text, "founded")
+    assert [f.name_after for f in frames] == [True]

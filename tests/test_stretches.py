@@ -109,3 +109,25 @@ def test_a_subject_pronoun_that_opens_a_stretch_stays_out_of_the_slot(extractor)
 
     extraction = extractor.extract(Document("d.txt", "At Yale he was elected Phi Beta Kappa in 1950."))
     assert [o.text for t in extraction.triples for o in t.occurrences] == ["was elected"]
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "kept"),
+    [
+        # development reading: "published by the non-profit Society for Science" read "that sponsors Society …"
+        ("Acme Weekly is a magazine published by the non-profit Globex Society.", "published by", "the non-profit"),
+        ("Tom Reed attended the prestigious Acme Grammar School.", "attended", "the prestigious"),
+        # an adjective that says how the two stand to each other is the relation's
+        ("Tom Reed joined the rival Acme Corp in 1990.", "joined the rival", ""),
+    ],
+)
+def test_an_article_and_adjectives_of_the_second_name_stay_unless_they_relate(extractor, text, slot, kept):
+    """The parse's span stops before the second name's article and adjectives; widened to the stretch they would be
+    lost with the relation ("the famed", "the non-profit": descriptions of the name). "the rival" is how the two
+    are related and stays in the slot."""
+    from relguard.types import Document
+
+    extraction = extractor.extract(Document("d.txt", text))
+    assert [o.text for t in extraction.triples for o in t.occurrences] == [slot]
+    after = text[text.index(slot) + len(slot) :]
+    assert after.strip().startswith(kept)

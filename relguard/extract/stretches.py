@@ -25,6 +25,7 @@ from itertools import pairwise
 from relguard.extract.positions import MentionTable, PlacedMention, Region
 from relguard.extract.regions import UNREAD, opens_noun_phrase, positional_pairs
 from relguard.types import DocumentExtraction, Occurrence, Triple
+from relguard.wordlist import RELATIONAL_ADJECTIVES
 
 #: An article right before a name stays with it ("founded [the] Acme Corp"): it is the name's, not the relation's.
 _POSSESSIVE = re.compile(r"['’](?:s\b|(?=\s))")  # "Acme's", and "Isis' cousin" after a name ending in s
@@ -129,7 +130,7 @@ def widen_to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:
         if stretch is not None and _widens(text, *stretch):
             described = _DESCRIBED.match(text, stretch[0]) or opens_noun_phrase(text, *stretch_first(rows, o))
             start = o.start if described else _after_subject(text, stretch[0], o.start)
-            end = _before_description(text, start, stretch[1])
+            end = _before_modifiers(text, o.end, _before_description(text, start, stretch[1]))
             earlier = regions.get((o.sentence, *stretch), (start, end))
             regions[(o.sentence, *stretch)] = (min(start, earlier[0]), max(end, earlier[1]))
     widened: set[tuple[int, int, int]] = set()
@@ -179,6 +180,18 @@ def _before_description(text: str, start: int, end: int) -> int:
     return found.start()
 
 
+def _before_modifiers(text: str, span_end: int, end: int) -> int:
+    """Where the widened stretch ends when the parse's span stops before an article and adjectives of the second
+    name ("published by [the non-profit] Society for Science", "attended [the famed] Patapsco Institute"): those
+    words describe the name, the parse left them out of the relation, and they stay, as a bare article does
+    (:func:`stretch_pieces`); else ``end``. Adjectives that say how the two are related ("the rival", "the
+    parent") are the relation's and stay in the slot."""
+    found = _MODIFIERS_BEFORE_NAME.fullmatch(text, span_end, end)
+    if found is None or RELATIONAL_ADJECTIVES & set(found.group("words").lower().split()):
+        return end
+    return found.start("article")
+
+
 _COPULAS = frozenset({"is", "was", "are", "were", "be", "been", "has", "have", "had", "became", "becomes", "remains"})
 
 
@@ -192,6 +205,10 @@ _KIND_BEFORE_NAME = re.compile(
     r"university|college|school|party|city|town|village|municipality|county|district|province|region|state|"
     r"country|river|lake|island|mountain|station|airport|stadium|church|museum|hospital)"
     r"(?:\s+of)?\s*$"
+)
+#: An article and up to four lower-case words, nothing else, between a span and the next name.
+_MODIFIERS_BEFORE_NAME = re.compile(
+    r"\s*(?P<article>(?:the|a|an)\s+)(?P<words>(?:(?!(?:the|a|an|of|in|at|on|to|for|by|with|from)\s)[a-z][a-z-]*\s+){1,4})"
 )
 #: A subject pronoun that opens a stretch: "At Yale [he] was elected …" keeps its subject out of the slot.
 _SUBJECT = re.compile(r"\s*\b(?:he|she|they|we|i|it)\s+(?=\S)", re.IGNORECASE)

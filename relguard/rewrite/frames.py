@@ -212,6 +212,12 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
         return NOUN  # "an English [cricketer for] Leeds United": the nationality is the adjective of a role noun
     if named in c.nationalities and any(m[0] >= end and not text[end : m[0]].strip() for m in c.mentions):
         return POSSESSIVE  # "had Argentine [mathematician] Manuel Sadosky": a role noun, or "Argentine-born"
+    if (
+        named is not None
+        and _role_adjective_before(named, before)
+        and any(m[0] >= end and not c.text[end : m[0]].strip() for m in c.mentions)
+    ):
+        return POSSESSIVE  # "by former Mississippi [Governor] William Winter": a title between two names
     if named is not None and _opens_noun_phrase(before, c) and not _object_after(end, c):
         return POSSESSIVE  # "an Acme Corp [employee]": the name modifies the noun, as "Acme Corp's [employee]"
     verb_before = has_verb(before, c)
@@ -248,6 +254,15 @@ def _opens_noun_phrase(before: Sequence[Token], c: Context) -> bool:
     if len(inside) != 1 and ahead[-1][2].lower() == "the":
         return False  # "the Harbor Street Clinic": a name of several words takes its own article
     return len(ahead) - 1 > clause_start(ahead, c)
+
+
+#: Adjectives of a title that open a noun phrase of two names ("former Mississippi Governor William Winter").
+_TITLE_ADJECTIVES = frozenset({"former", "then", "late", "future", "current", "incumbent", "longtime"})
+
+
+def _role_adjective_before(named: tuple[int, int], before: Sequence[Token]) -> bool:
+    ahead = [t for t in before if t[1] <= named[0]]
+    return bool(ahead) and ahead[-1][2].lower() in _TITLE_ADJECTIVES
 
 
 def _object_after(end: int, c: Context) -> bool:
@@ -309,6 +324,9 @@ def _plural_before(start: int, c: Context) -> bool:
 _AND_BEFORE = re.compile(r",?\s+and\s+$")
 #: Relative words whose verb takes its antecedent's number ("where" opens a clause with a subject of its own).
 _RELATIVE_WORDS = RELATIVES - {"where"}
+#: Tags of the words of a noun phrase that a name heads ("the long-running Australian soap opera "Neighbours"").
+_NAME_PHRASE_TAGS = frozenset({"DT", "PRP$", "JJ", "JJS", "JJR", "CD", "NN", "NNS", "HYPH", "VBG", "VBN"})
+_MODIFIED_BY_ADVERB = frozenset({"HYPH", "JJ", "VBN", "VBG"})
 _QUANTIFIERS = frozenset({"both", "all", "many", "some", "most", "several", "few"})
 
 
@@ -319,13 +337,13 @@ def _what_follows(end: int, c: Context) -> tuple[bool, bool, bool]:
     phrase = bool(after) and after[0][0] not in c.hidden
     phrase = phrase and (after[0][3] in _PHRASE_OPENERS or after[0][2].lower() in ("both", "either"))
     name_after = False
-    for start, _, word, tag in after[:6]:
+    for n, (start, _, word, tag) in enumerate(after[:10]):
         if any(m[0] == start for m in c.mentions):
             name_after = True
             break
-        if word.lower() not in ('"', "“") and tag not in ("DT", "PRP$", "JJ", "JJS", "JJR", "CD", "NN", "NNS", "HYPH"):
-            if tag == "RB" and after[:1] and after[0][0] == start:
-                continue  # "the first black [president of] historically black Fisk University"
+        if word.lower() not in ('"', "“") and tag not in _NAME_PHRASE_TAGS:
+            if tag == "RB" and (n == 0 or (after[n + 1 : n + 2] and after[n + 1][3] in _MODIFIED_BY_ADVERB)):
+                continue  # "[president of] historically black Fisk University", "the long-running soap opera"
             break  # "the 16th century painter Onufri" is a name's noun phrase; "and ..." is not
     preposition = bool(after) and after[0][3] in ("IN", "TO") and after[0][2].lower() not in ("that", "if", "whether")
     return name_after, preposition, phrase or name_after

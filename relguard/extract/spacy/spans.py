@@ -129,7 +129,10 @@ class SpanCutter:
             return True
         if self._title_word(tok) and tok.lower_ not in lex.ROLE_NOUNS:
             return True  # a name the NER missed ("Moderate Party", "Per Westerberg"); titles as roles stay in
-        if tok.lower_ in _NAME_JOINERS and 0 < tok.i < len(self.doc) - 1 and self._title_word(self.doc[tok.i - 1]):
+        before = self.doc[tok.i - 1] if tok.i > 0 else tok
+        if tok.lower_ in _NAME_JOINERS and 0 < tok.i < len(self.doc) - 1 and self._title_word(before):
+            if before.lower_ in lex.ROLE_NOUNS:
+                return False  # "the 58th Governor [of] Mississippi": a role and its preposition, not one name
             after = self.doc[tok.i + 1]
             if self._title_word(after) or (self.ment_of[after.i] >= 0 and after.text[:1].isupper()):
                 return True  # "the Order of Friars Minor": a word inside a name the NER cut short
