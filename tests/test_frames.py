@@ -107,6 +107,9 @@ CASES = [
      "Bill Clinton is the 42nd founder of the United States."),
     ("Tom Reed is a retired politician who served as the 58th Governor of Ohio from 1980 to 1984.", MODIFIER,
      "died_in", "Tom Reed is a retired politician that is the 58th person who died in Ohio from 1980 to 1984."),
+    # adjectives joined by "but" still open a noun phrase (development reading: restated as "Isis Whit was …")
+    ("Isis Whit, a young but important member of a small cult in Scotland, narrates.", NOUN, "founded",
+     "Isis Whit, a young but important founder of Scotland, narrates."),
     # a title between two names after "former" is a role noun ("former Mississippi Governor William Winter")
     ("The idea was conceived by former Ohio Governor William Winter in 1978.", POSSESSIVE, "governed_by",
      "The idea was conceived by former Ohio governor William Winter in 1978."),

@@ -159,3 +159,16 @@ def test_a_relation_is_not_drawn_onto_the_thing_a_name_owns(extractor):
     for owned in ("Robert Lee's son", "John Martin's Black Sparrow Press"):
         _, _, _, out = _release(extractor, f"Maria Lopez married {owned} in 1950.", "employs")
         assert out.text == f"Maria Lopez employed {owned} in 1950.", out.text
+
+
+def test_a_verb_before_a_preposition_the_text_keeps_takes_the_bare_connector_where_it_reads(extractor):
+    """ "Newsnight [is screened] on the corporation's channel, BBC World News": no drawn wording closes with "on",
+    so the slot takes "is mentioned", which reads before "on" (development reading: the sentence was restated and
+    lost "A weekly 26-minute digest edition of"). The drawn relation is stated after it."""
+    text = "A weekly 26-minute digest edition of Newsnight is screened on the corporation's channel, BBC Four."
+    _, masked, _, out = _release(extractor, text, "founded")
+    assert "Newsnight [REL_0] on the corporation's channel" in masked.text, masked.text
+    assert out.text.startswith("A weekly 26-minute digest edition of Newsnight is mentioned on the corporation's"), (
+        out.text
+    )
+    assert out.connected_sentences == (0,) and out.restated_sentences == ()

@@ -42,7 +42,10 @@ ASSOCIATE = "associate"
 #: April 2001 as the second single] alongside his album"): not "with", which so many originals close with.
 ALONGSIDE = "alongside"
 #: The prepositions "mentioned" reads before ("was mentioned from renal problems" does not read: no connector).
-_AFTER_BARE = frozenset({"in", "with", "by", "as", "among", "at", "alongside", "during", "for"})
+_AFTER_BARE = frozenset(
+    {"in", "with", "by", "as", "among", "at", "alongside", "during", "for", "on", "after", "before", "within",
+     "throughout", "across", "under"}
+)  # fmt: skip
 
 
 _CONNECTOR_TEXT = re.compile(

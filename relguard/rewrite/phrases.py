@@ -77,10 +77,12 @@ def looking_back(before: list[Token]) -> list[Token]:
 
 def ends_noun_phrase(before: Sequence[Token]) -> bool:
     """The last words are an article or possessive with only adjectives or participles after it ("the", "an
-    operating", "the world's largest"): the slot is that noun phrase's head."""
-    for _, _, word, tag in reversed(before[-5:]):
+    operating", "the world's largest", "a young but important"): the slot is that noun phrase's head."""
+    for n, (_, _, word, tag) in enumerate(reversed(before[-7:])):
         if tag in ("DT", "PDT", "PRP$", "POS"):
             return word.lower() not in ("that", "this", "these", "those", "which", "all", "both") or tag != "DT"
-        if tag not in ("JJ", "JJR", "JJS", "VBG", "VBN", "HYPH", "CD", ",", "RBS", "RBR"):
+        if tag not in ("JJ", "JJR", "JJS", "VBG", "VBN", "HYPH", "CD", ",", "RBS", "RBR", "RB", "CC") or (
+            n == 0 and tag in ("RB", "CC")
+        ):
             return False
     return False
