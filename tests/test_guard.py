@@ -90,6 +90,9 @@ def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
         ("Ann Lee is a minister whose hymns are associated with Quakers.", "are associated with"),  # "whose" clause
         ("Since 2012 he has been a regular board member of Guitar World.", "a regular board member of"),
         ("The Oregon Nursery Company was a nursery company located in Salem.", "located in"),
+        # a capitalized "As" inside a name opens no clause (development reading: "Naomi van As is a … player that
+        # is a member of" had no main verb and the sentence was restated)
+        ("Naomi van As is a hockey player that is a member of MHC Laren.", "that is a member of"),
     ],
 )
 def test_a_fill_that_reads_in_its_place_is_kept(text, fill):

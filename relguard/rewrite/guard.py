@@ -116,10 +116,15 @@ def verbless(tokens: Sequence[Token], fill: Span) -> bool:
     return any(_finite(t) for t in outside) and not has_main_verb(tokens)
 
 
+def _in_name(n: int, word: str) -> bool:
+    """A capitalized "As" or "When" inside the sentence is a word of a name ("Naomi van As is a player")."""
+    return n > 0 and word[:1].isupper()
+
+
 def has_main_verb(tokens: Sequence[Token]) -> bool:
     """Whether a finite verb stands outside every relative or subordinate clause, parenthesis and quote."""
     depth, quoted, opened, aside = 0, False, False, False
-    for token in tokens:
+    for n, token in enumerate(tokens):
         word = token[2]
         if word in ("(", ")"):
             depth = max(0, depth + (1 if word == "(" else -1))
@@ -129,7 +134,7 @@ def has_main_verb(tokens: Sequence[Token]) -> bool:
             opened, aside = False, opened  # after ", who advised X," a participle tag is the tagger's slip
         elif depth or quoted:
             continue
-        elif word.lower() in _RELATIVES | _SUBORDINATORS or token[3] in ("WDT", "WP"):
+        elif (word.lower() in _RELATIVES | _SUBORDINATORS or token[3] in ("WDT", "WP")) and not _in_name(n, word):
             opened = True
         elif (_finite(token) or (aside and token[3] == "VBN")) and not opened:
             return True
