@@ -172,3 +172,25 @@ def test_a_verb_before_a_preposition_the_text_keeps_takes_the_bare_connector_whe
         out.text
     )
     assert out.connected_sentences == (0,) and out.restated_sentences == ()
+
+
+def test_a_birth_date_and_place_in_brackets_keep_the_date_and_the_place(extractor):
+    """ "Ann Lee (born 2 July 1961 in Toulouse, France)": the head before the date holds nothing and its closing
+    part a comma, so the brackets read as dates and places do there; the sentence was restated and lost its
+    date (development reading). The drawn relation of the pair is stated after the sentence, not in the brackets."""
+    text = "Ann Lee (born 2 July 1961 in Toulouse, France) is a French composer."
+    _, masked, _, out = _release(extractor, text, "founded")
+    assert "[REL_0] 2 July 1961 [REL_0] Toulouse" in masked.text, masked.text
+    assert out.text.startswith("Ann Lee (2 July 1961, Toulouse, France) is a French composer."), out.text
+    assert out.connected_sentences == (0,) and out.restated_sentences == ()
+
+
+def test_an_expression_in_parts_beside_a_comma_between_places_takes_the_split_connector(extractor):
+    """ "White [died] at the age of 66 in 1997 [in] Brooklin, Maine": the comma between the places is the only
+    other slot; its neutral is a comma, so the split connector reads and the age, year and cause stay."""
+    text = "White died at the age of 66 in 1997 in Brooklin, Maine of lung cancer."
+    _, _, _, out = _release(extractor, text, "founded")
+    assert out.text.startswith("White was mentioned at the age of 66 in 1997 alongside Brooklin, Maine of lung"), (
+        out.text
+    )
+    assert out.connected_sentences == (0,) and out.restated_sentences == ()

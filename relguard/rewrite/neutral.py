@@ -121,17 +121,24 @@ def connected_words(
     connector, split around the words between its parts ("was mentioned in April 2001 as the second single
     alongside"), where it is the sentence's one expression: its own fill there did not read, and a restatement
     would lose every other word of the sentence. Among other slots a split connector read garbled to a blind
-    reader ("a woman mentioned on her wedding day alongside Hawaii"); those sentences are restated as before."""
+    reader ("a woman mentioned on her wedding day alongside Hawaii"); those sentences are restated as before, but
+    for a comma between two places ("White was mentioned at the age of 66 in 1997 alongside Brooklin, Maine"). A
+    head that opens a bracket before a date holds nothing, and its tail before the name a comma ("Frédéric Talgorn
+    (2 July 1961, Toulouse)"): how a date and a place stand in brackets."""
     neutral = {n: w for n, w in neutral.items() if not w.endswith(BARE) or _bare_reads(masked, n)}
     asides = dated_asides(masked) & set(numbers)
     neutral.update(dict.fromkeys(asides, ""))
-    own = {n: w for n, w in own.items() if n not in asides}
+    dated = {n for n in numbers if masked.slots[n].role == "tail" and masked.slots[n].head in asides}
+    neutral.update(dict.fromkeys(dated, ","))  # "([born] 2 July 1961 [in] Toulouse)": "(2 July 1961, Toulouse)"
+    own = {n: w for n, w in own.items() if n not in asides | dated}
     if any(n not in neutral and n not in own for n in numbers):
         return None
     parts = {n for n in numbers if masked.slots[n].role or masked.slots[n].head >= 0}
     parts |= {masked.slots[n].head for n in parts}
+    parts -= asides | dated
     split = all(_split_reads(masked, n, neutral) for n in parts if masked.slots[n].role)
-    if parts - set(neutral) or (parts and (not split or len(numbers) != 2)):
+    beside = [n for n in numbers if n not in parts | asides | dated and frames[n].name != fr.COMMA]
+    if parts - set(neutral) or (parts and (not split or len(parts) != 2 or beside)):
         return None  # an expression in parts is split around its words only where it is the sentence's one slot
     words = {n: neutral.get(n, own.get(n, "")) for n in numbers}
     for number in parts:
