@@ -194,3 +194,15 @@ def test_an_expression_in_parts_beside_a_comma_between_places_takes_the_split_co
         out.text
     )
     assert out.connected_sentences == (0,) and out.restated_sentences == ()
+
+
+def test_a_place_after_a_year_in_brackets_takes_a_comma_and_so_does_a_second_dated_aside(extractor):
+    """ "(September 21, 1891 – October 3, 1954 [in] Buenos Aires)" and "(born 1741; [died] 24 September 1813 [in]
+    Paris)": no relation reads between a date and a place in brackets, a comma does, and the sentence keeps its
+    dates (2Wiki development: these sentences were restated and lost every date)."""
+    text = "Manuel Romeo (September 21, 1891 – October 3, 1954 in Buenos Aires) was an Argentine film director."
+    _, _, _, out = _release(extractor, text, "founded")
+    assert out.text.startswith("Manuel Romeo (September 21, 1891 – October 3, 1954, Buenos Aires) was an"), out.text
+    text = "Ann Lee (born 2 July 1741 in Lyon; died 24 September 1813 in Paris) was a French composer."
+    _, _, _, out = _release(extractor, text, "founded")
+    assert out.text.startswith("Ann Lee (2 July 1741, Lyon; 24 September 1813, Paris) was a French composer."), out.text

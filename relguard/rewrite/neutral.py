@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from relguard.rewrite import frames as fr
 from relguard.rewrite.guard import misread_sentences
+from relguard.rewrite.mask import mention_at
 from relguard.rewrite.shape import dated_asides, gapped, off_subject, possessor_after, reads_between, wants_plural
 from relguard.rewrite.verbalize import COPULA, Place
 from relguard.types import UNSURE, TypePair
@@ -129,6 +130,7 @@ def connected_words(
     asides = dated_asides(masked) & set(numbers)
     neutral.update(dict.fromkeys(asides, ""))
     dated = {n for n in numbers if masked.slots[n].role == "tail" and masked.slots[n].head in asides}
+    dated |= _after_a_date_in_brackets(masked, numbers) - asides
     neutral.update(dict.fromkeys(dated, ","))  # "([born] 2 July 1961 [in] Toulouse)": "(2 July 1961, Toulouse)"
     own = {n: w for n, w in own.items() if n not in asides | dated}
     if any(n not in neutral and n not in own for n in numbers):
@@ -155,6 +157,24 @@ def connected_words(
                 words = tried
     plain = {n for n in numbers if n in neutral and words[n] == neutral[n] and words[n] != own.get(n)}
     return words, plain | {n for n in parts if masked.slots[n].role == ""}
+
+
+#: A year, maybe with a comma, that ends the text before a slot.
+_YEAR_BEFORE = re.compile(r"\b(?:1\d|20)\d\d\s*,?\s*$")
+
+
+def _after_a_date_in_brackets(masked: MaskedDocument, numbers: Sequence[int]) -> set[int]:
+    """Slots right after a year inside an open bracket and right before a name ("(July 31, 1900 [in] Hebron,
+    Nebraska – April 30, 1971 [in] Redding)"): a comma reads there as a date and a place do in brackets."""
+    found = set()
+    for number in numbers:
+        slot = masked.slots[number]
+        before = masked.text[max(masked.sentences[slot.sentence][0], slot.start - 120) : slot.start]
+        after = len(masked.text[slot.end :]) - len(masked.text[slot.end :].lstrip())
+        named = mention_at(masked, slot.end + after) is not None
+        if named and _YEAR_BEFORE.search(before) and before.rfind("(") > before.rfind(")"):
+            found.add(number)
+    return found
 
 
 def _split_reads(masked: MaskedDocument, number: int, neutral: Mapping[int, str]) -> bool:

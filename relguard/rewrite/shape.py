@@ -114,9 +114,15 @@ def dated_asides(masked: MaskedDocument) -> set[int]:
     return {
         number
         for number, slot in enumerate(masked.slots)
-        if _OPENS_ASIDE.search(masked.text[max(0, slot.start - 4) : slot.start])
+        if (_OPENS_ASIDE.search(masked.text, max(0, slot.start - 4), slot.start) or _next_in_aside(masked, slot))
         and _DATE_IN_ASIDE.match(masked.text, slot.end)
     }
+
+
+def _next_in_aside(masked: MaskedDocument, slot: Slot) -> bool:
+    """A slot after ";" or a dash inside an open bracket: "(born 1741; [died] 24 September 1813)"."""
+    before = masked.text[max(masked.sentences[slot.sentence][0], slot.start - 120) : slot.start]
+    return before.rstrip()[-1:] in (";", "–", "—") and before.rfind("(") > before.rfind(")")
 
 
 def after_fixed_phrase(masked: MaskedDocument) -> set[int]:
