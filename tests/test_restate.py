@@ -283,14 +283,16 @@ def test_a_first_clause_whose_fill_opens_a_clause_after_a_semicolon_is_not_kept(
 def test_a_sentence_whose_slots_are_all_in_a_bracket_keeps_its_main_clause(extractor):
     """From the 2WikiMultiHopQA reading at 66aadbd: "Deon Mouton( born 20 November 1974 in Rehoboth) is a Namibian
     rugby union scrum-half." was restated as its statement alone, and the main clause — what a reader asks about
-    — was lost, since the first clause and the opening both stop at the bracket."""
+    — was lost, since the first clause and the opening both stop at the bracket. The bracket now keeps its date
+    and place too (a comma between them), and the drawn relation is stated after the sentence."""
     text = "Deon Mouton (born 20 November 1974 in Rehoboth) is a Namibian rugby union scrum-half. The end."
     _, masked, _, out = _release(extractor, text, "member_of")
     assert masked.text.startswith("Deon Mouton ([REL_0] 20 November 1974 [REL_0] Rehoboth) is"), masked.text
     assert out.text.startswith(
-        "Deon Mouton is a Namibian rugby union scrum-half. Deon Mouton is a member of Rehoboth."
+        "Deon Mouton (20 November 1974, Rehoboth) is a Namibian rugby union scrum-half. Deon Mouton is a member of "
+        "Rehoboth."
     ), out.text
-    assert out.restated_sentences == (0,) and out.unfillable_sentences == ()
+    assert out.connected_sentences == (0,) and out.restated_sentences == () and out.unfillable_sentences == ()
 
 
 def test_asides_go_only_where_every_slot_is_in_one_and_the_rest_reads():
