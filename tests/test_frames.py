@@ -110,6 +110,10 @@ CASES = [
     # adjectives joined by "but" still open a noun phrase (development reading: restated as "Isis Whit was …")
     ("Isis Whit, a young but important member of a small cult in Scotland, narrates.", NOUN, "founded",
      "Isis Whit, a young but important founder of Scotland, narrates."),
+    # a people in the plural is a subject, not the adjective of a role noun (development reading: "Few New
+    # Zealanders [live on] New Zealand's smaller islands" read "Few New Zealanders New Zealand's smaller islands")
+    ("Few New Zealanders live on New Zealand's smaller islands.", FINITE, "located_in",
+     "Few New Zealanders are associated with New Zealand's smaller islands."),
     # a title between two names after "former" is a role noun ("former Mississippi Governor William Winter")
     ("The idea was conceived by former Ohio Governor William Winter in 1978.", POSSESSIVE, "governed_by",
      "The idea was conceived by former Ohio governor William Winter in 1978."),

@@ -131,3 +131,12 @@ def test_an_article_and_adjectives_of_the_second_name_stay_unless_they_relate(ex
     assert [o.text for t in extraction.triples for o in t.occurrences] == [slot]
     after = text[text.index(slot) + len(slot) :]
     assert after.strip().startswith(kept)
+
+
+def test_of_the_after_a_name_still_relates_it_to_the_next(extractor):
+    """ "[of the]" inside a title the NER cut ("The Lord of the Rings") is kept out of slots, but only where the
+    word before "of" is no name: after a name it relates two names ("Danny White of the Dallas Cowboys")."""
+    from relguard.types import Document
+
+    extraction = extractor.extract(Document("d.txt", "Danny White of the Dallas Cowboys retired in 1988."))
+    assert [o.text for t in extraction.triples for o in t.occurrences] == ["of"]

@@ -210,7 +210,11 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
     one_word = named is not None and " " not in text[named[0] : named[1]].strip()
     if named in c.nationalities and (tag == "JJ" or one_word) and _opens_noun_phrase(before, c):
         return NOUN  # "an English [cricketer for] Leeds United": the nationality is the adjective of a role noun
-    if named in c.nationalities and any(m[0] >= end and not text[end : m[0]].strip() for m in c.mentions):
+    if (
+        named in c.nationalities
+        and not _people(named, c)
+        and any(m[0] >= end and not text[end : m[0]].strip() for m in c.mentions)
+    ):
         return POSSESSIVE  # "had Argentine [mathematician] Manuel Sadosky": a role noun, or "Argentine-born"
     if (
         named is not None
@@ -318,7 +322,16 @@ def _plural_before(start: int, c: Context) -> bool:
         joined = _AND_BEFORE.search(head)
         if joined and any(t[1] == joined.start() and t[3] in ("NNP", "NNPS") for t in c.tagged.tokens):
             return True  # "Fatih Sultan Mehmet Bridge and Fatih Mosque [are named after]", "A, B, and C [own]"
+    if named is not None and named in c.nationalities and _people(named, c):
+        return True  # "New Zealanders [live in]", "the Marines [are]": a people is many
     return tag == "NNS" and named is None  # a name's number is not its last word's ("United States is")
+
+
+def _people(named: tuple[int, int], c: Context) -> bool:
+    """Whether a nationality or group mention names its people in the plural ("New Zealanders", "Marines"), not
+    the adjective ("Argentine"): its last word is a plural noun."""
+    last = [t for t in c.tagged.tokens if named[0] <= t[0] < named[1]][-1:]
+    return bool(last) and last[0][3] in ("NNS", "NNPS") and last[0][2].endswith("s")
 
 
 _AND_BEFORE = re.compile(r",?\s+and\s+$")

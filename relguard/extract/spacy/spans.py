@@ -130,12 +130,21 @@ class SpanCutter:
         if self._title_word(tok) and tok.lower_ not in lex.ROLE_NOUNS:
             return True  # a name the NER missed ("Moderate Party", "Per Westerberg"); titles as roles stay in
         before = self.doc[tok.i - 1] if tok.i > 0 else tok
+        if tok.lower_ == "the" and before.lower_ == "of" and tok.i > 1 and self.ment_of[tok.i - 2] < 0:
+            before = self.doc[tok.i - 2]  # "The Lord of [the] Rings"
         if tok.lower_ in _NAME_JOINERS and 0 < tok.i < len(self.doc) - 1 and self._title_word(before):
             if before.lower_ in lex.ROLE_NOUNS:
                 return False  # "the 58th Governor [of] Mississippi": a role and its preposition, not one name
             after = self.doc[tok.i + 1]
+            if (
+                after.lower_ == "the"
+                and tok.lower_ == "of"
+                and tok.i + 2 < len(self.doc)
+                and self.ment_of[before.i] < 0
+            ):
+                after = self.doc[tok.i + 2]  # not after a name: "Danny White [of the] Dallas Cowboys" relates them
             if self._title_word(after) or (self.ment_of[after.i] >= 0 and after.text[:1].isupper()):
-                return True  # "the Order of Friars Minor": a word inside a name the NER cut short
+                return True  # "the Order of Friars Minor", "The Lord of the Rings": a name the NER cut short
         return tok.i in self._quoted
 
     def _title_word(self, tok: Token) -> bool:
