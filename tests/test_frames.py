@@ -114,6 +114,13 @@ CASES = [
     # Zealanders [live on] New Zealand's smaller islands" read "Few New Zealanders New Zealand's smaller islands")
     ("Few New Zealanders live on New Zealand's smaller islands.", FINITE, "located_in",
      "Few New Zealanders are associated with New Zealand's smaller islands."),
+    # an opening prepositional phrase ends at its noun, a capitalized one too: the slot after it modifies, and the
+    # next is the verb (development reading: "During his First Secretaryship inspired Stavropol, Kulakov who …")
+    ("During his First Secretaryship in Stavropol, Kulakov met Mikhail Gorbachev.", MODIFIER, "located_in",
+     "During his First Secretaryship in Stavropol, Kulakov is located in Mikhail Gorbachev."),
+    # but "Although" opens a clause with its subject: the slot is its verb
+    ("Although Tom Reed was born in Leeds, he was unknown in Ohio.", FINITE, "located_in",
+     "Although Tom Reed was located in Leeds, he was unknown in Ohio."),
     # a title between two names after "former" is a role noun ("former Mississippi Governor William Winter")
     ("The idea was conceived by former Ohio Governor William Winter in 1978.", POSSESSIVE, "governed_by",
      "The idea was conceived by former Ohio governor William Winter in 1978."),

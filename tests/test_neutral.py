@@ -206,3 +206,22 @@ def test_a_place_after_a_year_in_brackets_takes_a_comma_and_so_does_a_second_dat
     text = "Ann Lee (born 2 July 1741 in Lyon; died 24 September 1813 in Paris) was a French composer."
     _, _, _, out = _release(extractor, text, "founded")
     assert out.text.startswith("Ann Lee (2 July 1741, Lyon; 24 September 1813, Paris) was a French composer."), out.text
+
+
+def test_a_verb_whose_object_stands_before_it_takes_the_bare_connector(extractor):
+    """ "through which Minnehaha Creek [flows], and": nothing after the slot is a verb's object, so every transitive
+    fill dangles ("through which Minnehaha Creek borders,"); the bare connector reads and the relation is stated
+    after. A relative clause whose pronoun is the object keeps its own fill ("companies that Acme Corp [bought]:",
+    "the techniques he [taught] profoundly")."""
+    from relguard.rewrite.frames import END, FINITE, read_frames
+
+    text = (
+        "Lake Hiawatha is one of the few lakes through which Minnehaha Creek flows, and the last one before it "
+        "reaches Minnehaha Falls."
+    )
+    _, masked, _, out = _release(extractor, text, "founded")
+    assert read_frames(masked)[0].name == END
+    assert out.text.startswith("Lake Hiawatha is one of the few lakes through which Minnehaha Creek is mentioned,")
+    _, masked, _, _ = _release(extractor, text.replace("through which", "that").replace("flows", "feeds"), None)
+    assert "that Minnehaha Creek [REL_0]," in masked.text, masked.text
+    assert read_frames(masked)[0].name == FINITE  # "lakes that Minnehaha Creek [REL]": the object is "that"

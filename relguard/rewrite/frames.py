@@ -117,6 +117,7 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
         )
         c = Context(text, tags[sentence], mentions, pronouns, hidden_tokens(tags[sentence]), [], heads, norp)
         past = _told_in_the_past(c)
+        headed = {masked.slots[n].head for n in numbers}
         for number in numbers:
             slot = masked.slots[number]
             head = masked.slots[slot.head] if slot.head >= 0 else None
@@ -127,6 +128,8 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
             plural = _plural_before(slot.start - base, c)
             coordinated = frame in (FINITE, MODIFIER) and _after_and(slot.start - base, c)
             name_after, preposition_after, phrase_after = _what_follows(slot.end - base, c)
+            if frame == FINITE and number not in headed and _object_before(slot.start - base, slot.end - base, c):
+                frame = END  # "through which Minnehaha Creek [flows], and": the verb's object stands before it
             frames[number] = Frame(
                 frame,
                 name_after,
@@ -233,8 +236,32 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
     slot_after = adjacent and any(h >= name_after[1] and not text[name_after[1] : h].strip() for h in c.slots)
     if named is not None and named not in c.pronouns and adjacent and not verb_before and (verb_follows or slot_after):
         return ROLE  # "Velvet Revolver [drummer] Matt Sorum [joined]": the names are the subject's noun phrase
-    opening = in_opening_phrase(before) or in_opening_participle(before) or in_apposition(before)
+    one_name = sum(1 for m in c.mentions if m[1] <= start) <= 1  # "In Madrid Sofia Jansen [REL]" has its subject
+    opening = in_opening_phrase(before, proper=one_name) or in_opening_participle(before) or in_apposition(before)
     return MODIFIER if verb_before or verb_follows or opening else FINITE
+
+
+#: What may follow a verb whose object stood before it: the clause ends, or an adverb or conjunction follows.
+_CLAUSE_GOES_ON = frozenset({",", ".", ":", ";", "CC", "RB", "-RRB-"})
+
+
+def _object_before(start: int, end: int, c: Context) -> bool:
+    """Whether a finite slot has nothing after it that a verb could take ("through which Minnehaha Creek [flows],
+    and", ""South Park" [was extended] again until 2016"), after no copula, and its clause is no relative clause
+    whose pronoun is the object ("companies that they [acquired]:" reads with any transitive verb)."""
+    after = next((t for t in c.tagged.tokens if t[0] >= end), None)
+    if after is not None and after[3] not in _CLAUSE_GOES_ON and after[2] not in (",", ".", ";", ":"):
+        return False
+    before = looking_back(
+        [t for t in c.tagged.tokens if t[1] <= start and t[3] not in ("RB", "RBR", "RBS") and t[2] != "first"]
+    )
+    if before and before[-1][2].lower() in COPULA_WORDS:
+        return False  # "at which it was first [performed]": the copula's participle, not a verb of its own
+    if len(before) > 1 and before[-1][3] == "PRP" and before[-2][3] in ("NN", "NNS"):
+        return False  # "the techniques he [taught] profoundly": a relative clause without its pronoun
+    low = clause_start(before, c)
+    relative = [n for n, t in enumerate(before) if n >= low and t[2].lower() in ("that", "which", "whom", "who")]
+    return not relative or (relative[-1] > 0 and before[relative[-1] - 1][3] in ("IN", "TO"))
 
 
 def _after_and(start: int, c: Context) -> bool:

@@ -195,9 +195,16 @@ _OPENS_A_PHRASE = frozenset({"in", "at", "for", "on", "from", "as", "during", "a
 
 
 def _bare_reads(masked: MaskedDocument, number: int) -> bool:
-    """Whether the preposition the text keeps after slot ``number`` reads after "mentioned"."""
+    """Whether the preposition the text keeps after slot ``number`` reads after "mentioned", or the clause ends
+    there ("through which Minnehaha Creek is mentioned, and", "South Park was mentioned again until 2016")."""
     following = masked.text[masked.slots[number].end :].split(maxsplit=1)
-    return bool(following) and following[0].lower() in _AFTER_BARE
+    if not following:
+        return True
+    word = following[0].lower()
+    return word in _AFTER_BARE or word[:1] in ",.;:)" or word.rstrip(",.;") in _ADVERBS_AFTER_BARE
+
+
+_ADVERBS_AFTER_BARE = frozenset({"again", "also", "later", "twice", "once", "often", "then", "first", "only"})
 
 
 def _reads(masked: MaskedDocument, words: Mapping[int, str], frames: Sequence[Frame]) -> bool:

@@ -23,15 +23,25 @@ def takes_the(name: str) -> bool:
     return bool(_TAKES_THE.fullmatch(name))
 
 
-def in_opening_phrase(before: Sequence[Token]) -> bool:
+_SUBORDINATORS = frozenset(
+    {"although", "though", "while", "whilst", "whereas", "because", "if", "unless", "when", "whenever", "that"}
+)
+
+
+def in_opening_phrase(before: Sequence[Token], *, proper: bool = False) -> bool:
     """Whether the sentence opens with a prepositional phrase and the slot follows its noun, which a preposition
-    other than "of" governs ("At the time of the referendum on membership [in] the EU, Esch …"): no subject yet."""
+    other than "of" governs ("At the time of the referendum on membership [in] the EU, Esch …"): no subject yet.
+    With ``proper`` (one name at most before the slot) a capitalized noun counts ("During his First
+    Secretaryship [in] Stavropol, Kulakov …")."""
+    nouns = ("NN", "NNS", "NNP", "NNPS") if proper else ("NN", "NNS")
     if not before or before[0][3] != "IN" or any(t[2] == "," for t in before):
         return False
+    if before[0][2].lower() in _SUBORDINATORS:
+        return False  # "Although Tymiński [was born in]": a clause, with its subject
     for _, _, word, tag in reversed(before):
         if tag in ("IN", "TO"):
-            return word.lower() not in ("of", "than", "that") and before[-1][3] in ("NN", "NNS")
-        if tag not in ("NN", "NNS", "JJ", "JJR", "JJS", "DT", "PRP$", "HYPH", "VBN", "VBG"):
+            return word.lower() not in ("of", "than", "that") and before[-1][3] in nouns
+        if tag not in (*nouns, "JJ", "JJR", "JJS", "DT", "PRP$", "HYPH", "VBN", "VBG"):
             return False
     return False
 
