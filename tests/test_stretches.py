@@ -140,3 +140,13 @@ def test_of_the_after_a_name_still_relates_it_to_the_next(extractor):
 
     extraction = extractor.extract(Document("d.txt", "Danny White of the Dallas Cowboys retired in 1988."))
     assert [o.text for t in extraction.triples for o in t.occurrences] == ["of"]
+
+
+def test_a_capitalized_title_takes_its_role_modifier_into_the_slot(extractor):
+    """ "Nintendo Australia's Managing [Director], Rose Lappin": the title's first word stayed in the text as if a
+    name the NER cut ("Managing associated with,"); a role modifier before a role noun is the title's."""
+    from relguard.types import Document
+
+    text = "Nintendo Australia's Managing Director, Rose Lappin, has said that Excitebots will not be released."
+    extraction = extractor.extract(Document("d.txt", text))
+    assert "Managing Director" in [o.text for t in extraction.triples for o in t.occurrences]

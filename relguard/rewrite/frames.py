@@ -216,6 +216,7 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
     if (
         named in c.nationalities
         and not _people(named, c)
+        and not text[: named[0]].rstrip().endswith((",", ";"))  # ", Bohigian [served as … of] Idealab": a subject
         and any(m[0] >= end and not text[end : m[0]].strip() for m in c.mentions)
     ):
         return POSSESSIVE  # "had Argentine [mathematician] Manuel Sadosky": a role noun, or "Argentine-born"

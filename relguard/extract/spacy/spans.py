@@ -127,7 +127,7 @@ class SpanCutter:
         a name the NER cut short (capitalized inside the sentence, "Staring at the Sun"), and quoted titles."""
         if tok.like_num or tok.pos_ == "NUM" or tok.text == "%" or tok.ent_type_ in _VALUE_ENTITIES:
             return True
-        if self._title_word(tok) and tok.lower_ not in lex.ROLE_NOUNS:
+        if self._title_word(tok) and tok.lower_ not in lex.ROLE_NOUNS and not self._title_modifier(tok):
             return True  # a name the NER missed ("Moderate Party", "Per Westerberg"); titles as roles stay in
         before = self.doc[tok.i - 1] if tok.i > 0 else tok
         if tok.lower_ == "the" and before.lower_ == "of" and tok.i > 1 and self.ment_of[tok.i - 2] < 0:
@@ -146,6 +146,11 @@ class SpanCutter:
             if self._title_word(after) or (self.ment_of[after.i] >= 0 and after.text[:1].isupper()):
                 return True  # "the Order of Friars Minor", "The Lord of the Rings": a name the NER cut short
         return tok.i in self._quoted
+
+    def _title_modifier(self, tok: Token) -> bool:
+        """A capitalized role modifier right before a role noun: "Managing Director", "Vice President"."""
+        nxt = self.doc[tok.i + 1] if tok.i + 1 < len(self.doc) else None
+        return tok.lower_ in lex.ROLE_MODIFIERS and nxt is not None and nxt.lower_ in lex.ROLE_NOUNS
 
     def _title_word(self, tok: Token) -> bool:
         """A capitalized word inside the sentence (not its first word, not an acronym)."""

@@ -44,8 +44,8 @@ def noun_part(tok: Token) -> bool:
     "late wife", "board member"); not a description ("a small village", "the 2010 album")."""
     if tok.dep_ == "det":
         return True
-    if tok.dep_ == "compound":
-        return tok.pos_ == "NOUN" or tok.is_lower or tok.text == "."  # "board member", "gen. mgr"
+    if tok.dep_ == "compound":  # "board member", "gen. mgr", "Managing Director"
+        return tok.pos_ == "NOUN" or tok.is_lower or tok.text == "." or tok.lower_ in lex.ROLE_MODIFIERS
     return tok.dep_ == "amod" and tok.lower_ in lex.ROLE_MODIFIERS
 
 
