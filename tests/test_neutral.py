@@ -183,6 +183,12 @@ def test_a_birth_date_and_place_in_brackets_keep_the_date_and_the_place(extracto
     assert "[REL_0] 2 July 1961 [REL_0] Toulouse" in masked.text, masked.text
     assert out.text.startswith("Ann Lee (2 July 1961, Toulouse, France) is a French composer."), out.text
     assert out.connected_sentences == (0,) and out.restated_sentences == ()
+    # a closing part outside the bracket is no place after a date (held-out paired reading: "Cristina Rodríguez
+    # (c. 1075), El Cid and Jimena Díaz.")
+    text = "Cristina Rodríguez (born c. 1075) was a daughter of El Cid and Jimena Díaz."
+    _, masked, _, out = _release(extractor, text, "founded")
+    assert "[REL_0] c. 1075) [REL_0] El Cid" in masked.text, masked.text
+    assert "1075), El Cid" not in out.text, out.text
 
 
 def test_an_expression_in_parts_beside_a_comma_between_places_takes_the_split_connector(extractor):

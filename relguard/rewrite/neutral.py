@@ -129,7 +129,13 @@ def connected_words(
     neutral = {n: w for n, w in neutral.items() if not w.endswith(BARE) or _bare_reads(masked, n)}
     asides = dated_asides(masked) & set(numbers)
     neutral.update(dict.fromkeys(asides, ""))
-    dated = {n for n in numbers if masked.slots[n].role == "tail" and masked.slots[n].head in asides}
+    dated = {
+        n
+        for n in numbers
+        if masked.slots[n].role == "tail"
+        and masked.slots[n].head in asides
+        and ")" not in masked.text[masked.slots[masked.slots[n].head].end : masked.slots[n].start]
+    }  # the tail inside the bracket: "([born] c. 1075) [was a daughter of] El Cid" is no place after a date
     dated |= _after_a_date_in_brackets(masked, numbers) - asides
     neutral.update(dict.fromkeys(dated, ","))  # "([born] 2 July 1961 [in] Toulouse)": "(2 July 1961, Toulouse)"
     own = {n: w for n, w in own.items() if n not in asides | dated}
