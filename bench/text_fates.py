@@ -23,7 +23,7 @@ import zlib
 from pathlib import Path
 
 from relguard.engine.backends import Backends
-from relguard.engine.outcomes import OutcomeTable, sample_table
+from relguard.engine.outcomes import OutcomeTable, guarantee_of, sample_table
 from relguard.engine.rewrite import mask_document
 from relguard.evaluation.datasets import load_dataset
 from relguard.extract.spacy import SpacyExtractor
@@ -62,8 +62,7 @@ def _stable_table(keys, distances, *, pools, privacy) -> OutcomeTable:
     for row, key in enumerate(keys):
         own = dataclasses.replace(privacy, seed=zlib.crc32(repr(key).encode()) ^ privacy.seed)
         predicates.append(sample_table([key], distances[row : row + 1], pools=pools, privacy=own).predicates[0])
-    drawn = sample_table([], distances[:0], pools=pools, privacy=privacy)
-    return OutcomeTable(tuple(keys), tuple(predicates), dict(pools), drawn.guarantee)
+    return OutcomeTable(tuple(keys), tuple(predicates), dict(pools), guarantee_of(privacy))
 
 
 def main() -> int:
