@@ -18,7 +18,6 @@ clause where that reads alone (:mod:`relguard.rewrite.clause`) and states the re
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -50,7 +49,17 @@ from relguard.rewrite.shape import (
     stacked,
     wants_plural,
 )
-from relguard.rewrite.verbalize import STYLES, Ask, FormVerbalizer, Place, Styled, Verbalizer, split_preposition
+from relguard.rewrite.verbalize import (
+    RANK,
+    STYLES,
+    Ask,
+    FormVerbalizer,
+    Place,
+    Styled,
+    Verbalizer,
+    ranked_role,
+    split_preposition,
+)
 from relguard.types import SanitizedDocument, TypePair
 
 
@@ -335,17 +344,19 @@ def slot_words(
         texts[number] = words
     for number in sorted(only):
         slot = masked.slots[number]
-        tail = slot.role == "tail" and frames[number].name == "tail"
-        if tail and slot.head in texts and _RANK.fullmatch(masked.text, masked.slots[slot.head].end, slot.start):
-            ranked = _ranked_role(masked, slot, frames, outcomes, verbalize, forms, tailed)
+        if slot.role != "tail" or frames[number].name != "tail":
+            continue
+        if slot.head in texts and RANK.fullmatch(masked.text, masked.slots[slot.head].end, slot.start):
+            head = outcomes[masked.slots[slot.head].groups[0]]
+            place = place_of(masked, slot.head, frames[slot.head], forms, tailed)
+            ranked = ranked_role(verbalize, head.predicate, head.type_pair, place)
             if ranked is None:
                 unfillable.add(slot.sentence)  # "died [the 58th] in": a rank wants a role noun after it
             else:
                 texts[slot.head], texts[number] = ranked
-            continue
-        if slot.role == "tail" and frames[number].name == "tail" and not reads_between(masked, slot):
+        elif not reads_between(masked, slot):
             unfillable.add(slot.sentence)
-        elif slot.role == "tail" and frames[number].name == "tail" and slot.head in texts:
+        elif slot.head in texts:
             body, preposition = split_preposition(texts[slot.head])
             if preposition:
                 texts[slot.head], texts[number] = body, preposition
@@ -354,33 +365,6 @@ def slot_words(
             else:
                 unfillable.add(slot.sentence)  # "6,493, which organized, to 7,049, the 2011 Census"
     return texts, unfillable
-
-
-#: An article and an ordinal between an expression's verb and its role noun ("served as [the 42nd] President of"):
-#: the rank is the text's, the role the relation's.
-_RANK = re.compile(
-    r"\s*(?:the|a|an|its|his|her|their)\s+(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|"
-    r"sixth|seventh|eighth|ninth|tenth|eleventh|twelfth)\s*"
-)
-_VERB_FRAMES = frozenset({"finite", "modifier"})
-
-
-def _ranked_role(masked, slot, frames, outcomes, verbalize, forms, tailed) -> tuple[str, str] | None:
-    """(the head's words, the tail's) for an expression whose parts a rank splits ("Clinton [served as] the 42nd
-    [President of] the United States"): a copula at the head and the drawn predicate's role noun at the tail
-    ("Clinton was the 42nd founder of the United States", "the 58th person who died in Mississippi"); None where
-    the shape differs or there is no noun."""
-    if frames[slot.head].name not in _VERB_FRAMES:
-        return None
-    sampled = outcomes[masked.slots[slot.head].groups[0]]
-    place = place_of(masked, slot.head, frames[slot.head], forms, tailed)
-    noun = verbalize(sampled.predicate, sampled.type_pair, replace(place, frame="noun", name_after=True))
-    if not noun or noun.startswith("one "):
-        return None  # "the 42nd one that founded": no noun for the predicate or its subject's kind
-    copula = ("were" if place.plural else "was") if place.past else ("are" if place.plural else "is")
-    if place.frame == "modifier":
-        copula = f"{'who' if place.person else 'that'} {copula}"
-    return copula, noun
 
 
 def _same_preposition(masked: MaskedDocument, slot, sampled: Sampled, verbalize: Verbalizer, place: Place) -> bool:

@@ -217,14 +217,10 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
         named in c.nationalities
         and not _people(named, c)
         and not text[: named[0]].rstrip().endswith((",", ";"))  # ", Bohigian [served as … of] Idealab": a subject
-        and any(m[0] >= end and not text[end : m[0]].strip() for m in c.mentions)
+        and _name_right_after(end, c)
     ):
         return POSSESSIVE  # "had Argentine [mathematician] Manuel Sadosky": a role noun, or "Argentine-born"
-    if (
-        named is not None
-        and _role_adjective_before(named, before)
-        and any(m[0] >= end and not c.text[end : m[0]].strip() for m in c.mentions)
-    ):
+    if named is not None and _role_adjective_before(named, before) and _name_right_after(end, c):
         return POSSESSIVE  # "by former Mississippi [Governor] William Winter": a title between two names
     if named is not None and _opens_noun_phrase(before, c) and not _object_after(end, c):
         return POSSESSIVE  # "an Acme Corp [employee]": the name modifies the noun, as "Acme Corp's [employee]"
@@ -251,7 +247,7 @@ def _object_before(start: int, end: int, c: Context) -> bool:
     and", ""South Park" [was extended] again until 2016"), after no copula, and its clause is no relative clause
     whose pronoun is the object ("companies that they [acquired]:" reads with any transitive verb)."""
     after = next((t for t in c.tagged.tokens if t[0] >= end), None)
-    if after is not None and after[3] not in _CLAUSE_GOES_ON and after[2] not in (",", ".", ";", ":"):
+    if after is not None and after[3] not in _CLAUSE_GOES_ON:
         return False
     before = looking_back(
         [t for t in c.tagged.tokens if t[1] <= start and t[3] not in ("RB", "RBR", "RBS") and t[2] != "first"]
@@ -290,6 +286,11 @@ def _opens_noun_phrase(before: Sequence[Token], c: Context) -> bool:
 
 #: Adjectives of a title that open a noun phrase of two names ("former Mississippi Governor William Winter").
 _TITLE_ADJECTIVES = frozenset({"former", "then", "late", "future", "current", "incumbent", "longtime"})
+
+
+def _name_right_after(end: int, c: Context) -> bool:
+    """Whether a name starts right after ``end``, only blanks between."""
+    return any(m[0] >= end and not c.text[end : m[0]].strip() for m in c.mentions)
 
 
 def _role_adjective_before(named: tuple[int, int], before: Sequence[Token]) -> bool:

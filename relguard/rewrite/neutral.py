@@ -23,8 +23,16 @@ from typing import TYPE_CHECKING
 from relguard.rewrite import frames as fr
 from relguard.rewrite.guard import misread_sentences
 from relguard.rewrite.mask import mention_at
-from relguard.rewrite.shape import dated_asides, gapped, off_subject, possessor_after, reads_between, wants_plural
-from relguard.rewrite.verbalize import COPULA, Place
+from relguard.rewrite.shape import (
+    bracketed_before,
+    dated_asides,
+    gapped,
+    off_subject,
+    possessor_after,
+    reads_between,
+    wants_plural,
+)
+from relguard.rewrite.verbalize import COPULA, Place, copula_of
 from relguard.types import UNSURE, TypePair
 
 if TYPE_CHECKING:
@@ -85,8 +93,7 @@ def neutral_words(place: Place, type_pair: TypePair | None = None) -> str | None
     if frame == fr.TAIL:
         return CONNECTOR.rsplit(" ", 1)[1]
     if frame in (fr.FINITE, fr.END):
-        copula = ("were" if place.plural else "was") if place.past else ("are" if place.plural else "is")
-        return f"{copula} {participle}"
+        return f"{copula_of(place)} {participle}"
     if frame in (fr.MODIFIER, fr.COPULA, fr.APPOSITION):
         return participle
     if frame == fr.START:
@@ -167,6 +174,7 @@ def connected_words(
 
 #: A year, maybe with a comma, that ends the text before a slot.
 _YEAR_BEFORE = re.compile(r"\b(?:1\d|20)\d\d\s*,?\s*$")
+_BLANKS = re.compile(r"\s*")
 
 
 def _after_a_date_in_brackets(masked: MaskedDocument, numbers: Sequence[int]) -> set[int]:
@@ -175,10 +183,9 @@ def _after_a_date_in_brackets(masked: MaskedDocument, numbers: Sequence[int]) ->
     found = set()
     for number in numbers:
         slot = masked.slots[number]
-        before = masked.text[max(masked.sentences[slot.sentence][0], slot.start - 120) : slot.start]
-        after = len(masked.text[slot.end :]) - len(masked.text[slot.end :].lstrip())
-        named = mention_at(masked, slot.end + after) is not None
-        if named and _YEAR_BEFORE.search(before) and before.rfind("(") > before.rfind(")"):
+        before = bracketed_before(masked, slot)
+        named = mention_at(masked, _BLANKS.match(masked.text, slot.end).end()) is not None
+        if named and before is not None and _YEAR_BEFORE.search(before):
             found.add(number)
     return found
 

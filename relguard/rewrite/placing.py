@@ -47,8 +47,9 @@ def place_of(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[i
 def _kind_before(masked: MaskedDocument, position: int) -> str | None:
     """The public type of the name right before ``position`` (only blanks or a comma between); None where a word
     that is no name stands there."""
-    for _, end, kind in reversed(masked.mentions[: bisect.bisect_left(masked.mentions, (position,))]):
-        if end <= position:  # the mentions from ``position`` on end after it: only those before are read
+    for at in range(bisect.bisect_left(masked.mentions, (position,)) - 1, -1, -1):
+        _, end, kind = masked.mentions[at]  # the mentions from ``position`` on end after it: only those before
+        if end <= position:
             return kind if not masked.text[end:position].strip(" ,") else None
     return None
 

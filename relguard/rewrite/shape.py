@@ -121,8 +121,15 @@ def dated_asides(masked: MaskedDocument) -> set[int]:
 
 def _next_in_aside(masked: MaskedDocument, slot: Slot) -> bool:
     """A slot after ";" or a dash inside an open bracket: "(born 1741; [died] 24 September 1813)"."""
+    before = bracketed_before(masked, slot)
+    return before is not None and before.rstrip()[-1:] in (";", "–", "—")
+
+
+def bracketed_before(masked: MaskedDocument, slot: Slot) -> str | None:
+    """The text of the slot's sentence right before it (120 characters at most) where a bracket opened there is
+    still open at the slot, else None: "(July 31, 1900 [in] Hebron", "(born 1741; [died] …"."""
     before = masked.text[max(masked.sentences[slot.sentence][0], slot.start - 120) : slot.start]
-    return before.rstrip()[-1:] in (";", "–", "—") and before.rfind("(") > before.rfind(")")
+    return before if before.rfind("(") > before.rfind(")") else None
 
 
 def after_fixed_phrase(masked: MaskedDocument) -> set[int]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from relguard.candidates.forms import default_forms
 from relguard.rewrite import frames as fr
@@ -108,6 +108,35 @@ class Ask:
 
 #: What a fill calls: (sampled predicate, public type pair, the slot's place) → the words, or None (unfillable).
 Verbalizer = Callable[[str, TypePair, Place], "str | None"]
+
+
+def copula_of(place: Place) -> str:
+    """The copula in the place's tense and number: "is", "are", "was", "were"."""
+    return ("were" if place.plural else "was") if place.past else ("are" if place.plural else "is")
+
+
+#: An article and an ordinal between an expression's verb and its role noun ("served as [the 42nd] President of"):
+#: the rank is the text's, the role the relation's.
+RANK = re.compile(
+    r"\s*(?:the|a|an|its|his|her|their)\s+(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|"
+    r"sixth|seventh|eighth|ninth|tenth|eleventh|twelfth)\s*"
+)
+
+
+def ranked_role(verbalize: Verbalizer, predicate: str, type_pair: TypePair, place: Place) -> tuple[str, str] | None:
+    """(the head's words, the tail's) for an expression whose parts a rank splits ("Clinton [served as] the 42nd
+    [President of] the United States"), ``place`` the head's: a copula at the head and the drawn predicate's role
+    noun at the tail ("Clinton was the 42nd founder of the United States", "the 58th person who died in
+    Mississippi"); None where the head is no verb or there is no noun."""
+    if place.frame not in (fr.FINITE, fr.MODIFIER):
+        return None
+    noun = verbalize(predicate, type_pair, replace(place, frame=fr.NOUN, name_after=True))
+    if not noun or noun.startswith("one "):
+        return None  # "the 42nd one that founded": no noun for the predicate or its subject's kind
+    copula = copula_of(place)
+    if place.frame == fr.MODIFIER:
+        copula = f"{'who' if place.person else 'that'} {copula}"
+    return copula, noun
 
 
 def participle(finite: str) -> str | None:
