@@ -23,6 +23,14 @@ KIN = words(
     confessor mentor protégé successor predecessor"""
 )
 
+#: Adverbs of time, order and degree that may open a clause's verb ("Alice Smith [later] joined Acme"): outside the
+#: relation's words, facts of their own (a default-mode slot starts after them).
+LOOSE_ADVERBS = words(
+    """also later then once first still again subsequently eventually originally previously formerly currently
+    initially finally briefly soon twice jointly frequently often recently successfully unsuccessfully famously
+    notably primarily mainly mostly largely officially temporarily permanently regularly occasionally repeatedly
+    immediately shortly already only even both"""
+)
 #: Adjectives that say how a name stands to another ("the rival Lakers", "its parent Acme Corp"): before the second
 #: name they are the relation's words, not a description of the name, and stay in its slot.
 RELATIONAL_ADJECTIVES = words(

@@ -43,6 +43,8 @@ def release(extractor, text: str, predicate: str | None = None, **by_pair: str |
 CASES = [
     # the verb of its clause: a finite verb, the slot holding the whole expression (auxiliaries, agent "by")
     ("Acme Corp is sponsored by Globex Inc.", FINITE, "acquired", "Acme Corp acquired Globex Inc."),
+    # an adverb that opens the clause stays, and "later" tells the past where no other verb does
+    ("Alice Smith later joined Acme Corp.", FINITE, "leads", "Alice Smith later led Acme Corp."),
     # the description stays ("a racing video game"); the slot after it is a participle
     # (after a noun phrase, the predicate's closing preposition: it attaches to the noun and adds no clause)
     ("Daytona USA is a racing video game developed by Sega.", MODIFIER, "owned_by",
@@ -55,6 +57,10 @@ CASES = [
      "Acme Tools is a set of digital audio editor tools owned by Globex Inc."),
     # the name after a possessive holds a role: its noun
     ("Acme Corp's founder Alice Smith retired.", POSSESSIVE, "employs", "Acme Corp's employee Alice Smith retired."),
+    # the object's role of a verb between people is the form's own noun (development reading: "Burns's [nephew]
+    # Thomas Burns" with "appointed" had no noun, and the sentence was restated)
+    ("Alice Smith's brother Bob Smith retired.", POSSESSIVE, "succeeded",
+     "Alice Smith's predecessor Bob Smith retired."),
     # ", and educator" goes on a list of nouns after "is": the slot modifies the last one, the verb is taken
     ("Bill Myers is a musician, bandleader, and educator from North Carolina.", MODIFIER, "located_in",
      "Bill Myers is a musician, bandleader, and educator in North Carolina."),
@@ -241,6 +247,11 @@ def test_seams_are_mended_articles_capitals_and_spaces(extractor):
     assert out.text == "Paris is the capital of France."
     _, masked, frames, out = release(extractor, "Bob Jones, an Acme Corp employee, spoke.", "founded")
     assert frames[0].name == POSSESSIVE and "an Acme Corp founder, spoke" in out.text, (masked.text, out.text)
+    # an adverb that stays before a slot goes after the auxiliary a fill opens with (development reading: "It also is
+    # named after", "originally was buried at")
+    _, masked, frames, out = release(extractor, "Bob Jones also joined Acme Corp in 1990.", "member_of")
+    assert "[REL_0]" in masked.text and "also [REL_0]" in masked.text, masked.text
+    assert out.text == "Bob Jones was also a member of Acme Corp in 1990.", out.text
 
 
 def test_frames_read_the_masked_sentence_only_not_the_group_numbers():

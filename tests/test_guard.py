@@ -93,6 +93,9 @@ def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
         # a capitalized "As" inside a name opens no clause (development reading: "Naomi van As is a … player that
         # is a member of" had no main verb and the sentence was restated)
         ("Naomi van As is a hockey player that is a member of MHC Laren.", "that is a member of"),
+        # "That" as a determiner opens no clause (development reading: "That Summer of White Roses is a 1989 film
+        # [directed by] Rajko Grlić" had no main verb, and the sentence was restated without its year)
+        ("That Summer of White Roses is a 1989 British film by Rajko Grlić.", "by"),
     ],
 )
 def test_a_fill_that_reads_in_its_place_is_kept(text, fill):

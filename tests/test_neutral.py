@@ -93,7 +93,7 @@ def test_a_connector_at_the_end_of_its_clause_leaves_no_preposition_hanging():
     assert neutral_words(Place(END, name_after=False, phrase_after=True)) == f"is {CONNECTOR}"
 
 
-def test_after_a_possessive_only_a_person_stands_without_a_connector():
+def test_after_a_possessive_only_a_place_takes_a_connector():
     """ "Acme's [REL] Alice Smith" reads as "Acme's Alice Smith"; "Sean's [REL] East Asia" as "Sean's East Asia" does
     not: there the connector is "connection with", and the leak scan excuses an original worded so."""
     from relguard.rewrite.frames import NOUN, POSSESSIVE
@@ -103,13 +103,22 @@ def test_after_a_possessive_only_a_person_stands_without_a_connector():
     assert neutral_words(Place(POSSESSIVE, owner=True), ("ORG", "PERSON")) == ""
     assert neutral_words(Place(POSSESSIVE, owner=True, inverted=True), ("PERSON", "ORG")) == ""
     assert neutral_words(Place(POSSESSIVE, owner=True), ("PERSON", "GPE")) == OWNED == "connection with"
-    assert neutral_words(Place(POSSESSIVE, owner=True), ("PERSON", "WORK_OF_ART")) == OWNED
+    assert neutral_words(Place(POSSESSIVE, owner=True), ("PERSON", "LOC")) == OWNED
+    # a work, a company or a name of unsure kind reads owned as it stands: "TVOntario's Polka Dot Door"
+    assert neutral_words(Place(POSSESSIVE, owner=True), ("ORG", "WORK_OF_ART")) == ""
+    assert neutral_words(Place(POSSESSIVE, owner=True), ("PERSON", "ENTITY")) == ""
+    # before what owns a noun itself: "Dore's connection with Dante's Divine Comedy", not "Dore's Dante's …"
+    assert neutral_words(Place(POSSESSIVE, owner=True, owning_after=True), ("PERSON", "ENTITY")) == OWNED
     assert neutral_words(Place(POSSESSIVE), ("NORP", "GPE")) == ""  # "the renowned Han [REL] Huo Qubing"
     assert is_connector("connection with") and not is_connector("connection")
     alone = Place(POSSESSIVE, pronoun=True, name_after=False, comma_after=True)  # "his [deputy], Mcebisi Jonas"
     assert neutral_words(alone, ("PERSON", "PERSON")) == ASSOCIATE == "associate" and is_connector("associate")
     assert neutral_words(alone, ("PERSON", "ENTITY")) == ASSOCIATE
     assert neutral_words(alone, ("PERSON", "GPE")) is None  # "his associate, Ohio" does not read
+    after_pronoun = Place(POSSESSIVE, pronoun=True, name_after=True)  # "his [cousin] Berke of the Golden Horde"
+    assert neutral_words(after_pronoun, ("PERSON", "PERSON")) == ASSOCIATE
+    assert neutral_words(after_pronoun, ("ORG", "GPE")) is None  # "its associate New York City" does not read
+    assert neutral_words(after_pronoun, ("PERSON", "ENTITY")) is None  # "his associate Twinkies" does not either
     before_a_noun = Place(POSSESSIVE, name_after=False, owner=True)  # "a Hanna-Barbera [animated] television series"
     assert neutral_words(before_a_noun, ("PERSON", "PERSON")) is None
     ordinal = Place(NOUN, name_after=False, comma_after=True)  # "his thirteenth [wife], Lady Hong"
@@ -231,3 +240,20 @@ def test_a_verb_whose_object_stands_before_it_takes_the_bare_connector(extractor
     _, masked, _, _ = _release(extractor, text.replace("through which", "that").replace("flows", "feeds"), None)
     assert "that Minnehaha Creek [REL_0]," in masked.text, masked.text
     assert read_frames(masked)[0].name == FINITE  # "lakes that Minnehaha Creek [REL]": the object is "that"
+
+
+def test_what_follows_a_possessive_slot_is_read_from_the_masked_text(extractor):
+    """From the development reading: "one of Gustave Dore's [illustrations of] Dante's Divine Comedy" keeps the
+    connector (a name that owns the rest of itself follows); "Seok's [settlement on] Hanok Village" needs none."""
+    from relguard.rewrite import mask
+    from relguard.rewrite.frames import read_frames
+    from relguard.rewrite.placing import place_of
+    from relguard.types import Document
+
+    def place(text):
+        extraction = extractor.extract(Document("d.txt", text))
+        masked = mask(extraction, {t.pair_key: n for n, t in enumerate(sorted(extraction.triples, key=str))})
+        return place_of(masked, 0, read_frames(masked)[0], {}, set())
+
+    assert place("It featured one of Gustave Dore's illustrations of Dante's Divine Comedy.").owning_after
+    assert not place("The city hopes that Seok's settlement on Hanok Village will help.").owning_after

@@ -140,7 +140,9 @@ class InventoryCandidates:
         return {"backend": self.name}
 
     def forms(self, predicate: str, type_pair: TypePair | None = None) -> dict:
-        """How a predicate reads: ``clause`` ("is the capital of"), ``inverse`` ("has as its capital"), ``noun``.
+        """How a predicate reads: ``clause`` ("is the capital of"), ``inverse`` ("has as its capital"), ``noun``,
+        and ``inverse_noun``, the object's role: the form's own ("predecessor" for "succeeded"), else the noun of
+        the reverse pool's predicate that reads the same relation the other way.
 
         The wording may depend on the public subject type ("was claimed by" for an event, "is claimed by"
         for a place); without a type pair the first wording found is used.
@@ -150,7 +152,9 @@ class InventoryCandidates:
             clause = form.get("clause") or predicate.replace("_", " ")
             found = {"clause": clause, "noun": form.get("noun"), "inverse": form.get("inverse")}
             if type_pair:
-                found["inverse_noun"] = self._inverse_noun(clause, form.get("inverse"), type_pair)
+                found["inverse_noun"] = form.get("inverse_noun") or self._inverse_noun(
+                    clause, form.get("inverse"), type_pair
+                )
             return found
         return default_forms(predicate, type_pair)
 

@@ -25,7 +25,7 @@ from itertools import pairwise
 from relguard.extract.positions import MentionTable, PlacedMention, Region
 from relguard.extract.regions import UNREAD, opens_noun_phrase, positional_pairs
 from relguard.types import DocumentExtraction, Occurrence, Triple
-from relguard.wordlist import RELATIONAL_ADJECTIVES
+from relguard.wordlist import LOOSE_ADVERBS, RELATIONAL_ADJECTIVES
 
 #: An article right before a name stays with it ("founded [the] Acme Corp"): it is the name's, not the relation's.
 _POSSESSIVE = re.compile(r"['’](?:s\b|(?=\s))")  # "Acme's", and "Isis' cousin" after a name ending in s
@@ -129,7 +129,7 @@ def widen_to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:
         stretch = _stretch_around(rows.get(o.sentence, []), o.start, o.end)
         if stretch is not None and _widens(text, *stretch):
             described = _DESCRIBED.match(text, stretch[0]) or opens_noun_phrase(text, *stretch_first(rows, o))
-            start = o.start if described else _after_subject(text, stretch[0], o.start)
+            start = o.start if described else _after_adverbs(text, _after_subject(text, stretch[0], o.start), o.end)
             end = _before_modifiers(text, o.end, _before_description(text, start, stretch[1]))
             earlier = regions.get((o.sentence, *stretch), (start, end))
             regions[(o.sentence, *stretch)] = (min(start, earlier[0]), max(end, earlier[1]))
@@ -221,6 +221,16 @@ def _after_subject(text: str, start: int, span: int) -> int:
     return found.end() if found is not None and found.end() <= span else start
 
 
+def _after_adverbs(text: str, start: int, span_end: int) -> int:
+    """Where a widened stretch starts after the adverbs that open it and say when or how, not what ("Alice
+    [originally] voiced", "[later] joined", "[also] founded"): they stay in the text, facts of their own that
+    read the same with every wording of the relation; a hedge or a negation ("allegedly", "never") stays in."""
+    found = _LOOSE_ADVERBS.match(text, start)
+    return found.end() if found is not None and found.end() < span_end else start
+
+
+#: The adverbs that open a stretch (:data:`relguard.wordlist.LOOSE_ADVERBS`).
+_LOOSE_ADVERBS = re.compile(rf"\s*(?:(?:{'|'.join(sorted(LOOSE_ADVERBS))})\s+)+")
 #: The opening of a stretch that describes the first name: a comma or copula, then an article.
 _DESCRIBED = re.compile(
     r"\s*,?\s*(?:(?:is|was|are|were|remains|remained|became|has been|had been)\s+)?(?:a|an|the)\s", re.IGNORECASE

@@ -318,13 +318,19 @@ def _apposition_open(before: Sequence[Token], c: Context) -> bool:
 def _told_in_the_past(c: Context) -> bool:
     """Whether the sentence's own finite verbs, outside its slots, are mostly past ("He [REL] Sportivo Dock Sud in
     1938 and retired in 1950"): a fill then takes the past tense. Where they are even (often none: the slot
-    held the verb), a year outside brackets tells it ("In 2015, he [REL] Mad Dogs"); a year in brackets is a
-    birth date or a release year, said of an entity the sentence may describe in the present."""
+    held the verb), a year outside brackets tells it ("In 2015, he [REL] Mad Dogs"), or an adverb ("later"); a
+    year in brackets is a birth date or a release year, said of an entity the sentence may describe in the
+    present."""
     tags = [t[3] for t in c.tagged.tokens]
     past, present = tags.count("VBD"), tags.count("VBZ") + tags.count("VBP")
     if past != present:
         return past > present
-    return bool(_YEAR.search(_BRACKETED.sub(" ", c.text)))
+    words = {t[2].lower() for t in c.tagged.tokens if t[3] == "RB"}
+    return bool(_YEAR.search(_BRACKETED.sub(" ", c.text))) or bool(words & _PAST_ADVERBS)
+
+
+#: Adverbs that tell a past ("Alice Smith later [REL] Acme Corp"), where no verb outside the slots tells the tense.
+_PAST_ADVERBS = frozenset({"later", "formerly", "previously", "originally", "subsequently", "eventually", "once"})
 
 
 _YEAR = re.compile(r"\b(?:1[0-9]{3}|20[01][0-9]|202[0-4])\b")

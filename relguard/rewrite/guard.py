@@ -135,7 +135,7 @@ def has_main_verb(tokens: Sequence[Token]) -> bool:
         elif depth or quoted:
             continue
         elif (word.lower() in _RELATIVES | _SUBORDINATORS or token[3] in ("WDT", "WP")) and not _in_name(n, word):
-            opened = True
+            opened = opened or token[3] != "DT"  # "That Summer of White Roses is": a determiner opens no clause
         elif (_finite(token) or (aside and token[3] == "VBN")) and not opened:
             return True
         else:
@@ -232,7 +232,7 @@ def _after_main_verb(tokens: Sequence[Token], fill: Span) -> bool:
             verb = inner = False
         elif token[3] == "WP$":
             verb, inner = False, False  # "a minister whose hymns [are sung]": a clause with its own subject
-        elif lower in _RELATIVES | _SUBORDINATORS or token[3] in ("WDT", "WP", "WRB"):
+        elif (lower in _RELATIVES | _SUBORDINATORS and token[3] != "DT") or token[3] in ("WDT", "WP", "WRB"):
             inner = True  # the verbs of "which Alice Smith founded," or "When Acme grew," are not the main one
         elif lower == ",":
             inner = False

@@ -43,8 +43,13 @@ if TYPE_CHECKING:
 CONNECTOR = "associated with"
 #: Where the text after the slot keeps a preposition of its own ("was [REL] by critics", "[REL] at Harvard").
 BARE = "mentioned"
-#: After a possessive, before a name that is not a person's: "Sean's connection with East Asia".
+#: After a possessive, before a place's name: "Sean's connection with East Asia".
 OWNED = "connection with"
+#: The kinds of name that take :data:`OWNED` after a possessive: a place, a people or a language ("Sean's East
+#: Asia" does not read). A work, a company, a product or an event reads owned as it stands ("TVOntario's Polka Dot
+#: Door"), as a person does, and so does a name of unsure kind ("Isis' Morag"), where "connection with" made the
+#: connection the head of the phrase ("It was also Sean's connection with East Asia": development reading).
+_OWNED_KINDS = frozenset({"GPE", "LOC", "NORP", "LANGUAGE"})
 #: After a possessive, before a person's name that does not follow at once: "his associate, Mcebisi Jonas".
 ASSOCIATE = "associate"
 #: The closing part of the connector split around the words between an expression's parts ("was mentioned [in
@@ -80,11 +85,12 @@ class Neutral:
 def neutral_words(place: Place, type_pair: TypePair | None = None) -> str | None:
     """The neutral connector for ``place``, or None where no constant reads (a role noun is wanted).
 
-    After a possessive "'s" the connector is nothing where the name after it is a person ("Acme's Alice Smith"),
-    and :data:`OWNED` before any other name: "Sean's East Asia", "Dore's Dante's Divine Comedy" do not read.
-    Where the person's name does not follow at once ("his [deputy], Mcebisi Jonas") a noun is wanted: the
-    kind-neutral :data:`ASSOCIATE`, also for a name of unsure kind; so after an article or ordinal, where a
-    person holds the role ("the fifth [son of] Emperor Gojong": "the fifth associate of")."""
+    After a possessive "'s" the connector is nothing ("Acme's Alice Smith", "TVOntario's Polka Dot Door"), and
+    :data:`OWNED` before a place, a people or a language (:data:`_OWNED_KINDS`) or what owns a noun itself:
+    "Sean's East Asia", "Dore's Dante's Divine Comedy" do not read. Where the person's name does not follow at
+    once ("his [deputy], Mcebisi Jonas"), or a person's follows a possessive pronoun ("his [cousin] Berke"), a noun
+    is wanted: the kind-neutral :data:`ASSOCIATE`, also for a name of unsure kind; so after an article or ordinal,
+    where a person holds the role ("the fifth [son of] Emperor Gojong": "the fifth associate of")."""
     frame = place.frame
     bare = (place.preposition_after and not place.has_tail) or (frame == fr.END and not place.phrase_after)
     participle = BARE if bare else CONNECTOR  # nothing after an END slot: "John's cause was mentioned."
@@ -100,7 +106,9 @@ def neutral_words(place: Place, type_pair: TypePair | None = None) -> str | None
         return participle[0].upper() + participle[1:]
     owned = None if type_pair is None else type_pair[0 if place.inverted else 1]
     if frame == fr.POSSESSIVE and place.name_after and not place.pronoun:
-        return OWNED if place.owner and owned not in (None, "PERSON") else ""
+        return OWNED if place.owner and (owned in _OWNED_KINDS or place.owning_after) else ""
+    if frame == fr.POSSESSIVE and place.pronoun and place.name_after and owned == "PERSON":
+        return ASSOCIATE  # "his [cousin] Berke"; not "his associate Twinkies" (a name of unsure kind)
     if frame in (fr.POSSESSIVE, fr.NOUN) and owned in ("PERSON", UNSURE) and place.comma_after:
         return ASSOCIATE  # "his [deputy], Mcebisi Jonas", "his thirteenth [wife], Lady Hong": a noun is wanted
     holder = None if type_pair is None else type_pair[1 if place.inverted else 0]

@@ -18,6 +18,10 @@ from relguard.rewrite.verbalize import Place
 
 _OWNER_BEFORE = re.compile(r"\w['’]s?\s*$")
 _PRONOUN_BEFORE = re.compile(r"\b(?:his|her|its|their|my|our|your|whose)\s+$", re.IGNORECASE)
+_OWNING_PRONOUN = re.compile(r"(?:his|her|its|their)\s", re.IGNORECASE)
+_QUOTE_GAP = re.compile(r"[\s\"“‘']*")
+_POSSESSIVE = re.compile(r"[\"”’']?['’]s?\s")
+_OWNS_INSIDE = re.compile(r"\w['’]s?\s")  # a name that owns the rest of itself: "Dante's Divine Comedy"
 
 
 def place_of(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[int, str], tailed: set[int]) -> Place:
@@ -41,7 +45,21 @@ def place_of(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[i
         past=frame.past,
         owner=bool(_OWNER_BEFORE.search(before[-4:])),
         comma_after=masked.text[slot.end : slot.end + 1] == ",",
+        owning_after=_owning_after(masked, slot.end),
     )
+
+
+def _owning_after(masked: MaskedDocument, position: int) -> bool:
+    """Whether a possessive pronoun or a name with "'s" follows ``position`` (only blanks or a quote between), or
+    a name whose first words own the rest ("Dante's Divine Comedy")."""
+    start = _QUOTE_GAP.match(masked.text, position).end()
+    if _OWNING_PRONOUN.match(masked.text, start):
+        return True
+    at = bisect.bisect_left(masked.mentions, (start,))
+    if at == len(masked.mentions) or masked.mentions[at][0] != start:
+        return False
+    name = masked.text[start : masked.mentions[at][1]]
+    return bool(_POSSESSIVE.match(masked.text, masked.mentions[at][1]) or _OWNS_INSIDE.search(name))
 
 
 def _kind_before(masked: MaskedDocument, position: int) -> str | None:

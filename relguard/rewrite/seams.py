@@ -2,7 +2,8 @@
 
 Around a fill the text outside slots is copied byte for byte except for what English needs at the seam: a space
 between a fill and a word or number, "a"/"an" before it, a capital letter when it opens the sentence, one space
-where a removed part of an expression leaves two, a stray "of" a verb cannot take.
+where a removed part of an expression leaves two, a stray "of" a verb cannot take, an adverb before a fill that
+opens with an auxiliary moved after it ("also is" → "is also").
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from relguard.rewrite.mask import MaskedDocument, mention_at
 from relguard.rewrite.morphology import indefinite_article
 from relguard.rewrite.phrases import takes_the
 from relguard.rewrite.shape import CLOSE
+from relguard.wordlist import LOOSE_ADVERBS
 
 CLOSING = frozenset(",.;:)!?\"'”’]—–")
 _ARTICLE = re.compile(r"(?:^|(?<=[\s(\"“]))([Aa]n?)(\s+)$")
@@ -23,6 +25,10 @@ _POSSESSIVE_END = re.compile(r"['’]s\s*$")
 _VERB_START = re.compile(r"(?:that |who |which )?(?:is|was|are|were|has|had|\w+ed|\w+s)\b")
 _STRAY_OF = re.compile(r" of(?= )")
 _BLANKS = re.compile(r" *")
+#: Adverbs right before a slot (:data:`relguard.wordlist.LOOSE_ADVERBS`), and a fill that opens with an auxiliary:
+#: the adverbs go after it.
+_ADVERBS_BEFORE = re.compile(rf"(?<=\s)(?:(?:{'|'.join(sorted(LOOSE_ADVERBS))})\s+)+$")
+_AUXILIARY = re.compile(r"(?:is|was|are|were|has|have|had)(?= )")
 
 
 def assemble(masked: MaskedDocument, start: int, end: int, texts: Mapping[int, str]) -> tuple[str, list[tuple]]:
@@ -93,6 +99,10 @@ def mend(before: str, words: str, after: str, opening: bool) -> tuple[str, str]:
     if words.startswith("-"):
         before = _POSSESSIVE_END.sub("", before).rstrip(" ")  # "Acme's [-owned] Beats" → "Acme-owned Beats"
         return before, words[1:] if before.endswith(("-", "–")) else words
+    adverbs, auxiliary = _ADVERBS_BEFORE.search(before), _AUXILIARY.match(words)
+    if adverbs and auxiliary:  # "Alice [also] [is named after]" reads "Alice is also named after"
+        before = before[: adverbs.start()]
+        words = f"{auxiliary.group()} {adverbs.group().strip()}{words[auxiliary.end() :]}"
     if words.startswith(","):
         before = before.rstrip(" ")
     elif before and (before[-1].isalnum() or _closes(before)) and words[0].isalnum():

@@ -76,7 +76,8 @@ class Place:
     before is plural (the verb agrees: "the islands [are located in]"), and whether a noun phrase follows, a name
     or not (a role noun keeps its preposition: "an atypical [opponent of] the genre"), and whether a possessive "'s"
     stands right before it (``owner``: "Sean's [REL] East Asia"), and the kind of a name right before it
-    (``kind_before``: "a film [by] X" reads, "Harry [by] X" does not), and whether a comma follows it at once."""
+    (``kind_before``: "a film [by] X" reads, "Harry [by] X" does not), whether a comma follows it at once, and
+    whether what follows it owns a noun (``owning_after``: "Dore's [REL] Dante's Divine Comedy", "[REL] its")."""
 
     frame: str
     inverted: bool = False
@@ -93,6 +94,7 @@ class Place:
     owner: bool = False
     kind_before: str | None = None
     comma_after: bool = False
+    owning_after: bool = False
 
 
 @dataclass(frozen=True)
