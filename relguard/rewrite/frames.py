@@ -137,7 +137,7 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
                 plural=plural,
                 coordinated=coordinated,
                 phrase_after=phrase_after,
-                past=past,
+                past=past and not _NOW_BEFORE.search(text, 0, slot.start - base),
             )
             c.earlier.append((slot.start - base, frame))
     return tuple(frames)
@@ -329,6 +329,8 @@ def _told_in_the_past(c: Context) -> bool:
     return bool(_YEAR.search(_BRACKETED.sub(" ", c.text))) or bool(words & _PAST_ADVERBS)
 
 
+#: An adverb of the present right before a slot: its fill is in the present whatever the sentence's other verbs.
+_NOW_BEFORE = re.compile(r"\b(?:currently|still|now)\s+$", re.IGNORECASE)
 #: Adverbs that tell a past ("Alice Smith later [REL] Acme Corp"), where no verb outside the slots tells the tense.
 _PAST_ADVERBS = frozenset({"later", "formerly", "previously", "originally", "subsequently", "eventually", "once"})
 

@@ -28,7 +28,7 @@ _BLANKS = re.compile(r" *")
 #: Adverbs right before a slot (:data:`relguard.wordlist.LOOSE_ADVERBS`), and a fill that opens with an auxiliary:
 #: the adverbs go after it.
 _ADVERBS_BEFORE = re.compile(rf"(?<=\s)(?:(?:{'|'.join(sorted(LOOSE_ADVERBS))})\s+)+$")
-_AUXILIARY = re.compile(r"(?:is|was|are|were|has|have|had)(?= )")
+_AUXILIARY = re.compile(r"(?:is|was|are|were)(?= )")  # not "has": "He also has its copyright held by"
 
 
 def assemble(masked: MaskedDocument, start: int, end: int, texts: Mapping[int, str]) -> tuple[str, list[tuple]]:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 
 from relguard.extract.spacy.wordclass import bearing, edge, gap_word, object_word
+from relguard.wordlist import LOOSE_ADVERBS
 
 #: Other words a span may take between two of its expression words ("takes place every summer in").
 MAX_GAP = 3
@@ -71,8 +72,8 @@ class SpanCutter:
             pieces.append([t.i])
         spans = []
         for piece in pieces:
-            while piece and edge(doc[piece[0]]):
-                piece = piece[1:]
+            while piece and (edge(doc[piece[0]]) or doc[piece[0]].lower_ in LOOSE_ADVERBS):
+                piece = piece[1:]  # "and [currently] leads": an adverb that opens the piece stays in the text
             while piece and (edge(doc[piece[-1]]) or doc[piece[-1]].dep_ == "det"):
                 piece = piece[:-1]
             if piece and any(bearing(doc[i]) for i in piece) and not self._measure(piece):
