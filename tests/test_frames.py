@@ -265,6 +265,10 @@ def test_an_adverb_of_the_present_keeps_its_fill_in_the_present(extractor):
     _, masked, frames, out = release(extractor, text, "member_of")
     assert [f.past for f in frames] == [True, False], masked.text
     assert out.text.endswith("and is currently a member of Globex Inc."), out.text
+    # and "later" keeps it in the past where the sentence is told in the present (held-out paired reading at
+    # fc85208: "The company later operates in")
+    _, masked, frames, _ = release(extractor, "Bob Jones is a singer in Oslo and later joined Acme Corp.", "member_of")
+    assert [f.past for f in frames] == [False, True], masked.text
 
 
 def test_frames_read_the_masked_sentence_only_not_the_group_numbers():

@@ -41,6 +41,7 @@ from relguard.rewrite.phrases import (
 )
 from relguard.rewrite.tagging import PLACEHOLDER as _PLACEHOLDER
 from relguard.rewrite.tagging import hidden_tokens, tag_sentences
+from relguard.rewrite.tense import tense_before, told_in_the_past
 from relguard.rewrite.verbs import (
     CONJUNCTIONS,
     COPULA_WORDS,
@@ -116,7 +117,7 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
             (a - base, b - base) for a, b, kind in masked.mentions if base <= a < stop and kind in ("NORP", "LANGUAGE")
         )
         c = Context(text, tags[sentence], mentions, pronouns, hidden_tokens(tags[sentence]), [], heads, norp)
-        past = _told_in_the_past(c)
+        past = told_in_the_past(c)
         headed = {masked.slots[n].head for n in numbers}
         for number in numbers:
             slot = masked.slots[number]
@@ -137,7 +138,7 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
                 plural=plural,
                 coordinated=coordinated,
                 phrase_after=phrase_after,
-                past=past and not _NOW_BEFORE.search(text, 0, slot.start - base),
+                past=tense_before(text, slot.start - base, past),
             )
             c.earlier.append((slot.start - base, frame))
     return tuple(frames)
@@ -315,28 +316,6 @@ def _apposition_open(before: Sequence[Token], c: Context) -> bool:
     return opened or any(word == "," for _, _, word, _ in before[1:])
 
 
-def _told_in_the_past(c: Context) -> bool:
-    """Whether the sentence's own finite verbs, outside its slots, are mostly past ("He [REL] Sportivo Dock Sud in
-    1938 and retired in 1950"): a fill then takes the past tense. Where they are even (often none: the slot
-    held the verb), a year outside brackets tells it ("In 2015, he [REL] Mad Dogs"), or an adverb ("later"); a
-    year in brackets is a birth date or a release year, said of an entity the sentence may describe in the
-    present."""
-    tags = [t[3] for t in c.tagged.tokens]
-    past, present = tags.count("VBD"), tags.count("VBZ") + tags.count("VBP")
-    if past != present:
-        return past > present
-    words = {t[2].lower() for t in c.tagged.tokens if t[3] == "RB"}
-    return bool(_YEAR.search(_BRACKETED.sub(" ", c.text))) or bool(words & _PAST_ADVERBS)
-
-
-#: An adverb of the present right before a slot: its fill is in the present whatever the sentence's other verbs.
-_NOW_BEFORE = re.compile(r"\b(?:currently|still|now)\s+$", re.IGNORECASE)
-#: Adverbs that tell a past ("Alice Smith later [REL] Acme Corp"), where no verb outside the slots tells the tense.
-_PAST_ADVERBS = frozenset({"later", "formerly", "previously", "originally", "subsequently", "eventually", "once"})
-
-
-_YEAR = re.compile(r"\b(?:1[0-9]{3}|20[01][0-9]|202[0-4])\b")
-_BRACKETED = re.compile(r"\([^()]*\)")
 ARTICLE_ONLY = re.compile(r"\s*(?:(?:the|a|an|The)\s+)?")  # what may stand between a comma slot and a name
 
 

@@ -1,0 +1,46 @@
+"""The tense a fill takes: as its sentence is told, or as an adverb right before it says.
+
+Read from the masked sentence only (its tags with the slots blanked, its years, the adverbs it keeps), so the
+tense is the same for every wording of the relations in it (DESIGN invariant 7).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from relguard.rewrite.verbs import Context
+
+
+def told_in_the_past(c: Context) -> bool:
+    """Whether the sentence's own finite verbs, outside its slots, are mostly past ("He [REL] Sportivo Dock Sud in
+    1938 and retired in 1950"): a fill then takes the past tense. Where they are even (often none: the slot
+    held the verb), a year outside brackets tells it ("In 2015, he [REL] Mad Dogs"), or an adverb ("later"); a
+    year in brackets is a birth date or a release year, said of an entity the sentence may describe in the
+    present."""
+    tags = [t[3] for t in c.tagged.tokens]
+    past, present = tags.count("VBD"), tags.count("VBZ") + tags.count("VBP")
+    if past != present:
+        return past > present
+    words = {t[2].lower() for t in c.tagged.tokens if t[3] == "RB"}
+    return bool(_YEAR.search(_BRACKETED.sub(" ", c.text))) or bool(words & _PAST_ADVERBS)
+
+
+def tense_before(text: str, start: int, past: bool) -> bool:
+    """Whether the fill at ``start`` takes the past: as its sentence is told, unless an adverb right before it
+    says the tense ("currently [REL]" the present, "later [REL]" the past)."""
+    found = _ADVERB_BEFORE.search(text, 0, start)
+    return past if found is None else found.group(1).lower() in _PAST_ADVERBS
+
+
+#: An adverb of time right before a slot: the fill takes its tense, whatever the sentence's other verbs.
+_ADVERB_BEFORE = re.compile(
+    r"\b(currently|still|now|later|formerly|previously|originally|subsequently|eventually|once)\s+$", re.IGNORECASE
+)
+#: Adverbs that tell a past ("Alice Smith later [REL] Acme Corp"), where no verb outside the slots tells the tense.
+_PAST_ADVERBS = frozenset({"later", "formerly", "previously", "originally", "subsequently", "eventually", "once"})
+
+
+_YEAR = re.compile(r"\b(?:1[0-9]{3}|20[01][0-9]|202[0-4])\b")
+_BRACKETED = re.compile(r"\([^()]*\)")
