@@ -31,6 +31,8 @@ LOOSE_ADVERBS = words(
     notably primarily mainly mostly largely officially temporarily permanently regularly occasionally repeatedly
     immediately shortly already only even both"""
 )
+#: :data:`LOOSE_ADVERBS` as a regular-expression alternation, longest first.
+LOOSE_ADVERB_PATTERN = "|".join(sorted(LOOSE_ADVERBS, key=lambda w: (-len(w), w)))
 #: Adjectives that say how a name stands to another ("the rival Lakers", "its parent Acme Corp"): before the second
 #: name they are the relation's words, not a description of the name, and stay in its slot.
 RELATIONAL_ADJECTIVES = words(

@@ -25,7 +25,7 @@ from itertools import pairwise
 from relguard.extract.positions import MentionTable, PlacedMention, Region
 from relguard.extract.regions import UNREAD, opens_noun_phrase, positional_pairs
 from relguard.types import DocumentExtraction, Occurrence, Triple
-from relguard.wordlist import LOOSE_ADVERBS, RELATIONAL_ADJECTIVES
+from relguard.wordlist import LOOSE_ADVERB_PATTERN, RELATIONAL_ADJECTIVES
 
 #: An article right before a name stays with it ("founded [the] Acme Corp"): it is the name's, not the relation's.
 _POSSESSIVE = re.compile(r"['’](?:s\b|(?=\s))")  # "Acme's", and "Isis' cousin" after a name ending in s
@@ -230,7 +230,7 @@ def _after_adverbs(text: str, start: int, span_end: int) -> int:
 
 
 #: The adverbs that open a stretch (:data:`relguard.wordlist.LOOSE_ADVERBS`).
-_LOOSE_ADVERBS = re.compile(rf"\s*(?:(?:{'|'.join(sorted(LOOSE_ADVERBS))})\s+)+")
+_LOOSE_ADVERBS = re.compile(rf"\s*(?:(?:{LOOSE_ADVERB_PATTERN})\s+)+")
 #: The opening of a stretch that describes the first name: a comma or copula, then an article.
 _DESCRIBED = re.compile(
     r"\s*,?\s*(?:(?:is|was|are|were|remains|remained|became|has been|had been)\s+)?(?:a|an|the)\s", re.IGNORECASE

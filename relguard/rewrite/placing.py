@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 
 from relguard.rewrite.frames import ARTICLE_ONLY, Frame
-from relguard.rewrite.mask import MaskedDocument
+from relguard.rewrite.mask import MaskedDocument, mention_at
 from relguard.rewrite.seams import CLOSING
 from relguard.rewrite.verbalize import Place
 
@@ -55,11 +55,10 @@ def _owning_after(masked: MaskedDocument, position: int) -> bool:
     start = _QUOTE_GAP.match(masked.text, position).end()
     if _OWNING_PRONOUN.match(masked.text, start):
         return True
-    at = bisect.bisect_left(masked.mentions, (start,))
-    if at == len(masked.mentions) or masked.mentions[at][0] != start:
+    found = mention_at(masked, start)
+    if found is None:
         return False
-    name = masked.text[start : masked.mentions[at][1]]
-    return bool(_POSSESSIVE.match(masked.text, masked.mentions[at][1]) or _OWNS_INSIDE.search(name))
+    return bool(_POSSESSIVE.match(masked.text, found[1]) or _OWNS_INSIDE.search(masked.text, start, found[1]))
 
 
 def _kind_before(masked: MaskedDocument, position: int) -> str | None:

@@ -15,7 +15,7 @@ from relguard.rewrite.mask import MaskedDocument, mention_at
 from relguard.rewrite.morphology import indefinite_article
 from relguard.rewrite.phrases import takes_the
 from relguard.rewrite.shape import CLOSE
-from relguard.wordlist import LOOSE_ADVERBS
+from relguard.wordlist import LOOSE_ADVERB_PATTERN
 
 CLOSING = frozenset(",.;:)!?\"'”’]—–")
 _ARTICLE = re.compile(r"(?:^|(?<=[\s(\"“]))([Aa]n?)(\s+)$")
@@ -27,7 +27,7 @@ _STRAY_OF = re.compile(r" of(?= )")
 _BLANKS = re.compile(r" *")
 #: Adverbs right before a slot (:data:`relguard.wordlist.LOOSE_ADVERBS`), and a fill that opens with an auxiliary:
 #: the adverbs go after it.
-_ADVERBS_BEFORE = re.compile(rf"(?<=\s)(?:(?:{'|'.join(sorted(LOOSE_ADVERBS))})\s+)+$")
+_ADVERBS_BEFORE = re.compile(rf"(?<=\s)(?:(?:{LOOSE_ADVERB_PATTERN})\s+)+$")
 _AUXILIARY = re.compile(r"(?:is|was|are|were)(?= )")  # not "has": "He also has its copyright held by"
 
 

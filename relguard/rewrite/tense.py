@@ -34,12 +34,12 @@ def tense_before(text: str, start: int, past: bool) -> bool:
     return past if found is None else found.group(1).lower() in _PAST_ADVERBS
 
 
-#: An adverb of time right before a slot: the fill takes its tense, whatever the sentence's other verbs.
-_ADVERB_BEFORE = re.compile(
-    r"\b(currently|still|now|later|formerly|previously|originally|subsequently|eventually|once)\s+$", re.IGNORECASE
-)
 #: Adverbs that tell a past ("Alice Smith later [REL] Acme Corp"), where no verb outside the slots tells the tense.
 _PAST_ADVERBS = frozenset({"later", "formerly", "previously", "originally", "subsequently", "eventually", "once"})
+#: Adverbs that tell the present right before a slot ("and currently [REL]").
+_PRESENT_ADVERBS = frozenset({"currently", "still", "now"})
+#: An adverb of time right before a slot: the fill takes its tense, whatever the sentence's other verbs.
+_ADVERB_BEFORE = re.compile(rf"\b({'|'.join(sorted(_PAST_ADVERBS | _PRESENT_ADVERBS))})\s+$", re.IGNORECASE)
 
 
 _YEAR = re.compile(r"\b(?:1[0-9]{3}|20[01][0-9]|202[0-4])\b")
