@@ -41,7 +41,8 @@ SEED = ["--seed", "11", "--epsilon", "2", "--k", "8", "--keep-fields", "id,title
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory, shared_data) -> Path:
-    """Sample files, 40 HotpotQA paragraphs as .jsonl (id = title) and 20 more as Parquet with a score column."""
+    """Sample files, 12 HotpotQA paragraphs as .jsonl (id = title) and 6 Re-DocRED documents as Parquet with a score
+    column: every kind of input each face reads, small enough that three faces and Ray fit the suite's time."""
     pytest.importorskip("pyarrow")
     import pyarrow
     import pyarrow.parquet
@@ -49,10 +50,10 @@ def corpus(tmp_path_factory, shared_data) -> Path:
     folder = tmp_path_factory.mktemp("corpus")
     for path in sorted(SAMPLE.glob("*.txt"))[:4]:
         shutil.copy(path, folder / path.name)
-    documents = load_dataset("hotpotqa", data_dir=shared_data, limit=40).documents
-    lines = [json.dumps({"id": d.name, "text": d.text}, ensure_ascii=False) for d in documents[:40]]
+    documents = load_dataset("hotpotqa", data_dir=shared_data, limit=12).documents
+    lines = [json.dumps({"id": d.name, "text": d.text}, ensure_ascii=False) for d in documents]
     (folder / "hotpot.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    redocred = load_dataset("redocred", data_dir=shared_data, limit=20).documents
+    redocred = load_dataset("redocred", data_dir=shared_data, limit=6).documents
     table = pyarrow.table(
         {"title": [d.name for d in redocred], "text": [d.text for d in redocred], "score": list(range(len(redocred)))}
     )
