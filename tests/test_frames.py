@@ -41,6 +41,10 @@ def release(extractor, text: str, predicate: str | None = None, **by_pair: str |
 
 # (sentence, frame of its first slot, predicate drawn, released text)
 CASES = [
+    # a name after a verb whose object is a clause is that clause's subject (HotpotQA development: "it was
+    # announced Brewer [had quit] "Neighbours"" read "Brewer who criticized")
+    ("Ann Wu is a critic. She said Tom Lee wrote for Vogue.", FINITE, "criticized",
+     "Ann Wu is a critic. She said Tom Lee criticized Vogue."),
     # the verb of its clause: a finite verb, the slot holding the whole expression (auxiliaries, agent "by")
     ("Acme Corp is sponsored by Globex Inc.", FINITE, "acquired", "Acme Corp acquired Globex Inc."),
     # an adverb that opens the clause stays, and "later" tells the past where no other verb does
@@ -554,3 +558,22 @@ def test_a_name_after_an_article_and_a_long_description_is_still_the_name_after_
     text = 'Tom Reed starred in the long-running Australian soap opera "Neighbours" from 2009.'
     _, _, frames, _ = release(extractor, text, "founded")
     assert [f.name_after for f in frames] == [True]
+
+
+def test_a_personal_pronoun_or_a_but_before_a_slot_opens_its_clause(extractor):
+    """ "and he [is currently on] Zee TV's Zing" (HotpotQA development "Asad Shan"): no participle qualifies a
+    personal pronoun, so the slot is the clause's verb ("and he associated with" read broken); "but" after a
+    clause with its own verb opens another ("a company but Outright Distribution [would be folded into]"), and
+    "not … but" joins two noun phrases."""
+    text = (
+        "Asad Shan is a British Actor. Shan's other notable appearances include being a veejay for B4U Music and he "
+        "is currently on Zee TV's Zing as a host."
+    )
+    _, masked, frames, out = release(extractor, text, "wrote_about")
+    assert "and he [REL_1] Zee TV's Zing" in masked.text, masked.text
+    assert frames[1].name == FINITE and "and he wrote about Zee TV's Zing as a host" in out.text, out.text
+    _, masked, frames, out = release(
+        extractor, "Alice Smith founded Acme Corp but Bob Jones was hired by Globex Inc in 1990.", "acquired"
+    )
+    assert [f.name for f in frames] == [FINITE, FINITE], masked.text
+    assert out.text == "Alice Smith acquired Acme Corp but Bob Jones acquired Globex Inc in 1990.", out.text

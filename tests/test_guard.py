@@ -107,9 +107,12 @@ def test_a_compound_glued_to_a_closing_quote_is_caught():
     start = text.index("-appointed")
     fill = (start, start + len("-appointed"))
     assert guard.misread(text, [fill], guard.tag_released([text], tagger())[0]) == "hyphen_after_quote"
-    text = "The Paris-appointed Kaifi Azmi."
+    text = "The Paris-appointed Kaifi Azmi left."
     start = text.index("-appointed")
     assert guard.misread(text, [(start, start + 10)], guard.tag_released([text], tagger())[0]) is None
+    text = "Braun-written Night Harbor."  # the compound stands for "Braun's [REL]" where the slot held the verb
+    start = text.index("-written")
+    assert guard.misread(text, [(start, start + 8)], guard.tag_released([text], tagger())[0]) == "verbless"
 
 
 def test_a_misread_fill_is_never_printed_and_the_rest_kept(extractor):

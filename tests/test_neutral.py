@@ -257,3 +257,65 @@ def test_what_follows_a_possessive_slot_is_read_from_the_masked_text(extractor):
 
     assert place("It featured one of Gustave Dore's illustrations of Dante's Divine Comedy.").owning_after
     assert not place("The city hopes that Seok's settlement on Hanok Village will help.").owning_after
+
+
+#: HotpotQA development paragraphs "Steve Braun" (its first two sentences) and "Transition (novel)".
+BRAUN = (
+    "Steve Braun (born August 14, 1976) is a Canadian television and movie actor from Winnipeg, Manitoba. Braun's "
+    'credits include "The Immortal", a TV show in which he and co-star Lorenzo Lamas hunted demons.'
+)
+TRANSITION = (
+    "Transition is a novel by Iain Banks, first published in 2009. The American edition was published under the "
+    'name "Iain M. Banks", which is the name Banks used for his science fiction work.'
+)
+
+
+def test_a_verb_whose_subject_is_a_noun_the_name_owns_or_qualifies_takes_the_connector(extractor):
+    """ "Braun's credits [include] X", "The American edition [was published under] X" (development reading:
+    "Braun's credits wrote about", "The American edition is a rival of"): the verb's subject is the noun, so a
+    drawn verb there is said of the credits or the edition; the connector claims nothing of them, and the draw is
+    stated of the pair after the sentence. Two subjects joined by "and" take a plural verb."""
+    _, masked, _, out = _release(extractor, BRAUN, "wrote_about")
+    assert 'Braun\'s credits [REL_0] "The Immortal"' in masked.text, masked.text
+    assert 'Braun\'s credits are associated with "The Immortal"' in out.text, out.text
+    assert "Steve Braun wrote about The Immortal." in out.text and "credits wrote" not in out.text
+    assert "he and co-star Lorenzo Lamas are associated with demons" in out.text
+    _, masked, _, out = _release(extractor, TRANSITION, "wrote_about")
+    assert "The American edition [REL_0] the name" in masked.text, masked.text
+    assert "The American edition is associated with the name" in out.text, out.text
+    assert "Iain M. Banks wrote about Banks." in out.text
+
+
+def test_after_a_verb_the_connector_is_a_phrase_not_a_participle(extractor):
+    """ "she returned [REL] the grieving Väinämöinen" (after Re-DocRED development "Aino (mythology)"): a
+    participle has no noun to qualify there ("she returned associated with"); "in connection with" qualifies the
+    verb."""
+    text = "Aino is a figure. However, she returned to taunt the grieving Väinämöinen as a salmon."
+    _, masked, _, out = _release(extractor, text, "praised")
+    assert "she returned [REL_0] the grieving" in masked.text, masked.text
+    assert "she returned in connection with the grieving Väinämöinen as a salmon." in out.text, out.text
+    assert out.connected_sentences == (1,)
+
+
+def test_nothing_after_a_possessive_that_held_the_only_verb(extractor):
+    """ "Braun's [best roles were in] Night Harbor.": the empty connector after a possessive, or a compound in its
+    place, left a sentence with no verb ("Braun's Night Harbor.", "Braun-written Night Harbor."; development
+    reading: "The song's Randee St. Nicholas and won"). No fill reads there: the sentence is restated."""
+    _, masked, _, out = _release(extractor, "Tom Braun is an actor. Braun's best roles were in Night Harbor.", "wrote")
+    assert "Braun's [REL_0] Night Harbor." in masked.text, masked.text
+    assert out.text == "Tom Braun is an actor. Tom Braun wrote Night Harbor.", out.text
+    assert out.restated_sentences == (1,) and out.connected_sentences == ()
+
+
+def test_a_description_after_a_copula_is_the_copulas_subjects_not_the_object_before_it(extractor):
+    """ "She attended the Institute and was a leading society member [in] Maryland" (HotpotQA development reading:
+    "a leading society member that expanded into Maryland"): the member is "she", not the Institute that the
+    pair's relation belongs to; a description right after its name's copula stays the name's."""
+    text = "She attended the famed Patapsco Female Institute and was a leading society member in Maryland."
+    _, masked, _, out = _release(extractor, text, "expanded_into")
+    assert "society member [REL_0] Maryland" in masked.text, masked.text
+    assert "was a leading society member associated with Maryland." in out.text, out.text
+    assert "Patapsco Female Institute expanded into Maryland." in out.text
+    text = "Chauncey Brewster (September 5, 1848 – April 9, 1941) was a bishop in Connecticut."
+    _, _, _, out = _release(extractor, text, "lived_in")
+    assert out.text == text and out.connected_sentences == ()  # "lived in": its closing preposition reads there

@@ -352,3 +352,11 @@ def test_regions_english_text_names_are_places() -> None:
         assert gazetteer.lookup(name) is not None, name
         assert public_type(name, "PERSON", {}) == "GPE", name
     assert public_type("Devon", "PERSON", {"PERSON": 2.0}) == "PERSON"  # a region's name gives way to the text
+
+
+def test_a_name_in_quotes_after_known_as_is_an_alias_not_a_work() -> None:
+    """HotpotQA development "New Zealanders": 'informally known as "Kiwis"' typed Kiwis a work, and a reader met
+    "Kiwis depicts the North Island"; quotes after "known as", "nicknamed", "called" hold another name."""
+    assert context_evidence('New Zealanders, informally known as "', '", predominantly live') is None
+    assert context_evidence("the band, nicknamed “", "”, played") is None
+    assert context_evidence('his album "', '" was released') == "WORK_OF_ART"

@@ -361,7 +361,9 @@ def slot_words(
             if preposition:
                 texts[slot.head], texts[number] = body, preposition
             elif dated_between(masked, slot):
-                texts[slot.head], texts[number] = body + ",", ","
+                between = masked.text[masked.slots[slot.head].end : slot.start].strip()
+                opened, closed = between.startswith(","), between.endswith(",")  # "was born [in 1977,] in"
+                texts[slot.head], texts[number] = body + ("" if opened else ","), "" if closed else ","
             else:
                 unfillable.add(slot.sentence)  # "6,493, which organized, to 7,049, the 2011 Census"
     return texts, unfillable

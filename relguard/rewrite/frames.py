@@ -51,6 +51,7 @@ from relguard.rewrite.verbs import (
     finite_word,
     has_verb,
     verb_after,
+    verb_or_adverb_before,
 )
 from relguard.wordlist import words
 
@@ -81,7 +82,8 @@ class Frame:
     ("The islands [are located in]"), for a verb that agrees with it; whether the sentence is told in the past
     (``past``: its other finite verbs are), for the verb's tense; whether it follows "and" after an earlier
     slot (``coordinated``: "that sanctioned X and [is owned by] Y", one clause form for both); and whether a noun
-    phrase follows, a name or not (``phrase_after``: a role noun there keeps its preposition)."""
+    phrase follows, a name or not (``phrase_after``: a role noun there keeps its preposition); and whether a
+    modifier slot follows a verb or an adverb (``after_verb``), where a phrase qualifies the verb."""
 
     name: str
     name_after: bool = True
@@ -90,6 +92,7 @@ class Frame:
     coordinated: bool = False
     phrase_after: bool = False
     past: bool = False
+    after_verb: bool = False
 
 
 def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Frame, ...]:
@@ -139,12 +142,19 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
                 coordinated=coordinated,
                 phrase_after=phrase_after,
                 past=tense_before(text, slot.start - base, past),
+                after_verb=frame == MODIFIER and verb_or_adverb_before(slot.start - base, c),
             )
             c.earlier.append((slot.start - base, frame))
     return tuple(frames)
 
 
 _PRONOUNS = frozenset({"he", "she", "it", "they", "him", "her", "them", "we", "i", "you"})
+_SUBJECT_PRONOUNS = frozenset({"he", "she", "they", "we"})  # not "I": "Franz Joseph I [REL]"
+#: Verbs whose object is a clause, often without its "that": a name after one is that clause's subject.
+_REPORTING = words(
+    """said says announced announces reported reports stated states claimed claims revealed confirmed noted believed
+    believes thought estimated argued suggested learned discovered assumed insisted"""
+)
 
 
 def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> str:
@@ -234,6 +244,11 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
     slot_after = adjacent and any(h >= name_after[1] and not text[name_after[1] : h].strip() for h in c.slots)
     if named is not None and named not in c.pronouns and adjacent and not verb_before and (verb_follows or slot_after):
         return ROLE  # "Velvet Revolver [drummer] Matt Sorum [joined]": the names are the subject's noun phrase
+    if tag == "PRP" and lower in _SUBJECT_PRONOUNS:
+        return FINITE  # "and he [REL] Zee TV's Zing": no participle modifies a personal pronoun
+    ahead = [t for t in before if named is not None and t[1] <= named[0]]
+    if ahead and ahead[-1][2].lower() in _REPORTING and ahead[-1][3].startswith("VB"):
+        return FINITE  # "it was announced Brewer [had quit] Neighbours": a clause without its "that"
     one_name = sum(1 for m in c.mentions if m[1] <= start) <= 1  # "In Madrid Sofia Jansen [REL]" has its subject
     opening = in_opening_phrase(before, proper=one_name) or in_opening_participle(before) or in_apposition(before)
     return MODIFIER if verb_before or verb_follows or opening else FINITE
@@ -336,7 +351,9 @@ def _plural_before(start: int, c: Context) -> bool:
     if named is not None and not has_verb(before, c):
         head = c.text[: named[0]]
         joined = _AND_BEFORE.search(head)
-        if joined and any(t[1] == joined.start() and t[3] in ("NNP", "NNPS") for t in c.tagged.tokens):
+        if joined and any(
+            t[1] == joined.start() and (t[3] in ("NNP", "NNPS") or t[2] in ("he", "she")) for t in c.tagged.tokens
+        ):
             return True  # "Fatih Sultan Mehmet Bridge and Fatih Mosque [are named after]", "A, B, and C [own]"
     if named is not None and named in c.nationalities and _people(named, c):
         return True  # "New Zealanders [live in]", "the Marines [are]": a people is many
@@ -350,7 +367,7 @@ def _people(named: tuple[int, int], c: Context) -> bool:
     return bool(last) and last[0][3] in ("NNS", "NNPS") and last[0][2].endswith("s")
 
 
-_AND_BEFORE = re.compile(r",?\s+and\s+$")
+_AND_BEFORE = re.compile(r",?\s+and\s+(?:[a-z][\w-]*\s+){0,2}$")  # "he and co-star Lorenzo Lamas [REL]"
 #: Relative words whose verb takes its antecedent's number ("where" opens a clause with a subject of its own).
 _RELATIVE_WORDS = RELATIVES - {"where"}
 #: Tags of the words of a noun phrase that a name heads ("the long-running Australian soap opera "Neighbours"").

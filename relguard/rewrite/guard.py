@@ -106,10 +106,19 @@ def verbless(tokens: Sequence[Token], fill: Span) -> bool:
     """A fill without a finite verb in a sentence whose finite verbs all stand in relative or subordinate clauses:
     the fill took the main verb's place ("Fyns Hoved associated with Great Belt region, where rainfall is …"). A
     sentence with no finite verb at all is a heading or a list as the text wrote it ("Starring A, B and C"), and a
-    fill that sets a date off by commas ("employed, in 1777,") is the verb itself."""
+    fill that sets a date off by commas ("employed, in 1777,") is the verb itself. But nothing after a possessive in a
+    sentence with no finite verb left ("Braun's [] Night Harbor.") took the verb away with the slot's words."""
     words = _inside(tokens, fill)
-    if not words or any(_finite(t) for t in words) or words[0][2] in ("-", ",") or words[-1][2] == ",":
-        return False  # a compound's "-linked" or a comma modifies a noun: it never stood for the verb
+    if not words:
+        before = _before(tokens, fill)
+        owned = before is not None and (before[3] == "POS" or before[2] in ("'s", "’s"))
+        return owned and not any(_finite(t) for t in tokens)  # "Braun's [] Night Harbor.": the verb was the slot's
+    if any(_finite(t) for t in words) or words[-1][2] == ",":
+        return False
+    if words[0][2] in ("-", ","):
+        before = _before(tokens, fill)  # a compound's "-linked" or a comma modifies a noun, never the verb, but
+        owned = before is not None and before[1] == fill[0]  # "Braun-written Night Harbor." stands for "Braun's"
+        return owned and words[0][2] == "-" and not any(_finite(t) for t in tokens)
     if tokens and tokens[0][2].lower() in _SUBORDINATORS:
         return False  # "Since 2012 he has been …": where the opening clause ends is not marked
     outside = [t for t in tokens if not fill[0] <= t[0] < fill[1]]
@@ -307,6 +316,8 @@ def misread(text: str, fills: Sequence[Span], tokens: Sequence[Token]) -> str | 
     """The name of the first check a fill of ``text`` fails, or None when every fill sits where it can."""
     for fill in fills:
         if fill[1] <= fill[0]:
+            if verbless(tokens, fill):
+                return "verbless"  # an empty fill after a possessive, where the slot held the only verb
             continue
         if glued(text, fill):
             return "glued"

@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 
 #: The connector: states that the two names are related, which the sentence's co-mention says already.
 CONNECTOR = "associated with"
+#: After a verb or an adverb, where a participle has no noun to qualify: "debuts [in connection with] the film".
+BESIDE_A_VERB = "in connection with"
 #: Where the text after the slot keeps a preposition of its own ("was [REL] by critics", "[REL] at Harvard").
 BARE = "mentioned"
 #: After a possessive, before a place's name: "Sean's connection with East Asia".
@@ -63,7 +65,8 @@ _AFTER_BARE = frozenset(
 
 
 _CONNECTOR_TEXT = re.compile(
-    rf"(?:(?:is|was|are|were)\s+)?(?:{CONNECTOR}|{BARE})|{ALONGSIDE}|linked|{OWNED}|{ASSOCIATE}(?: of)?|"
+    rf"(?:(?:is|was|are|were)\s+)?(?:{CONNECTOR}|{BARE})|{ALONGSIDE}|{BESIDE_A_VERB}|linked|{OWNED}|"
+    rf"{ASSOCIATE}(?: of)?|"
 )
 
 
@@ -100,6 +103,8 @@ def neutral_words(place: Place, type_pair: TypePair | None = None) -> str | None
         return CONNECTOR.rsplit(" ", 1)[1]
     if frame in (fr.FINITE, fr.END):
         return f"{copula_of(place)} {participle}"
+    if frame == fr.MODIFIER and place.after_verb and participle == CONNECTOR:
+        return BESIDE_A_VERB  # "debuts in connection with the film": no participle qualifies a verb
     if frame in (fr.MODIFIER, fr.COPULA, fr.APPOSITION):
         return participle
     if frame == fr.START:
@@ -230,7 +235,7 @@ _ADVERBS_AFTER_BARE = frozenset({"again", "also", "later", "twice", "once", "oft
 
 def _reads(masked: MaskedDocument, words: Mapping[int, str], frames: Sequence[Frame]) -> bool:
     """Whether one sentence's slots read with ``words``, by the checks of the lenient wording."""
-    drawn = {n: w for n, w in words.items() if COPULA.sub("", w) not in (CONNECTOR, BARE)}
+    drawn = {n: w for n, w in words.items() if COPULA.sub("", w) not in (CONNECTOR, BARE, BESIDE_A_VERB)}
     if gapped(masked, words) or wants_plural(masked, words) or off_subject(masked, drawn, frames):
         return False
     if possessor_after(masked, drawn, frames):

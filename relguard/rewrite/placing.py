@@ -46,6 +46,7 @@ def place_of(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[i
         owner=bool(_OWNER_BEFORE.search(before[-4:])),
         comma_after=masked.text[slot.end : slot.end + 1] == ",",
         owning_after=_owning_after(masked, slot.end),
+        after_verb=frame.after_verb,
     )
 
 

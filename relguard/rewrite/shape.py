@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from relguard.rewrite.mask import MaskedDocument, Slot, mention_at, prints_own
-from relguard.wordlist import KIN, KIND_NOUNS
+from relguard.wordlist import KIN, KIND_NOUNS, LOOSE_ADVERBS
 
 if TYPE_CHECKING:
     from relguard.rewrite.frames import Frame
@@ -316,6 +316,9 @@ def wants_plural(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
 #: A fill that says something of the noun before it: a relative clause or a participle ("that banned", "owned by").
 _MODIFIES = re.compile(r"^,? ?(?:(?:that|who|which) |\w+(?:ed|en|wn|ung|ld|lt|nt|de)\b)")
 _COPULA_BEFORE = re.compile(r"\b(?:is|was|are|were|becomes|became|remains|remained)\b")
+#: Between the verb phrase's object and a copula the verb's subject shares: "She attended the Institute [and] was a
+#: member [REL] Maryland": the member is not the Institute.
+_OBJECT_GAP = re.compile(r",?\s+and\s+(?:also\s+|later\s+)?")
 #: A noun of kind or number and its "of" open one phrase: "is a set of editor tools [REL] Sega".
 _KIND_OF = re.compile(rf"\b(?:{'|'.join(sorted(KIND_NOUNS))})s? of\b")
 _NOT_ONE_PHRASE = re.compile(
@@ -328,7 +331,8 @@ def off_subject(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequen
     is neither a name nor the name's own description: "seasonal services [that banned] Switzerland", "sonatas for
     solo violin [that educated] Bach", "a stop [that spanned] Lyon". The drawn relation is the
     name's, so stated there it is said of the wrong thing (and often of the wrong kind). A description right after
-    a copula whose subject is a name is the name's ("Sonic is a media franchise [REL] Sega"), and a fill after
+    a copula whose subject is a name is the name's ("Sonic is a media franchise [REL] Sega"; not where the name
+    before the copula is another verb's object, :data:`_OBJECT_GAP`), and a fill after
     "and" has the earlier verb's subject. A verb after a name that a preposition inside its subject governs ("The
     centre of the village [honored] the Grotto", "The stated purpose of Mono [owns] Microsoft") is said of that
     subject just as wrongly. Only slots in those two frames are read; the caller leaves out a neutral connector
@@ -337,7 +341,7 @@ def off_subject(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequen
     ends = {end for _, end, _ in masked.mentions}
     for number, slot in enumerate(masked.slots):
         words = texts.get(number, "")
-        if frames[number].name == "finite" and words and not slot.role and _inside_the_subject(masked, slot):
+        if frames[number].name == "finite" and words and not slot.role and _off_the_name(masked, slot):
             found.add(slot.sentence)
             continue
         if frames[number].name != "modifier" or not _MODIFIES.match(words) or slot.role:
@@ -350,11 +354,38 @@ def off_subject(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequen
         copulas = list(_COPULA_BEFORE.finditer(before))
         if copulas:
             at = copulas[-1]
-            named = any(start <= a and b <= start + at.start() for a, b, _ in masked.mentions)
+            ends_before = [b for a, b, _ in masked.mentions if start <= a and b <= start + at.start()]
+            named = bool(ends_before) and not _OBJECT_GAP.fullmatch(masked.text, max(ends_before), start + at.start())
             if named and not _NOT_ONE_PHRASE.search(_KIND_OF.sub(" ", before[at.end() :], count=1)):
                 continue
         found.add(slot.sentence)
     return found
+
+
+def _off_the_name(masked: MaskedDocument, slot: Slot) -> bool:
+    """Whether a verb slot's subject is a common noun rather than a name: a noun the name before it owns ("Braun's
+    credits [include] The Immortal", "Shan's other notable appearances [REL]"), a noun that governs the name
+    (:func:`_inside_the_subject`), a noun a nationality before it qualifies ("The American edition [REL]"), or a noun
+    phrase with no name before the slot in its sentence at all ("The
+    American edition [was published under] the name Iain M. Banks"). A verb drawn for the pair is said of that
+    noun there ("Braun's credits wrote about", development reading)."""
+    start, stop = masked.sentences[slot.sentence]
+    before = [m for m in masked.mentions if start <= m[0] and m[1] <= slot.start]
+    if not before:
+        return any(slot.end <= m[0] < stop for m in masked.mentions)  # the pair's names both follow the verb
+    _, last, kind = max(before, key=lambda m: m[1])
+    if _OWNED_NOUN.fullmatch(masked.text, last, slot.start) is not None:
+        return True
+    if kind in ("NORP", "LANGUAGE"):
+        nouns = _MODIFIED_NOUN.fullmatch(masked.text, last, slot.start)
+        if nouns is not None and not any(w in LOOSE_ADVERBS for w in nouns.group().split()):
+            return True  # "The American [edition] [REL]": the nationality is the noun's adjective
+    return _inside_the_subject(masked, slot)
+
+
+_MODIFIED_NOUN = re.compile(r"\s+(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*\s*")
+#: A name's possessive and the noun it owns, up to a verb slot: "'s credits ", "'s other notable appearances ".
+_OWNED_NOUN = re.compile(r"['’]s?\s+(?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*\s*")
 
 
 def _inside_the_subject(masked: MaskedDocument, slot: Slot) -> bool:

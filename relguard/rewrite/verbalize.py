@@ -77,7 +77,8 @@ class Place:
     or not (a role noun keeps its preposition: "an atypical [opponent of] the genre"), and whether a possessive "'s"
     stands right before it (``owner``: "Sean's [REL] East Asia"), and the kind of a name right before it
     (``kind_before``: "a film [by] X" reads, "Harry [by] X" does not), whether a comma follows it at once, and
-    whether what follows it owns a noun (``owning_after``: "Dore's [REL] Dante's Divine Comedy", "[REL] its")."""
+    whether what follows it owns a noun (``owning_after``: "Dore's [REL] Dante's Divine Comedy", "[REL] its"), and
+    whether a modifier slot follows a verb or an adverb (``after_verb``: "debuts [REL] the film")."""
 
     frame: str
     inverted: bool = False
@@ -95,6 +96,7 @@ class Place:
     kind_before: str | None = None
     comma_after: bool = False
     owning_after: bool = False
+    after_verb: bool = False
 
 
 @dataclass(frozen=True)

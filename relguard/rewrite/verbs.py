@@ -6,6 +6,7 @@ slots before (:class:`Context`): like the frames, they never see the words a slo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -53,7 +54,8 @@ def clause_start(words: Sequence[Token], c: Context) -> int:
     closes); at a subordinator or relative pronoun;
     after the comma that ends a clause a subordinator opened ("When he formed X, [he] ..."); after ", and" that
     opens a verb phrase or a clause whose part before had a verb of its own ("..., and von der Esch [returned]"),
-    not ", and David Bowie [as]" after "Christian Bale [as] Alfred Borden": a list goes on."""
+    not ", and David Bowie [as]" after "Christian Bale [as] Alfred Borden": a list goes on; after a "but" whose
+    part before has a verb of its own (:func:`_verb_and_no_not`)."""
     start, subordinate, outside = 0, False, []
     for number, (_, _, word, tag) in enumerate(words):
         lower = word.lower()
@@ -66,6 +68,8 @@ def clause_start(words: Sequence[Token], c: Context) -> int:
             start, subordinate = number + 1, False
         elif tag in ("WDT", "WP", "WP$", "WRB") or (lower in _SUBORDINATORS and tag in ("IN", "WRB")):
             start, subordinate = number, tag in ("WRB", "IN")
+        elif lower == "but" and tag == "CC" and _verb_and_no_not(words[start:number], c):
+            start, subordinate = number + 1, False  # "will remain a company but Outright Distribution [REL]"
         elif word == "," and subordinate and number + 1 < len(words):
             start, subordinate = number + 1, False
         elif word == "," and number + 2 < len(words) and words[number + 1][2].lower() in CONJUNCTIONS:
@@ -75,6 +79,17 @@ def clause_start(words: Sequence[Token], c: Context) -> int:
             if opens_verb or (not listed and any(finite_word(t) for t in segment)):
                 start = number + 1  # ", and was honored"; "X was unsuccessful, and Y [returned]"
     return start
+
+
+def _verb_and_no_not(segment: Sequence[Token], c: Context) -> bool:
+    """Whether a clause part has a finite verb of its own and no "not" that a "but" would answer ("not a singer
+    but a dancer" joins two noun phrases)."""
+    seen = [t for t in segment if t[0] not in c.hidden]
+    if not seen or any(t[2].lower() in ("not", "n't") for t in seen):
+        return False
+    low, high = seen[0][0], seen[-1][1]
+    slotted = any(frame in ("finite", "copula") and low <= at <= high for at, frame in c.earlier)
+    return slotted or any(finite_word(t) for t in seen)
 
 
 def finite_word(token: Token) -> bool:
@@ -124,3 +139,21 @@ def aside(position: int, c: Context) -> bool:
         and finite_word(after[1])
         and after[1][2].lower() not in {"has", "have", "had"} | RELATIVES
     )
+
+
+def verb_or_adverb_before(start: int, c: Context) -> bool:
+    """Whether the word right before the slot is an adverb ("Pau then [REL] Paris") or a name's verb ("Kalabhavan
+    Shajon debuts [REL] the film"): a phrase there qualifies the verb, not a noun. A name after an article owns no
+    verb: "the Augereau barracks" is tagged a verb where the placeholder is taken out."""
+    before = [t for t in c.tagged.tokens if t[1] <= start]
+    if not before or c.mention_ending(before[-1][1]) is not None:
+        return False
+    if before[-1][3] in ("RB", "RBR"):
+        return True
+    if before[-1][3] not in ("VBZ", "VBD", "VBP") or len(before) < 2:
+        return False
+    subject = c.mention_ending(before[-2][1])
+    return subject is not None and not _DETERMINER_END.search(c.text, 0, subject[0])  # not "the Augereau barracks"
+
+
+_DETERMINER_END = re.compile(r"\b(?:the|a|an|his|her|its|their)\s+$", re.IGNORECASE)

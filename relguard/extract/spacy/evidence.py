@@ -114,6 +114,7 @@ _LIFE_AFTER = re.compile(
     rf"\d{{4}}\s*[–-])",
     re.I,
 )
+_ALIAS = re.compile(r"\b(?:known|referred to|nicknamed|called|dubbed|named)\s+(?:as\s+)?[\"“‘']\s*$")
 _QUOTE_BEFORE = re.compile(r"(?:^|[^\w\s]|\b[a-z]\w*)\s*[\"“]\s?$")  # a blank inside: tokenized text, '" X "'
 _NAME_WORD = re.compile(r"(?:[A-Z]\.)+|(?:Mc|Mac|O['’]|D['’])?[A-Z][a-zà-ÿ'’]+(?:-[A-Z][a-zà-ÿ]+)?")
 _TITLES = words(
@@ -247,8 +248,8 @@ def context_evidence(before: str, after: str, *, words: int = 1) -> str | None:
     place_noun = _PLACE_NOUN_AFTER.search(after[:24])
     if place_noun:
         return "LOC" if place_noun.group(1) in ("valley", "river", "island", "peninsula") else "GPE"
-    if _QUOTE_BEFORE.search(before[-12:]) and _QUOTE_AFTER.search(after[:3]):
-        return "WORK_OF_ART"
+    if _QUOTE_BEFORE.search(before[-12:]) and _QUOTE_AFTER.search(after[:3]) and not _ALIAS.search(before[-40:]):
+        return "WORK_OF_ART"  # not a name in quotes after "known as": an alias ('informally known as "Kiwis"')
     head = after[:120]
     patterns: dict[str, tuple[re.Pattern[str], ...]]
     if len(before.split()) <= 2:  # "X is a …" says what X is when X opens its sentence ("The father of X is …")
