@@ -50,8 +50,8 @@ from relguard.rewrite.verbs import (
     clause_start,
     finite_word,
     has_verb,
+    names_verb_before,
     verb_after,
-    verb_or_adverb_before,
 )
 from relguard.wordlist import words
 
@@ -83,7 +83,7 @@ class Frame:
     (``past``: its other finite verbs are), for the verb's tense; whether it follows "and" after an earlier
     slot (``coordinated``: "that sanctioned X and [is owned by] Y", one clause form for both); and whether a noun
     phrase follows, a name or not (``phrase_after``: a role noun there keeps its preposition); and whether a
-    modifier slot follows a verb or an adverb (``after_verb``), where a phrase qualifies the verb."""
+    modifier slot follows a name's verb (``after_verb``), where a phrase qualifies the verb."""
 
     name: str
     name_after: bool = True
@@ -142,7 +142,7 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
                 coordinated=coordinated,
                 phrase_after=phrase_after,
                 past=tense_before(text, slot.start - base, past),
-                after_verb=frame == MODIFIER and verb_or_adverb_before(slot.start - base, c),
+                after_verb=frame == MODIFIER and names_verb_before(slot.start - base, c),
             )
             c.earlier.append((slot.start - base, frame))
     return tuple(frames)

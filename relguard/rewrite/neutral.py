@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 #: The connector: states that the two names are related, which the sentence's co-mention says already.
 CONNECTOR = "associated with"
-#: After a verb or an adverb, where a participle has no noun to qualify: "debuts [in connection with] the film".
+#: After a name's verb, where a participle has no noun to qualify: "debuts [in connection with] the film".
 BESIDE_A_VERB = "in connection with"
 #: Where the text after the slot keeps a preposition of its own ("was [REL] by critics", "[REL] at Harvard").
 BARE = "mentioned"

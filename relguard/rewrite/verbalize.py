@@ -78,7 +78,7 @@ class Place:
     stands right before it (``owner``: "Sean's [REL] East Asia"), and the kind of a name right before it
     (``kind_before``: "a film [by] X" reads, "Harry [by] X" does not), whether a comma follows it at once, and
     whether what follows it owns a noun (``owning_after``: "Dore's [REL] Dante's Divine Comedy", "[REL] its"), and
-    whether a modifier slot follows a verb or an adverb (``after_verb``: "debuts [REL] the film")."""
+    whether a modifier slot follows a name's verb (``after_verb``: "debuts [REL] the film")."""
 
     frame: str
     inverted: bool = False

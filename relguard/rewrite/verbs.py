@@ -141,15 +141,14 @@ def aside(position: int, c: Context) -> bool:
     )
 
 
-def verb_or_adverb_before(start: int, c: Context) -> bool:
-    """Whether the word right before the slot is an adverb ("Pau then [REL] Paris") or a name's verb ("Kalabhavan
-    Shajon debuts [REL] the film"): a phrase there qualifies the verb, not a noun. A name after an article owns no
-    verb: "the Augereau barracks" is tagged a verb where the placeholder is taken out."""
+def names_verb_before(start: int, c: Context) -> bool:
+    """Whether the word right before the slot is a name's verb ("Kalabhavan Shajon debuts [REL] the film"): a phrase
+    there qualifies the verb, not a noun. A name after an article owns no verb: "the Augereau barracks" is tagged a
+    verb where the placeholder is taken out. Not an adverb: the slot after "later", "also", "recently" stands for the
+    verb, and "associated with" reads as one there ("and later in connection with Manhattan" has none)."""
     before = [t for t in c.tagged.tokens if t[1] <= start]
     if not before or c.mention_ending(before[-1][1]) is not None:
         return False
-    if before[-1][3] in ("RB", "RBR"):
-        return True
     if before[-1][3] not in ("VBZ", "VBD", "VBP") or len(before) < 2:
         return False
     subject = c.mention_ending(before[-2][1])
