@@ -171,3 +171,28 @@ def test_a_singular_role_after_are_or_one_of_the_first_is_unfillable():
     assert wants_plural(masked("His work is [REL_0] Malayalam Cinema."), {0: "the investor of"}) == set()
     assert wants_plural(masked("Veditz was one of the first [REL_0] Sign Language."), {0: "founder of"}) == {0}
     assert wants_plural(masked("Veditz was the first [REL_0] Sign Language."), {0: "founder of"}) == set()
+
+
+def test_a_verb_whose_subject_is_a_noun_and_not_the_pairs_name_is_off_subject():
+    """ "The first edition [REL] Penguin and Knopf" (no name before the verb, both of the pair's after it), "Braun's
+    credits [REL] X", "The American edition [REL] X": a drawn verb there is said of the noun. A name right before
+    the verb, an adverb between or not, is its subject ("Alice Smith later [REL]", "Acme's founder Alice [REL]")."""
+    from relguard.rewrite.frames import FINITE, Frame
+    from relguard.rewrite.mask import MaskedDocument, Slot
+    from relguard.rewrite.shape import off_subject
+
+    def verdict(text: str, names: list[tuple[str, str]]) -> bool:
+        at = text.index("[REL_0]")
+        mentions = tuple(sorted((text.index(n), text.index(n) + len(n), kind) for n, kind in names))
+        masked = MaskedDocument("d", text, ((0, len(text)),), (Slot((0,), 0, at, at + 7),), mentions)
+        return off_subject(masked, {0: "founded"}, (Frame(FINITE),)) == {0}
+
+    assert verdict("The first edition [REL_0] Penguin and Knopf.", [("Penguin", "ORG"), ("Knopf", "ORG")])
+    assert verdict("Braun's credits [REL_0] Night Harbor.", [("Braun", "PERSON"), ("Night Harbor", "WORK_OF_ART")])
+    assert verdict("The American edition [REL_0] Penguin.", [("American", "NORP"), ("Penguin", "ORG")])
+    assert not verdict("Alice Smith later [REL_0] Acme.", [("Alice Smith", "PERSON"), ("Acme", "ORG")])
+    assert not verdict(
+        "Acme's founder Alice [REL_0] Globex.", [("Acme", "ORG"), ("Alice", "PERSON"), ("Globex", "ORG")]
+    )
+    assert not verdict("The American [REL_0] Penguin.", [("American", "NORP"), ("Penguin", "ORG")])
+    assert not verdict("[REL_0] and more.", [])  # no name anywhere: no pair to misplace

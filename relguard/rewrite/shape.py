@@ -365,10 +365,10 @@ def off_subject(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequen
 def _off_the_name(masked: MaskedDocument, slot: Slot) -> bool:
     """Whether a verb slot's subject is a common noun rather than a name: a noun the name before it owns ("Braun's
     credits [include] The Immortal", "Shan's other notable appearances [REL]"), a noun that governs the name
-    (:func:`_inside_the_subject`), a noun a nationality before it qualifies ("The American edition [REL]"), or a noun
-    phrase with no name before the slot in its sentence at all ("The
-    American edition [was published under] the name Iain M. Banks"). A verb drawn for the pair is said of that
-    noun there ("Braun's credits wrote about", development reading)."""
+    (:func:`_inside_the_subject`), a noun a nationality before it qualifies ("The American edition [was published
+    under] the name Iain M. Banks"), or a noun phrase with no name before the slot in its sentence at all while the
+    pair's names follow it ("The first edition [REL] Penguin and Knopf"). A verb drawn for the pair is said of that
+    noun there ("Braun's credits wrote about", "The American edition is a rival of": development reading)."""
     start, stop = masked.sentences[slot.sentence]
     before = [m for m in masked.mentions if start <= m[0] and m[1] <= slot.start]
     if not before:
@@ -383,6 +383,7 @@ def _off_the_name(masked: MaskedDocument, slot: Slot) -> bool:
     return _inside_the_subject(masked, slot)
 
 
+#: The lower-case words a nationality qualifies, up to a verb slot: " edition ", " first edition ".
 _MODIFIED_NOUN = re.compile(r"\s+(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*\s*")
 #: A name's possessive and the noun it owns, up to a verb slot: "'s credits ", "'s other notable appearances ".
 _OWNED_NOUN = re.compile(r"['’]s?\s+(?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*\s*")
