@@ -139,7 +139,8 @@ _ORG_LAST = words(
     consulting therapeutics biosciences technologies software systems labs laboratories capital partners ventures
     insurance church churches magazine network channel xi tv television radio broadcasting productions films
     workshop ironworks quartet quintet shipping energy energie clinic motors industries solutions technology books
-    parliament senate congress philharmonic"""
+    parliament senate congress philharmonic government assembly representatives commons bureau administration
+    service exchange force forces legion fellowship nations limited"""
 )
 _FAC_LAST = words(
     """airport station bridge stadium arena palace castle cathedral basilica chapel abbey monastery temple mosque
@@ -151,7 +152,7 @@ _PLACE_LAST = lex.PLACE_HEADS | words(
     """glacier wilderness reservoir voivodeship oblast prefecture governorate municipality regions counties
     province provinces canton zone commune township parish archipelago plateau falls waterfall coast
     peninsula reserve area caves cave pits badlands bight fjord cay col pond brook rivers lakes ranges riviera
-    basin delta lagoon marsh swamp heath moor territory territories"""
+    basin delta lagoon marsh swamp heath moor territory territories hemisphere rim"""
 )
 _PLACE_FIRST = words("mount lake cape isle gulf bay sea via piazza rue gmina comarca port fort")
 _EVENT_LAST = words(

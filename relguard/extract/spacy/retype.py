@@ -190,6 +190,8 @@ def _ner_alone(name: str, ner: str, *, surname: bool = False) -> str:
     an acronym is a body (a place where it is a country's code), a nationality or an event stays what the NER
     says, and any other name is :data:`~relguard.types.UNSURE`, whose pools hold what any kind can be."""
     core = _core(name)
+    if core.replace(".", "") in gazetteer.PLACE_CODES:
+        return "GPE"  # "UK", "U.S.", "D.C.": a place's letters, whatever the NER made of them
     if ner == "PERSON" and _ACRONYM.fullmatch(name):
         return "GPE" if name in gazetteer.PLACE_CODES else "ORG"  # "JTBC", "BBFC": letters spell no person's name
     if person_shape(core):
