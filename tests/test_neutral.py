@@ -319,3 +319,22 @@ def test_a_description_after_a_copula_is_the_copulas_subjects_not_the_object_bef
     text = "Chauncey Brewster (September 5, 1848 – April 9, 1941) was a bishop in Connecticut."
     _, _, _, out = _release(extractor, text, "lived_in")
     assert out.text == text and out.connected_sentences == ()  # "lived in": its closing preposition reads there
+
+
+def test_a_role_noun_in_apposition_to_a_noun_that_is_no_name_takes_the_connector(extractor):
+    """ "Stefan Borsch covered the song, [scoring] a hit" (after 2Wiki development "Den lilla fågeln": "the opponent
+    of a Svensktoppen hit"), "it was Shaw's third novel, [following] The Young Lions" (HotpotQA development "Lucy
+    Crown": "the defender of"): the role would be the song's or the novel's. A description after its name's copula
+    keeps the role noun ("Alice Smith is a British author, the defender of Acme Books")."""
+    _, masked, _, out = _release(extractor, "Stefan Borsch covered the song, scoring a Svensktoppen hit.", "defended")
+    assert "the song, [REL_0] a Svensktoppen hit" in masked.text, masked.text
+    assert out.text.startswith("Stefan Borsch covered the song, associated with a Svensktoppen hit."), out.text
+    text = (
+        "Lucy Crown is a novel by American author Irwin Shaw. First published in 1956, it was Shaw's third novel, "
+        "following The Young Lions and The Troubled Air."
+    )
+    _, masked, _, out = _release(extractor, text, "defended")
+    assert "third novel, [REL_" in masked.text, masked.text
+    assert "third novel, associated with The Young Lions" in out.text and "the defender of" not in out.text
+    _, _, _, out = _release(extractor, "Alice Smith is a British author, the founder of Acme Books.", "defended")
+    assert out.text == "Alice Smith is a British author, the defender of Acme Books.", out.text

@@ -319,6 +319,8 @@ _COPULA_BEFORE = re.compile(r"\b(?:is|was|are|were|becomes|became|remains|remain
 #: Between the verb phrase's object and a copula the verb's subject shares: "She attended the Institute [and] was a
 #: member [REL] Maryland": the member is not the Institute.
 _OBJECT_GAP = re.compile(r",?\s+and\s+(?:also\s+|later\s+)?")
+#: A possessive inside a description: "it was Shaw's third novel, [REL]" describes the novel, not Shaw.
+_OWNED_INSIDE = re.compile(r"\w['’]s?\s")
 #: A noun of kind or number and its "of" open one phrase: "is a set of editor tools [REL] Sega".
 _KIND_OF = re.compile(rf"\b(?:{'|'.join(sorted(KIND_NOUNS))})s? of\b")
 _NOT_ONE_PHRASE = re.compile(
@@ -335,7 +337,9 @@ def off_subject(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequen
     before the copula is another verb's object, :data:`_OBJECT_GAP`), and a fill after
     "and" has the earlier verb's subject. A verb after a name that a preposition inside its subject governs ("The
     centre of the village [honored] the Grotto", "The stated purpose of Mono [owns] Microsoft") is said of that
-    subject just as wrongly. Only slots in those two frames are read; the caller leaves out a neutral connector
+    subject just as wrongly. A role noun in apposition to a noun that is not a name ("Stefan Borsch covered the
+    song, [the opponent of] a hit", "it was Shaw's third novel, [the defender of] The Young Lions") equates the noun
+    with the role as wrongly. Only slots in those frames are read; the caller leaves out a neutral connector
     (:mod:`relguard.rewrite.neutral`), which claims nothing."""
     found: set[int] = set()
     ends = {end for _, end, _ in masked.mentions}
@@ -344,7 +348,9 @@ def off_subject(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequen
         if frames[number].name == "finite" and words and not slot.role and _off_the_name(masked, slot):
             found.add(slot.sentence)
             continue
-        if frames[number].name != "modifier" or not _MODIFIES.match(words) or slot.role:
+        described = frames[number].name == "modifier" and _MODIFIES.match(words)
+        described = described or (frames[number].name == "apposition" and words.startswith("the "))
+        if not described or slot.role:
             continue
         start = masked.sentences[slot.sentence][0]
         before = masked.text[start : slot.start]
@@ -356,7 +362,8 @@ def off_subject(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequen
             at = copulas[-1]
             ends_before = [b for a, b, _ in masked.mentions if start <= a and b <= start + at.start()]
             named = bool(ends_before) and not _OBJECT_GAP.fullmatch(masked.text, max(ends_before), start + at.start())
-            if named and not _NOT_ONE_PHRASE.search(_KIND_OF.sub(" ", before[at.end() :], count=1)):
+            description = _KIND_OF.sub(" ", before[at.end() :].rstrip(" ,"), count=1)
+            if named and not _NOT_ONE_PHRASE.search(description) and not _OWNED_INSIDE.search(description):
                 continue
         found.add(slot.sentence)
     return found
