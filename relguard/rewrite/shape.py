@@ -354,7 +354,7 @@ def off_subject(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequen
             continue
         start = masked.sentences[slot.sentence][0]
         before = masked.text[start : slot.start]
-        stripped = before.rstrip(" ,")
+        stripped = before.rstrip(" ,(")  # "Lester Smith ([REL]": the aside is the name's
         if start + len(stripped) in ends or _COORDINATED.search(stripped + " "):
             continue
         copulas = list(_COPULA_BEFORE.finditer(before))
