@@ -338,3 +338,14 @@ def test_a_role_noun_in_apposition_to_a_noun_that_is_no_name_takes_the_connector
     assert "third novel, associated with The Young Lions" in out.text and "the defender of" not in out.text
     _, _, _, out = _release(extractor, "Alice Smith is a British author, the founder of Acme Books.", "defended")
     assert out.text == "Alice Smith is a British author, the defender of Acme Books.", out.text
+
+
+def test_where_nothing_else_reads_a_role_noun_in_apposition_is_kept_rather_than_the_sentence_restated(extractor):
+    """An invented sentence shaped like one the held-out paired reading of 82805b6 found restated ("…, is a French
+    drama film from 1954, [directed by] Carlo Rim, [starring] …"): the connector does not read in both slots, and a
+    restatement lost the film's date and description. As the last try the role nouns stand, as before the
+    apposition rule."""
+    text = "Blue Harbor, is a French drama film from 1954, directed by Carlo Rim, starring Anna Berg and Louis Martin."
+    _, _, _, out = _release(extractor, text, "defended")
+    assert out.text.startswith("Blue Harbor, is a French drama film from 1954, the defender of Carlo Rim,"), out.text
+    assert out.restated_sentences == ()

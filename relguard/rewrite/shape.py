@@ -320,7 +320,7 @@ _COPULA_BEFORE = re.compile(r"\b(?:is|was|are|were|becomes|became|remains|remain
 #: member [REL] Maryland": the member is not the Institute.
 _OBJECT_GAP = re.compile(r",?\s+and\s+(?:also\s+|later\s+)?")
 #: A possessive inside a description: "it was Shaw's third novel, [REL]" describes the novel, not Shaw.
-_OWNED_INSIDE = re.compile(r"\w['’]s?\s")
+_OWNED_INSIDE = re.compile(r"\b[A-Z][\w.-]*['’]s?\s")  # a name's, not "a woman's magazine"
 #: A noun of kind or number and its "of" open one phrase: "is a set of editor tools [REL] Sega".
 _KIND_OF = re.compile(rf"\b(?:{'|'.join(sorted(KIND_NOUNS))})s? of\b")
 _NOT_ONE_PHRASE = re.compile(
@@ -328,7 +328,9 @@ _NOT_ONE_PHRASE = re.compile(
 )
 
 
-def off_subject(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequence[Frame]) -> set[int]:
+def off_subject(
+    masked: MaskedDocument, texts: Mapping[int, str], frames: Sequence[Frame], *, appositions: bool = True
+) -> set[int]:
     """Sentences where a fill that modifies the noun before it ("that banned X", "owned by X") follows a noun that
     is neither a name nor the name's own description: "seasonal services [that banned] Switzerland", "sonatas for
     solo violin [that educated] Bach", "a stop [that spanned] Lyon". The drawn relation is the
@@ -339,7 +341,8 @@ def off_subject(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequen
     centre of the village [honored] the Grotto", "The stated purpose of Mono [owns] Microsoft") is said of that
     subject just as wrongly. A role noun in apposition to a noun that is not a name ("Stefan Borsch covered the
     song, [the opponent of] a hit", "it was Shaw's third novel, [the defender of] The Young Lions") equates the noun
-    with the role as wrongly. Only slots in those frames are read; the caller leaves out a neutral connector
+    with the role as wrongly (not read with ``appositions=False``, the last try before a restatement). Only slots in
+    those frames are read; the caller leaves out a neutral connector
     (:mod:`relguard.rewrite.neutral`), which claims nothing."""
     found: set[int] = set()
     ends = {end for _, end, _ in masked.mentions}
@@ -349,7 +352,7 @@ def off_subject(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequen
             found.add(slot.sentence)
             continue
         described = frames[number].name == "modifier" and _MODIFIES.match(words)
-        described = described or (frames[number].name == "apposition" and words.startswith("the "))
+        described = described or (appositions and frames[number].name == "apposition" and words.startswith("the "))
         if not described or slot.role:
             continue
         start = masked.sentences[slot.sentence][0]
