@@ -196,3 +196,22 @@ def test_a_verb_whose_subject_is_a_noun_and_not_the_pairs_name_is_off_subject():
     )
     assert not verdict("The American [REL_0] Penguin.", [("American", "NORP"), ("Penguin", "ORG")])
     assert not verdict("[REL_0] and more.", [])  # no name anywhere: no pair to misplace
+
+
+def test_a_fill_or_an_empty_slot_between_two_commas_leaves_one_comma():
+    """ "Anant Mahadevan, [REL_0], and [REL_1] Hindi films" with a fill that closes on a comma, or an empty slot
+    between two commas, printed ",," ("outlasted,, and influenced"); one comma reads."""
+    from relguard.rewrite.mask import MaskedDocument, Slot
+    from relguard.rewrite.seams import assemble
+
+    text = "Anant Mahadevan [REL_0], and [REL_1] Hindi films."
+    first, second = text.index("[REL_0]"), text.index("[REL_1]")
+    slots = (Slot((0,), 0, first, first + 7), Slot((1,), 0, second, second + 7))
+    masked = MaskedDocument("d", text, ((0, len(text)),), slots)
+    assert assemble(masked, 0, len(text), {0: "outlasted,", 1: "influenced"})[0] == (
+        "Anant Mahadevan outlasted, and influenced Hindi films."
+    )
+    text = "Anant Mahadevan, [REL_0], and Hindi films."
+    at = text.index("[REL_0]")
+    masked = MaskedDocument("d", text, ((0, len(text)),), (Slot((0,), 0, at, at + 7),))
+    assert assemble(masked, 0, len(text), {0: ""})[0] == "Anant Mahadevan, and Hindi films."

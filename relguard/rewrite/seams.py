@@ -58,6 +58,8 @@ def assemble(masked: MaskedDocument, start: int, end: int, texts: Mapping[int, s
         ranges.append((len(out), len(out) + len(words)))
         out += words
         cursor = slot.end + cursor_skip
+        if out.rstrip().endswith(",") and masked.text[cursor : cursor + 1] == ",":
+            cursor += 1  # a fill or an empty slot between two commas leaves one: "outlasted, and", not ",,"
         if not words and out.endswith(" ") and masked.text[cursor : cursor + 1] in (" ", ",", ".", ";", ":"):
             out = out[:-1]
         elif not words and out.endswith("(") and masked.text[cursor : cursor + 1] == " ":
