@@ -179,7 +179,7 @@ def test_a_verb_whose_subject_is_a_noun_and_not_the_pairs_name_is_off_subject():
     the verb, an adverb between or not, is its subject ("Alice Smith later [REL]", "Acme's founder Alice [REL]")."""
     from relguard.rewrite.frames import FINITE, Frame
     from relguard.rewrite.mask import MaskedDocument, Slot
-    from relguard.rewrite.shape import off_subject
+    from relguard.rewrite.subject import off_subject
 
     def verdict(text: str, names: list[tuple[str, str]]) -> bool:
         at = text.index("[REL_0]")

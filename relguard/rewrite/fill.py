@@ -41,14 +41,13 @@ from relguard.rewrite.shape import (
     gapped,
     inside_name,
     mismatched,
-    off_subject,
-    possessor_after,
     ranged,
     reads_between,
     repeated,
     stacked,
     wants_plural,
 )
+from relguard.rewrite.subject import off_subject, possessor_after
 from relguard.rewrite.verbalize import (
     RANK,
     STYLES,
@@ -271,7 +270,7 @@ def _worded(
     """The words of the slots ``only`` in one wording, and the sentences where they do not read. ``lenient``
     lets several fills share a clause (awkward, not broken: the guard still reads every fill in its place), the
     last try before a sentence is given up; ``appositions=False`` also lets a role noun stand in apposition to a
-    noun that is no name (:func:`~relguard.rewrite.shape.off_subject`)."""
+    noun that is no name (:func:`~relguard.rewrite.subject.off_subject`)."""
     texts, unfillable = slot_words(masked, outcomes, verbalize, frames, only=only)
     if hasattr(verbalize, "rewrite_sentence"):
         unfillable -= _worded_by_model(masked, outcomes, verbalize, frames, only, texts)

@@ -27,11 +27,10 @@ from relguard.rewrite.shape import (
     bracketed_before,
     dated_asides,
     gapped,
-    off_subject,
-    possessor_after,
     reads_between,
     wants_plural,
 )
+from relguard.rewrite.subject import off_subject, possessor_after
 from relguard.rewrite.verbalize import COPULA, Place, copula_of
 from relguard.types import UNSURE, TypePair
 

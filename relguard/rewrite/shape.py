@@ -8,14 +8,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
-from relguard.rewrite.mask import MaskedDocument, Slot, mention_at, prints_own
-from relguard.wordlist import KIN, KIND_NOUNS, LOOSE_ADVERBS
-
-if TYPE_CHECKING:
-    from relguard.rewrite.frames import Frame
+from relguard.rewrite.mask import MaskedDocument, Slot, prints_own
 
 #: A fill that opens a relative clause (", which …", "that …").
 RELATIVE = re.compile(r",? ?(?:that|who|which) ")
@@ -202,12 +197,12 @@ def repeated(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
 
 
 _LEAD = re.compile(r"^(?:that|who|which) ")
-_COORDINATED = re.compile(r"\band\s+$")
+COORDINATED = re.compile(r"\band\s+$")
 
 
 def _after_and(masked: MaskedDocument, slot: Slot) -> bool:
     """Whether the slot stands right after "and" (read in the 12 characters before it: a hot path)."""
-    return _COORDINATED.search(masked.text, max(0, slot.start - 12), slot.start) is not None
+    return COORDINATED.search(masked.text, max(0, slot.start - 12), slot.start) is not None
 
 
 _BETWEEN = re.compile(r"\bbetween\b", re.IGNORECASE)
@@ -310,131 +305,4 @@ def wants_plural(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
         before = masked.text[max(0, slot.start - 40) : slot.start]
         if _ONE_OF.search(before) or (_PLURAL_COPULA.search(before) and _ARTICLE_START.match(words)):
             found.add(slot.sentence)
-    return found
-
-
-#: A fill that says something of the noun before it: a relative clause or a participle ("that banned", "owned by").
-_MODIFIES = re.compile(r"^,? ?(?:(?:that|who|which) |\w+(?:ed|en|wn|ung|ld|lt|nt|de)\b)")
-_COPULA_BEFORE = re.compile(r"\b(?:is|was|are|were|becomes|became|remains|remained)\b")
-#: Between the verb phrase's object and a copula the verb's subject shares: "She attended the Institute [and] was a
-#: member [REL] Maryland": the member is not the Institute.
-_OBJECT_GAP = re.compile(r",?\s+and\s+(?:also\s+|later\s+)?")
-#: A possessive inside a description: "it was Shaw's third novel, [REL]" describes the novel, not Shaw.
-_OWNED_INSIDE = re.compile(r"\b[A-Z][\w.-]*['’]s?\s")  # a name's, not "a woman's magazine"
-#: A noun of kind or number and its "of" open one phrase: "is a set of editor tools [REL] Sega".
-_KIND_OF = re.compile(rf"\b(?:{'|'.join(sorted(KIND_NOUNS))})s? of\b")
-_NOT_ONE_PHRASE = re.compile(
-    r"[,;:()]|\b(?:of|in|to|for|by|with|from|at|on|into|as|within|near|over|under|through|and|or|that|which|who)\b"
-)
-
-
-def off_subject(
-    masked: MaskedDocument, texts: Mapping[int, str], frames: Sequence[Frame], *, appositions: bool = True
-) -> set[int]:
-    """Sentences where a fill that modifies the noun before it ("that banned X", "owned by X") follows a noun that
-    is neither a name nor the name's own description: "seasonal services [that banned] Switzerland", "sonatas for
-    solo violin [that educated] Bach", "a stop [that spanned] Lyon". The drawn relation is the
-    name's, so stated there it is said of the wrong thing (and often of the wrong kind). A description right after
-    a copula whose subject is a name is the name's ("Sonic is a media franchise [REL] Sega"; not where the name
-    before the copula is another verb's object, :data:`_OBJECT_GAP`), and a fill after
-    "and" has the earlier verb's subject. A verb after a name that a preposition inside its subject governs ("The
-    centre of the village [honored] the Grotto", "The stated purpose of Mono [owns] Microsoft") is said of that
-    subject just as wrongly. A role noun in apposition to a noun that is not a name ("Stefan Borsch covered the
-    song, [the opponent of] a hit", "it was Shaw's third novel, [the defender of] The Young Lions") equates the noun
-    with the role as wrongly (not read with ``appositions=False``, the last try before a restatement). Only slots in
-    those frames are read; the caller leaves out a neutral connector
-    (:mod:`relguard.rewrite.neutral`), which claims nothing."""
-    found: set[int] = set()
-    ends = {end for _, end, _ in masked.mentions}
-    for number, slot in enumerate(masked.slots):
-        words = texts.get(number, "")
-        if frames[number].name == "finite" and words and not slot.role and _off_the_name(masked, slot):
-            found.add(slot.sentence)
-            continue
-        described = frames[number].name == "modifier" and _MODIFIES.match(words)
-        described = described or (appositions and frames[number].name == "apposition" and words.startswith("the "))
-        if not described or slot.role:
-            continue
-        start = masked.sentences[slot.sentence][0]
-        before = masked.text[start : slot.start]
-        stripped = before.rstrip(" ,(")  # "Lester Smith ([REL]": the aside is the name's
-        if start + len(stripped) in ends or _COORDINATED.search(stripped + " "):
-            continue
-        copulas = list(_COPULA_BEFORE.finditer(before))
-        if copulas:
-            at = copulas[-1]
-            ends_before = [b for a, b, _ in masked.mentions if start <= a and b <= start + at.start()]
-            named = bool(ends_before) and not _OBJECT_GAP.fullmatch(masked.text, max(ends_before), start + at.start())
-            description = _KIND_OF.sub(" ", before[at.end() :].rstrip(" ,"), count=1)
-            if named and not _NOT_ONE_PHRASE.search(description) and not _OWNED_INSIDE.search(description):
-                continue
-        found.add(slot.sentence)
-    return found
-
-
-def _off_the_name(masked: MaskedDocument, slot: Slot) -> bool:
-    """Whether a verb slot's subject is a common noun rather than a name: a noun the name before it owns ("Braun's
-    credits [include] The Immortal", "Shan's other notable appearances [REL]"), a noun that governs the name
-    (:func:`_inside_the_subject`), a noun a nationality before it qualifies ("The American edition [was published
-    under] the name Iain M. Banks"), or a noun phrase with no name before the slot in its sentence at all while the
-    pair's names follow it ("The first edition [REL] Penguin and Knopf"). A verb drawn for the pair is said of that
-    noun there ("Braun's credits wrote about", "The American edition is a rival of": development reading)."""
-    start, stop = masked.sentences[slot.sentence]
-    before = [m for m in masked.mentions if start <= m[0] and m[1] <= slot.start]
-    if not before:
-        return any(slot.end <= m[0] < stop for m in masked.mentions)  # the pair's names both follow the verb
-    _, last, kind = max(before, key=lambda m: m[1])
-    if _OWNED_NOUN.fullmatch(masked.text, last, slot.start) is not None:
-        return True
-    if kind in ("NORP", "LANGUAGE"):
-        nouns = _MODIFIED_NOUN.fullmatch(masked.text, last, slot.start)
-        if nouns is not None and not any(w in LOOSE_ADVERBS for w in nouns.group().split()):
-            return True  # "The American [edition] [REL]": the nationality is the noun's adjective
-    return _inside_the_subject(masked, slot)
-
-
-#: The lower-case words a nationality qualifies, up to a verb slot: " edition ", " first edition ".
-_MODIFIED_NOUN = re.compile(r"\s+(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*\s*")
-#: A name's possessive and the noun it owns, up to a verb slot: "'s credits ", "'s other notable appearances ".
-_OWNED_NOUN = re.compile(r"['’]s?\s+(?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*\s*")
-
-
-def _inside_the_subject(masked: MaskedDocument, slot: Slot) -> bool:
-    """Whether the name right before a verb slot is the object of a preposition after a common noun that opens
-    its sentence ("The stated purpose of [Mono]"): that noun, not the name, is the verb's subject."""
-    start = masked.sentences[slot.sentence][0]
-    stop = slot.start
-    while stop > start and masked.text[stop - 1].isspace():
-        stop -= 1
-    named = next((m for m in masked.mentions if m[1] == stop), None)
-    if named is None or named[0] < start:
-        return False
-    return _NOUN_AND_PREPOSITION.fullmatch(masked.text, start, named[0]) is not None
-
-
-_NOUN_AND_PREPOSITION = re.compile(
-    r"(?:The|A|An|Its|His|Her|Their)\s+(?:[a-z][\w'’-]*\s+){1,4}(?:of|at|in|on|for|from|near|about|over)\s+(?:the\s+)?"
-)
-
-
-#: A name's possessive, then the noun it owns: "Samantha's second album"; not a kin or a person of hers, whom
-#: a relation drawn for a person fits ("Robert E. Lee's wife", "Ivan's personal confessor").
-_OWNS_NEXT = re.compile(r"['’]s?\s+(?!(?:\w+ ){0,2}(?:" + "|".join(sorted(KIN)) + r")\b)[\w“\"]")
-_ARTICLE_GAP = re.compile(r"\s*(?:(?:the|a|an)\s+)?")
-
-
-def possessor_after(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequence[Frame]) -> set[int]:
-    """Sentences where a drawn fill stands right before a name that owns the noun after it ("[was authored by]
-    Samantha's second album", "[commented on] Margaret Atwood's novel"): a reader takes the relation as the owned
-    thing's, whose kind no pool was drawn for ("a song authored by an album"). The neutral connector claims
-    nothing there ("associated with Samantha's second album"), so the caller leaves it out. A role noun's frame
-    has no such connector, and a restatement would lose the sentence: it is not read here."""
-    found: set[int] = set()
-    for number, slot in enumerate(masked.slots):
-        if not texts.get(number, "").strip(" ,") or frames[number].name in ("noun", "possessive", "role"):
-            continue
-        name = mention_at(masked, _ARTICLE_GAP.match(masked.text, slot.end).end())
-        owns = _OWNS_NEXT.match(masked.text, name[1]) if name is not None else None
-        if owns and mention_at(masked, owns.end() - 1) is None:
-            found.add(slot.sentence)  # not "John Martin's Black Sparrow Press": the owned thing is a name
     return found
