@@ -195,12 +195,8 @@ def fill_slots(
     for style, lenient in [(style, False) for style in styles] + [(style, True) for style in lenient_styles]:
         if not open_sentences:
             break
-        worder = verbalize if style == "own" else Styled(verbalize, style)
         only = [n for n in kept if masked.slots[n].sentence in open_sentences]
-        words, failed = _worded(masked, outcomes, worder, frames, only=only, deleted=deleted, lenient=lenient)
-        for number in only:
-            if masked.slots[number].sentence not in failed and number in words:
-                texts[number] = words[number]
+        words, failed = _kept_where_read(masked, outcomes, verbalize, style, frames, only, deleted, texts, lenient)
         open_sentences = failed & open_sentences
         if style == "own" and not lenient:
             for number in only:
@@ -221,12 +217,8 @@ def fill_slots(
     # Last, a role noun in apposition to a noun that is no name ("covered the song, the opponent of a hit") reads
     # better than a restatement that loses every other word of the sentence (held-out paired reading of 82805b6).
     for style in lenient_styles if open_sentences else ():
-        worder = verbalize if style == "own" else Styled(verbalize, style)
         only = [n for n in kept if masked.slots[n].sentence in open_sentences]
-        words, failed = _worded(
-            masked, outcomes, worder, frames, only=only, deleted=deleted, lenient=True, appositions=False
-        )
-        texts.update({n: words[n] for n in only if masked.slots[n].sentence not in failed and n in words})
+        _, failed = _kept_where_read(masked, outcomes, verbalize, style, frames, only, deleted, texts, True, False)
         open_sentences &= failed
     if fixed:  # no fill reads there whatever its words; the own forms feed the restatement's first clause
         texts.update(
@@ -262,6 +254,19 @@ class Filled:
     unfillable: set[int]
     connected: dict[int, set[int]]
     past: frozenset[int] = frozenset()
+
+
+def _kept_where_read(
+    masked, outcomes, verbalize, style, frames, only, deleted, texts, lenient, appositions=True
+) -> tuple[dict[int, str], set[int]]:
+    """The slots ``only`` worded in ``style`` (:func:`_worded`): ``texts`` takes the words of every sentence they
+    read in; returns all the words and the sentences where they do not read."""
+    worder = verbalize if style == "own" else Styled(verbalize, style)
+    words, failed = _worded(
+        masked, outcomes, worder, frames, only=only, deleted=deleted, lenient=lenient, appositions=appositions
+    )
+    texts.update({n: words[n] for n in only if masked.slots[n].sentence not in failed and n in words})
+    return words, failed
 
 
 def _worded(

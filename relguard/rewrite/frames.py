@@ -246,7 +246,7 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
         return ROLE  # "Velvet Revolver [drummer] Matt Sorum [joined]": the names are the subject's noun phrase
     if tag == "PRP" and lower in _SUBJECT_PRONOUNS:
         return FINITE  # "and he [REL] Zee TV's Zing": no participle modifies a personal pronoun
-    ahead = [t for t in before if named is not None and t[1] <= named[0]]
+    ahead = [t for t in before if t[1] <= named[0]] if named is not None else []
     if ahead and ahead[-1][2].lower() in _REPORTING and ahead[-1][3].startswith("VB"):
         return FINITE  # "it was announced Brewer [had quit] Neighbours": a clause without its "that"
     one_name = sum(1 for m in c.mentions if m[1] <= start) <= 1  # "In Madrid Sofia Jansen [REL]" has its subject

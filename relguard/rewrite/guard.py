@@ -110,19 +110,26 @@ def verbless(tokens: Sequence[Token], fill: Span) -> bool:
     sentence with no finite verb left ("Braun's [] Night Harbor.") took the verb away with the slot's words."""
     words = _inside(tokens, fill)
     if not words:
-        before = _before(tokens, fill)
-        owned = before is not None and (before[3] == "POS" or before[2] in ("'s", "’s"))
-        return owned and not any(_finite(t) for t in tokens)  # "Braun's [] Night Harbor.": the verb was the slot's
+        return _owner_took_the_verb(tokens, fill, words)  # "Braun's [] Night Harbor.": the verb was the slot's
     if any(_finite(t) for t in words) or words[-1][2] == ",":
         return False
-    if words[0][2] in ("-", ","):
-        before = _before(tokens, fill)  # a compound's "-linked" or a comma modifies a noun, never the verb, but
-        owned = before is not None and before[1] == fill[0]  # "Braun-written Night Harbor." stands for "Braun's"
-        return owned and words[0][2] == "-" and not any(_finite(t) for t in tokens)
+    if words[0][2] in ("-", ","):  # a compound's "-linked" or a comma modifies a noun, never the verb, but
+        return _owner_took_the_verb(tokens, fill, words)  # "Braun-written Night Harbor." stands for "Braun's"
     if tokens and tokens[0][2].lower() in _SUBORDINATORS:
         return False  # "Since 2012 he has been …": where the opening clause ends is not marked
     outside = [t for t in tokens if not fill[0] <= t[0] < fill[1]]
     return any(_finite(t) for t in outside) and not has_main_verb(tokens)
+
+
+def _owner_took_the_verb(tokens: Sequence[Token], fill: Span, words: Sequence[Token]) -> bool:
+    """Whether an empty fill right after a possessive, or a compound glued to the name before it, stands where the
+    slot held the only verb: the sentence has no finite verb left."""
+    before = _before(tokens, fill)
+    if before is None or any(_finite(t) for t in tokens):
+        return False
+    if not words:
+        return before[3] == "POS" or before[2] in ("'s", "’s")
+    return words[0][2] == "-" and before[1] == fill[0]
 
 
 def _in_name(n: int, word: str) -> bool:

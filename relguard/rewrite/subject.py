@@ -10,6 +10,7 @@ and the candidate words only (DESIGN invariant 7); the caller leaves a neutral c
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -71,7 +72,7 @@ def off_subject(
         copulas = list(_COPULA_BEFORE.finditer(before))
         if copulas:
             at = copulas[-1]
-            ends_before = [b for a, b, _ in masked.mentions if start <= a and b <= start + at.start()]
+            ends_before = [b for _, b, _ in _named_within(masked, start, start + at.start())]
             named = bool(ends_before) and not _OBJECT_GAP.fullmatch(masked.text, max(ends_before), start + at.start())
             description = _KIND_OF.sub(" ", before[at.end() :].rstrip(" ,"), count=1)
             if named and not _NOT_ONE_PHRASE.search(description) and not _OWNED_INSIDE.search(description):
@@ -88,9 +89,10 @@ def _off_the_name(masked: MaskedDocument, slot: Slot) -> bool:
     pair's names follow it ("The first edition [REL] Penguin and Knopf"). A verb drawn for the pair is said of that
     noun there ("Braun's credits wrote about", "The American edition is a rival of": development reading)."""
     start, stop = masked.sentences[slot.sentence]
-    before = [m for m in masked.mentions if start <= m[0] and m[1] <= slot.start]
+    before = _named_within(masked, start, slot.start)
     if not before:
-        return any(slot.end <= m[0] < stop for m in masked.mentions)  # the pair's names both follow the verb
+        after = bisect.bisect_left(masked.mentions, (slot.end,))  # the pair's names both follow the verb
+        return after < len(masked.mentions) and masked.mentions[after][0] < stop
     _, last, kind = max(before, key=lambda m: m[1])
     if _OWNED_NOUN.fullmatch(masked.text, last, slot.start) is not None:
         return True
@@ -107,6 +109,13 @@ _MODIFIED_NOUN = re.compile(r"\s+(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*\s*")
 _OWNED_NOUN = re.compile(r"['’]s?\s+(?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*\s*")
 
 
+def _named_within(masked: MaskedDocument, start: int, stop: int) -> list[tuple[int, int, str]]:
+    """The mentions inside ``masked.text[start:stop]``: a bisect into the sorted mentions, not a scan of all of them
+    for every slot of every wording tried."""
+    low, high = bisect.bisect_left(masked.mentions, (start,)), bisect.bisect_left(masked.mentions, (stop,))
+    return [m for m in masked.mentions[low:high] if m[1] <= stop]
+
+
 def _inside_the_subject(masked: MaskedDocument, slot: Slot) -> bool:
     """Whether the name right before a verb slot is the object of a preposition after a common noun that opens
     its sentence ("The stated purpose of [Mono]"): that noun, not the name, is the verb's subject."""
@@ -114,8 +123,8 @@ def _inside_the_subject(masked: MaskedDocument, slot: Slot) -> bool:
     stop = slot.start
     while stop > start and masked.text[stop - 1].isspace():
         stop -= 1
-    named = next((m for m in masked.mentions if m[1] == stop), None)
-    if named is None or named[0] < start:
+    named = next((m for m in _named_within(masked, start, stop) if m[1] == stop), None)
+    if named is None:
         return False
     return _NOUN_AND_PREPOSITION.fullmatch(masked.text, start, named[0]) is not None
 

@@ -6,10 +6,10 @@ slots before (:class:`Context`): like the frames, they never see the words a slo
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from relguard.extract.regions import DETERMINER_BEFORE
 from relguard.rewrite.phrases import RELATIVES, Token
 from relguard.rewrite.tagging import Tagged
 from relguard.wordlist import words
@@ -152,7 +152,4 @@ def names_verb_before(start: int, c: Context) -> bool:
     if before[-1][3] not in ("VBZ", "VBD", "VBP") or len(before) < 2:
         return False
     subject = c.mention_ending(before[-2][1])
-    return subject is not None and not _DETERMINER_END.search(c.text, 0, subject[0])  # not "the Augereau barracks"
-
-
-_DETERMINER_END = re.compile(r"\b(?:the|a|an|his|her|its|their)\s+$", re.IGNORECASE)
+    return subject is not None and not DETERMINER_BEFORE.search(c.text, 0, subject[0])  # not "the Augereau barracks"
