@@ -71,14 +71,15 @@ def files_of(folder: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture(scope="module")
-def in_memory(corpus, tmp_path_factory) -> tuple[Path, Path]:
+def in_memory(corpus, tmp_path_factory):
+    """The release drawn in this process, its folder and its mapping kept apart."""
     run = run_config(corpus)
     documents, hashes = read_documents([corpus], **run.settings.inputs.reading)
     p = run.settings.privacy
     release = sanitize(documents, epsilon=p.epsilon, lam=p.lam, k=p.k, seed=p.seed, input_hashes=hashes)
     out, apart = tmp_path_factory.mktemp("memory"), tmp_path_factory.mktemp("memory-mapping")
     write_release(release, out, mapping=apart / "mapping.json", run=run)
-    return out, apart / "mapping.json"
+    return out, apart / "mapping.json", release
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +91,7 @@ def local(corpus, tmp_path_factory) -> tuple[Path, Path]:
 
 def test_local_engine_on_two_processes_writes_the_in_memory_release(in_memory, local):
     """Byte for byte: documents, reports, config.toml, the Parquet copy and, kept apart, the mapping."""
-    (memory, memory_mapping), (streamed, streamed_mapping) = in_memory, local
+    (memory, memory_mapping, _), (streamed, streamed_mapping) = in_memory, local
     mine, theirs = files_of(memory), files_of(streamed)
     assert {"documents/redocred.parquet.jsonl", "documents.parquet", "config.toml", "report.md"} <= set(mine)
     assert set(mine) == set(theirs)
@@ -118,11 +119,11 @@ def test_the_parquet_copy_repeats_the_documents_and_passes_the_public_checks(loc
     assert problems and "does not repeat documents/" in problems[0]
 
 
-def test_the_report_counts_what_the_release_shows(corpus, local):
-    """The report's counts, computed from per-document tallies, against the in-memory release counted here."""
+def test_the_report_counts_what_the_release_shows(corpus, in_memory, local):
+    """The report's counts, computed from per-document tallies on the workers, against the in-memory release
+    (the same bytes, by the test above) counted here."""
     documents, _ = read_documents([corpus])
-    p = run_config(corpus).settings.privacy
-    release = sanitize(documents, epsilon=p.epsilon, lam=p.lam, k=p.k, seed=p.seed)
+    release = in_memory[2]
     report = json.loads((local[0] / "report.json").read_text())
     out = release.documents
     assert report["counts"] == {

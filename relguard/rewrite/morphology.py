@@ -44,11 +44,8 @@ def plural_verb(finite: str) -> str:
         return f"{_AUXILIARIES[first]} {rest}".strip()
     if first in DETERMINERS or not first.isalpha() or not first.endswith("s"):
         return finite
-    getLemma, getInflection = _verbs()
-    for lemma in getLemma(first, upos="VERB"):
-        if first in getInflection(lemma, tag="VBZ"):
-            return f"{getInflection(lemma, tag='VBP')[0]} {rest}".strip()
-    return finite
+    plural = _inflected(first, ("VBZ",), "VBP")
+    return f"{plural} {rest}".strip() if plural else finite
 
 
 def past_tense(finite: str) -> str:
@@ -59,14 +56,24 @@ def past_tense(finite: str) -> str:
         return f"{_PAST_AUXILIARIES[first]} {rest}".strip()
     if first in DETERMINERS or not first.isalpha():
         return finite
+    past = _inflected(first, ("VBZ", "VBP"), "VBD")
+    return f"{past} {rest}".strip() if past else finite
+
+
+@functools.cache
+def _inflected(word: str, tags: tuple[str, ...], to: str) -> str | None:
+    """``word`` as a present verb of one of ``tags``, told as ``to``; None when it is no such verb. Kept per
+    word: lemminflect deep-copies its tables on every call, and the leak scan words every drawn predicate in
+    every frame (a quarter of a release's time before this cache)."""
     getLemma, getInflection = _verbs()
-    for tag in ("VBZ", "VBP"):
-        for lemma in getLemma(first, upos="VERB"):
-            if first in getInflection(lemma, tag=tag):
-                return f"{getInflection(lemma, tag='VBD')[0]} {rest}".strip()
-    return finite
+    for tag in tags:
+        for lemma in getLemma(word, upos="VERB"):
+            if word in getInflection(lemma, tag=tag):
+                return getInflection(lemma, tag=to)[0]
+    return None
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def indefinite_article(word: str) -> str:
     """ "a" or "an" before ``word``, by its sound ("an hour", "a university", "an MBA")."""
     return _english().a(word).split(" ", 1)[0] if word.strip() else "a"
