@@ -19,6 +19,7 @@ in that sentence, else those it read inside the stretch (confidential: they only
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 from itertools import pairwise
 
@@ -101,7 +102,9 @@ def _unpaired_marks(text: str, start: int, end: int) -> list[int]:
     return sorted(unpaired + open_marks)
 
 
-def widen_to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:
+def widen_to_stretches(
+    extraction: DocumentExtraction, *, modifiers: Mapping[int, int] | None = None
+) -> DocumentExtraction:
     """``extraction`` (the default mode's spans) with every span that lies between two adjacent names of different
     entities widened to their whole stretch (:func:`stretch_pieces`).
 
@@ -116,7 +119,9 @@ def widen_to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:
     A stretch that opens as a description ("is a racing video game developed by", ", a city in", "is the largest
     city in": a copula or comma, then an article) is widened from its first span on only, so the description
     stays as the default mode keeps it (docs/design.md); which of its words are the relation is then read from
-    the parse, as the report says of this mode.
+    the parse, as the report says of this mode. ``modifiers`` (a name's first character → where the words the
+    parse hangs on it without an article begin: "of [rock band] Drug Restaurant") end a stretch as an article
+    and adjectives do (:func:`_before_modifiers`).
     """
     text = extraction.document.text
     rows = {
@@ -130,7 +135,7 @@ def widen_to_stretches(extraction: DocumentExtraction) -> DocumentExtraction:
         if stretch is not None and _widens(text, *stretch):
             described = _DESCRIBED.match(text, stretch[0]) or opens_noun_phrase(text, *stretch_first(rows, o))
             start = o.start if described else _after_adverbs(text, _after_subject(text, stretch[0], o.start), o.end)
-            end = _before_modifiers(text, o.end, _before_description(text, start, stretch[1]))
+            end = _before_modifiers(text, o.end, _before_description(text, start, stretch[1]), modifiers)
             earlier = regions.get((o.sentence, *stretch), (start, end))
             regions[(o.sentence, *stretch)] = (min(start, earlier[0]), max(end, earlier[1]))
     widened: set[tuple[int, int, int]] = set()
@@ -180,16 +185,22 @@ def _before_description(text: str, start: int, end: int) -> int:
     return found.start()
 
 
-def _before_modifiers(text: str, span_end: int, end: int) -> int:
+def _before_modifiers(text: str, span_end: int, end: int, modifiers: Mapping[int, int] | None = None) -> int:
     """Where the widened stretch ends when the parse's span stops before an article and adjectives of the second
-    name ("published by [the non-profit] Society for Science", "attended [the famed] Patapsco Institute"): those
-    words describe the name, the parse left them out of the relation, and they stay, as a bare article does
-    (:func:`stretch_pieces`); else ``end``. Adjectives that say how the two are related ("the rival", "the
-    parent") are the relation's and stay in the slot."""
+    name ("published by [the non-profit] Society for Science", "attended [the famed] Patapsco Institute") or
+    before the nouns the parse hangs on the name without one (``modifiers``: "the lead vocalist of [rock band]
+    Drug Restaurant", "moved to [northern] England"): those words describe the name, the parse left them out of
+    the relation, and they stay, as a bare article does (:func:`stretch_pieces`); else ``end``. Adjectives that
+    say how the two are related ("the rival", "the parent", "former") are the relation's and stay in the slot."""
     found = _MODIFIERS_BEFORE_NAME.fullmatch(text, span_end, end)
-    if found is None or RELATIONAL_ADJECTIVES & set(found.group("words").lower().split()):
+    if found is not None and not RELATIONAL_ADJECTIVES & set(found.group("words").lower().split()):
+        return found.start("article")
+    start = (modifiers or {}).get(end)
+    if start is None or start < span_end or text[span_end:start].strip():
         return end
-    return found.start("article")
+    if RELATIONAL_ADJECTIVES & set(text[start:end].lower().split()):
+        return end
+    return start
 
 
 _COPULAS = frozenset({"is", "was", "are", "were", "be", "been", "has", "have", "had", "became", "becomes", "remains"})

@@ -145,6 +145,7 @@ def connected_words(
     for a comma between two places ("White was mentioned at the age of 66 in 1997 alongside Brooklin, Maine"). A
     head that opens a bracket before a date holds nothing, and its tail before the name a comma ("Frédéric Talgorn
     (2 July 1961, Toulouse)"): how a date and a place stand in brackets."""
+    neutral = {n: _of_dropped(w) for n, w in neutral.items()}
     neutral = {n: w for n, w in neutral.items() if not w.endswith(BARE) or _bare_reads(masked, n)}
     asides = dated_asides(masked) & set(numbers)
     neutral.update(dict.fromkeys(asides, ""))
@@ -182,6 +183,14 @@ def connected_words(
                 words = tried
     plain = {n for n in numbers if n in neutral and words[n] == neutral[n] and words[n] != own.get(n)}
     return words, plain | {n for n in parts if masked.slots[n].role == ""}
+
+
+def _of_dropped(words: str) -> str:
+    """The connector where the text keeps an "of" after the slot, which "mentioned" does not read before ("is
+    mentioned of two studio albums"): "associated with", after which the seam drops that "of"
+    (:func:`~relguard.rewrite.seams.stray_of`) as after any verb."""
+    bare_of = f"{BARE} of"
+    return words[: -len(bare_of)] + CONNECTOR if words.endswith(bare_of) else words
 
 
 #: A year, maybe with a comma, that ends the text before a slot.

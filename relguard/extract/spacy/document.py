@@ -13,16 +13,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from relguard.extract.lowercase import typed_without_capitals
-from relguard.extract.regions import pair_by_position
 from relguard.extract.slots import first_mentioned
 from relguard.extract.spacy import lexicon as lex
 from relguard.extract.spacy.coref import Coreference
 from relguard.extract.spacy.described import with_described_works
 from relguard.extract.spacy.entities import EntityResolution
+from relguard.extract.spacy.modifiers import positioned
 from relguard.extract.spacy.patterns import SentenceRelations
 from relguard.extract.spacy.spelled import name_runs, role_word, spelled_labels
 from relguard.extract.spacy.titles import broken_at, hyphen_glued, no_name, place_shape, quoted_titles
-from relguard.extract.stretches import to_stretches, widen_to_stretches
 from relguard.types import (
     ENTITY_TYPES,
     Document,
@@ -136,8 +135,7 @@ class DocumentState(EntityResolution, Coreference):
             self._triples(found),
             tuple(sorted(links, key=lambda link: (link.part, link.head, link.role != "tail"))),
         )
-        positional = pair_by_position(extraction if self.strict else widen_to_stretches(extraction))
-        return to_stretches(positional) if self.strict else positional
+        return positioned(self, extraction, strict=self.strict)
 
     def mention_type(self, mention: int) -> str:
         return self.entity_types[self.mentions[mention][3]]

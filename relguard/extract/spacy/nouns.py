@@ -63,10 +63,22 @@ class NounRules:
             if t.pos_ in _NOUNS and classifier and not self._relational(t, order):
                 inner = [u for u in inner if u.i != t.i]  # "invited the saxophonist Kenny Ward": what he is
                 continue
+            if t.pos_ in _NOUNS and t.dep_ in _PREDICATIVE and self._qualified(t, ends, order):
+                drop = {t.i} | {u.i for u in inner if u.lemma_ in lex.COPULAS and t.head.i == u.i}
+                inner = [u for u in inner if u.i not in drop]  # "was an American director": the adjective relates
+                continue
             if t.pos_ in _NOUNS and t.dep_ in _PREDICATIVE and not self._relational(t, order):
                 drop = {t.i} | {u.i for u in inner if u.lemma_ in lex.COPULAS and t.head.i == u.i}
                 inner = [u for u in inner if u.i not in drop]  # "a racing driver from": only "from" relates
         return inner
+
+    def _qualified(self, noun: Token, ends: set[int], order: dict[int, int]) -> bool:
+        """A noun that an end of the path qualifies as an adjective ("an American director", "a Turkish stage
+        actress"), with no preposition of its own on the path: the adjective says how the two are related, the
+        noun what the first name is, whatever noun it is ("an American director" as "an American singer"). Only
+        a predicate noun is taken out (the caller): taking out others shortened paths into new slots."""
+        adjective = any(c.i in ends and c.dep_ == "amod" for c in noun.children)
+        return adjective and not any(c.dep_ == "prep" and c.i in order for c in noun.children)
 
     def _relational(self, noun: Token, order: dict[int, int]) -> bool:
         """A predicate noun that names a relation ("the capital of", "a member of", "CEO of"), not a description

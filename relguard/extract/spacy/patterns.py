@@ -142,7 +142,11 @@ class SentenceRelations(NounRules, SpanCutter):
             if self._carrier(lca, child, a, b):
                 if other is not None and self.ment_of[other.i] not in (a, b):
                     return None  # the other name hangs on the carrier's own adjunct ("based in Berlin and founded by")
+                if other is not None and child.dep_ == "conj" and other.dep_ not in _SUBJECTS:
+                    return None  # the carrier's object is not the next verb's subject ("starred X and was directed by")
                 inner = [t for t in inner if t.i != lca.i]
+        if any(_second_subject(t, path) for t in inner):
+            return None  # "The first film of X, it was directed by Y": the verb's subject is "it", not X's phrase
         described: set[int] = set()
         for end in (path[0], path[-1]):
             noun = end.head
@@ -334,6 +338,13 @@ def _bare(verb: Token, relations: SentenceRelations) -> bool:
 
 def _has_subject(tok: Token) -> bool:
     return any(c.dep_ in _SUBJECTS for c in tok.children)
+
+
+def _second_subject(tok: Token, path: list[Token]) -> bool:
+    """Whether the verb ``tok`` has two subjects, one on the path and one off it: a fronted phrase the parse took
+    for a subject ("The first film venture for X, it was directed by Y")."""
+    subjects = [c for c in tok.children if c.dep_ in _SUBJECTS]
+    return len(subjects) > 1 and any(c in path for c in subjects) and not all(c in path for c in subjects)
 
 
 def _hyphen_joined(doc, tok: Token, sent: Span) -> Iterable[Token]:
