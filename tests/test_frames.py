@@ -544,6 +544,14 @@ def test_a_slot_after_the_noun_of_an_open_apposition_modifies_that_noun(extracto
             "both of which [REL_0] the present U.S. Constitution.",
             "both of which were named after the present U.S. Constitution.",
         ),
+        # From the Re-DocRED development reading at 9e9459c: 'the new terms "free churchman" and "Free Church"
+        # [started to replace]' was filled "parodies": the quotes around the titles hid the list
+        (
+            'In the late 19th century the new terms "Free Church" and "Free Chapel" replaced "Nonconformist".',
+            "parodies",
+            '"Free Church" and "Free Chapel" [REL_0] "Nonconformist".',
+            '"Free Church" and "Free Chapel" parody "Nonconformist".',
+        ),
     ],
 )
 def test_a_listed_or_counted_subject_takes_a_plural_verb(extractor, text, drawn, slot, filled):

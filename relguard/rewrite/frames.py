@@ -336,7 +336,7 @@ ARTICLE_ONLY = re.compile(r"\s*(?:(?:the|a|an|The)\s+)?")  # what may stand betw
 
 def _plural_before(start: int, c: Context) -> bool:
     """Whether the word before the slot, adverbs aside, is a plural noun or "they"/"we": the verb's subject."""
-    before = [t for t in c.tagged.tokens if t[1] <= start and t[3] not in ("RB", "RBR", "RBS")]
+    before = [t for t in c.tagged.tokens if t[1] <= start and t[3] not in ("RB", "RBR", "RBS") and t[2] not in _QUOTES]
     if not before:
         return False
     word_start, _, word, tag = before[-1]
@@ -351,9 +351,9 @@ def _plural_before(start: int, c: Context) -> bool:
     if named is not None and not has_verb(before, c):
         head = c.text[: named[0]]
         joined = _AND_BEFORE.search(head)
-        if joined and any(
-            t[1] == joined.start() and (t[3] in ("NNP", "NNPS") or t[2] in ("he", "she")) for t in c.tagged.tokens
-        ):
+        ahead = [t for t in c.tagged.tokens if joined and t[1] <= joined.start() and t[2] not in _QUOTES][-1:]
+        named_ahead = bool(ahead) and any(m[0] <= ahead[0][0] < m[1] for m in c.mentions)  # a quoted title
+        if ahead and (ahead[0][3] in ("NNP", "NNPS") or ahead[0][2] in ("he", "she") or named_ahead):
             return True  # "Fatih Sultan Mehmet Bridge and Fatih Mosque [are named after]", "A, B, and C [own]"
     if named is not None and named in c.nationalities and _people(named, c):
         return True  # "New Zealanders [live in]", "the Marines [are]": a people is many
@@ -367,7 +367,9 @@ def _people(named: tuple[int, int], c: Context) -> bool:
     return bool(last) and last[0][3] in ("NNS", "NNPS") and last[0][2].endswith("s")
 
 
-_AND_BEFORE = re.compile(r",?\s+and\s+(?:[a-z][\w-]*\s+){0,2}$")  # "he and co-star Lorenzo Lamas [REL]"
+#: "he and co-star Lorenzo Lamas [REL]", '"Free Church" and "Free Chapel" [REL]'.
+_AND_BEFORE = re.compile(r"[\s\"”’]*,?\s+and\s+(?:[a-z][\w-]*\s+){0,2}[\"“‘]?\s*$")
+_QUOTES = frozenset({'"', "“", "”", "'", "‘", "’", "``", "''"})
 #: Relative words whose verb takes its antecedent's number ("where" opens a clause with a subject of its own).
 _RELATIVE_WORDS = RELATIVES - {"where"}
 #: Tags of the words of a noun phrase that a name heads ("the long-running Australian soap opera "Neighbours"").
