@@ -364,3 +364,14 @@ def test_before_an_of_the_text_keeps_the_connector_is_associated_with(extractor)
     assert "Tom Reed [REL_0] of two albums" in masked.text, masked.text
     assert "Tom Reed is associated with two albums as a soloist" in out.text, out.text
     assert "mentioned of" not in out.text and out.connected_sentences == (0,)
+
+
+def test_a_verb_after_the_agent_of_a_participle_in_the_subject_takes_the_connector(extractor):
+    """ "The music video directed by X [shows] Lavigne" (Re-DocRED development reading at 9e9459c: "The music video
+    directed by Chris Marrs Piliero appointed Lavigne"): the verb's subject is the video, not the participle's
+    agent; a verb drawn for the pair would be said of the video."""
+    text = "The music video directed by Tom Reed shows Ann Berg in full combat mode."
+    _, masked, _, out = _release(extractor, text, "appointed")
+    assert "Tom Reed [REL_0] Ann Berg" in masked.text, masked.text
+    assert out.text.startswith("The music video directed by Tom Reed is associated with Ann Berg in full"), out.text
+    assert "Tom Reed appointed Ann Berg." in out.text and out.connected_sentences == (0,)

@@ -118,7 +118,8 @@ def _named_within(masked: MaskedDocument, start: int, stop: int) -> list[tuple[i
 
 def _inside_the_subject(masked: MaskedDocument, slot: Slot) -> bool:
     """Whether the name right before a verb slot is the object of a preposition after a common noun that opens
-    its sentence ("The stated purpose of [Mono]"): that noun, not the name, is the verb's subject."""
+    its sentence ("The stated purpose of [Mono]") or the agent of a participle after it ("The music video directed
+    by [Chris Marrs Piliero]"): that noun, not the name, is the verb's subject."""
     start = masked.sentences[slot.sentence][0]
     stop = slot.start
     while stop > start and masked.text[stop - 1].isspace():
@@ -126,11 +127,16 @@ def _inside_the_subject(masked: MaskedDocument, slot: Slot) -> bool:
     named = next((m for m in _named_within(masked, start, stop) if m[1] == stop), None)
     if named is None:
         return False
-    return _NOUN_AND_PREPOSITION.fullmatch(masked.text, start, named[0]) is not None
+    opening = _NOUN_AND_PREPOSITION.fullmatch(masked.text, start, named[0])
+    return opening is not None or _NOUN_AND_AGENT.fullmatch(masked.text, start, named[0]) is not None
 
 
 _NOUN_AND_PREPOSITION = re.compile(
     r"(?:The|A|An|Its|His|Her|Their)\s+(?:[a-z][\w'’-]*\s+){1,4}(?:of|at|in|on|for|from|near|about|over)\s+(?:the\s+)?"
+)
+#: A noun and the participle whose agent the name is: "The music video directed by [Chris Marrs Piliero]".
+_NOUN_AND_AGENT = re.compile(
+    r"(?:The|A|An|Its|His|Her|Their)\s+(?:[a-z][\w'’-]*\s+){1,4}(?:[a-z]+(?:ed|en|wn)\s+(?:and\s+)?)+by\s+"
 )
 
 
