@@ -375,3 +375,17 @@ def test_a_verb_after_the_agent_of_a_participle_in_the_subject_takes_the_connect
     assert "Tom Reed [REL_0] Ann Berg" in masked.text, masked.text
     assert out.text.startswith("The music video directed by Tom Reed is associated with Ann Berg in full"), out.text
     assert "Tom Reed appointed Ann Berg." in out.text and out.connected_sentences == (0,)
+
+
+def test_before_a_for_the_text_keeps_the_connector_is_associated_with(extractor):
+    """ "He [has written or composed] for many other series" read "He was mentioned for many other series", graded
+    broken in 8 of 10 development sentences with "mentioned for": before "for" the slot takes "associated with"
+    and the seam drops the "for" ("He was associated with many other series")."""
+    text = (
+        "Tom Reed wrote for Acme Weekly. He has written or composed for many other series, and was the Creative "
+        'Producer for Halifax Film\'s "Lunar Jim" in 2007.'
+    )
+    _, masked, _, out = _release(extractor, text, "praised")
+    assert "He [REL_2] for many other series" in masked.text, masked.text
+    assert "He was associated with many other series, and" in out.text, out.text
+    assert "mentioned for" not in out.text and 1 in out.connected_sentences

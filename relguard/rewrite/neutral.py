@@ -58,7 +58,7 @@ ASSOCIATE = "associate"
 ALONGSIDE = "alongside"
 #: The prepositions "mentioned" reads before ("was mentioned from renal problems" does not read: no connector).
 _AFTER_BARE = frozenset(
-    {"in", "with", "by", "as", "among", "at", "alongside", "during", "for", "on", "after", "before", "within",
+    {"in", "with", "by", "as", "among", "at", "alongside", "during", "on", "after", "before", "within",
      "throughout", "across", "under"}
 )  # fmt: skip
 
@@ -145,7 +145,7 @@ def connected_words(
     for a comma between two places ("White was mentioned at the age of 66 in 1997 alongside Brooklin, Maine"). A
     head that opens a bracket before a date holds nothing, and its tail before the name a comma ("Frédéric Talgorn
     (2 July 1961, Toulouse)"): how a date and a place stand in brackets."""
-    neutral = {n: _of_dropped(w) for n, w in neutral.items()}
+    neutral = {n: _preposition_dropped(masked, n, w) for n, w in neutral.items()}
     neutral = {n: w for n, w in neutral.items() if not w.endswith(BARE) or _bare_reads(masked, n)}
     asides = dated_asides(masked) & set(numbers)
     neutral.update(dict.fromkeys(asides, ""))
@@ -185,12 +185,18 @@ def connected_words(
     return words, plain | {n for n in parts if masked.slots[n].role == ""}
 
 
-def _of_dropped(words: str) -> str:
-    """The connector where the text keeps an "of" after the slot, which "mentioned" does not read before ("is
-    mentioned of two studio albums"): "associated with", after which the seam drops that "of"
-    (:func:`~relguard.rewrite.seams.stray_of`) as after any verb."""
+def _preposition_dropped(masked: MaskedDocument, number: int, words: str) -> str:
+    """The connector where the text keeps an "of" or a "for" after the slot, which "mentioned" does not read
+    before ("is mentioned of two studio albums", "He was mentioned for many other series": development
+    readings): "associated with", after which the seam drops that preposition
+    (:func:`~relguard.rewrite.seams.stray_of`, :func:`~relguard.rewrite.seams.stray_after_connector`)."""
     bare_of = f"{BARE} of"
-    return words[: -len(bare_of)] + CONNECTOR if words.endswith(bare_of) else words
+    if words.endswith(bare_of):
+        return words[: -len(bare_of)] + CONNECTOR
+    following = masked.text[masked.slots[number].end :].split(maxsplit=1)
+    if words.endswith(BARE) and following and following[0] == "for":
+        return words[: -len(BARE)] + CONNECTOR
+    return words
 
 
 #: A year, maybe with a comma, that ends the text before a slot.

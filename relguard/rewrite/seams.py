@@ -24,6 +24,7 @@ _POSSESSIVE_END = re.compile(r"['’]s\s*$")
 #: A fill that starts with a verb, and an "of" right after the slot that only a noun could take.
 _VERB_START = re.compile(r"(?:that |who |which )?(?:is|was|are|were|has|had|\w+ed|\w+s)\b")
 _STRAY_OF = re.compile(r" of(?= )")
+_STRAY_FOR = re.compile(r" for(?= )")
 _BLANKS = re.compile(r" *")
 #: Adverbs right before a slot (:data:`relguard.wordlist.LOOSE_ADVERBS`), and a fill that opens with an auxiliary:
 #: the adverbs go after it.
@@ -52,7 +53,7 @@ def assemble(masked: MaskedDocument, start: int, end: int, texts: Mapping[int, s
         after = masked.text[slot.end : min(end, slot.end + 2)]
         opening = _opens_sentence(masked.text, sentence_starts, slot.start)
         out, words = mend(out, words, after, opening)
-        cursor_skip = stray_of(words, masked.text, slot.end)  # "fired [of] Ibsen's works"
+        cursor_skip = stray_of(words, masked.text, slot.end) or stray_after_connector(words, masked.text, slot.end)
         if words[-1:].isalpha() and _bare_the_name(masked, slot.end):
             words += " the"  # "Maryland[, which borders] the United States"
         ranges.append((len(out), len(out) + len(words)))
@@ -92,6 +93,14 @@ def stray_of(words: str, text: str, end: int) -> int:
     takes no "of" after it, which only the noun it replaced could ("fired [of] Ibsen's works"); else 0."""
     found = _STRAY_OF.match(text, end)
     return found.end() - end if words and found and _VERB_START.match(words.lstrip(", ")) else 0
+
+
+def stray_after_connector(words: str, text: str, end: int) -> int:
+    """How many characters of " for" after a slot the seam drops after the connector "associated with" ("He was
+    [associated with] [for] many other series"), which :func:`relguard.rewrite.neutral.connected_words` leaves
+    there for a verb "mentioned" does not read after; else 0."""
+    found = _STRAY_FOR.match(text, end)
+    return found.end() - end if found and words.endswith("associated with") else 0
 
 
 def mend(before: str, words: str, after: str, opening: bool) -> tuple[str, str]:
