@@ -277,6 +277,11 @@ STRUCTURAL = [
     ("He died during 1922 in Kristiania (now Oslo), Norway.", ("Kristiania", "Norway"), [","]),
     # a role noun between coordinated names relates them
     ("Alice Smith and her husband Bob Jones moved to Boston.", ("Alice Smith", "Bob Jones"), ["husband"]),
+    # a coordinated verb with only a time joins the expression; one with an object of its own stays in the text
+    # (2Wiki development reading at 9e9459c: "she honored La Fémis and with a diploma in directing")
+    ("Alice Smith joined Acme Corp in 2005 and left in 2010.", ("Alice Smith", "Acme Corp"), ["joined", "left"]),
+    ("Ann Berg enrolled in Acme Academy and graduated with a diploma in 1989.", ("Ann Berg", "Acme Academy"),
+     ["enrolled in"]),
 ]  # fmt: skip
 
 

@@ -325,15 +325,22 @@ def _relativizer(tok: Token, verb: Token) -> bool:
 
 
 def _bare(verb: Token, relations: SentenceRelations) -> bool:
-    """A coordinated verb with no subject, object or name of its own: it shares the pair of the verb before it."""
+    """A coordinated verb with no subject, object or name of its own: it shares the pair of the verb before it
+    ("joined Acme in 2005 and [left] in 2010"). A prepositional object that is a thing, not a time, is its own
+    ("enrolled in La Fémis and graduated with a diploma": taken out, it left "and with a diploma")."""
     if _has_subject(verb):
         return False
     for child in verb.children:
         if child.dep_ in ("dobj", "attr", "dative", "ccomp", "xcomp") or relations.ment_of[child.i] >= 0:
             return False
-        if child.dep_ == "prep" and any(relations.ment_of[g.i] >= 0 for g in child.children):
+        if child.dep_ == "prep" and any(relations.ment_of[g.i] >= 0 or _thing(g) for g in child.children):
             return False
     return True
+
+
+def _thing(tok: Token) -> bool:
+    """A preposition's object that is a common noun and no time ("with a diploma", not "in 2010", "in May")."""
+    return tok.dep_ == "pobj" and tok.pos_ == "NOUN" and tok.ent_type_ not in ("DATE", "TIME")
 
 
 def _has_subject(tok: Token) -> bool:
