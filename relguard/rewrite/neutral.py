@@ -116,7 +116,7 @@ def neutral_words(place: Place, type_pair: TypePair | None = None) -> str | None
     if frame in (fr.POSSESSIVE, fr.NOUN) and owned in ("PERSON", UNSURE) and place.comma_after:
         return ASSOCIATE  # "his [deputy], Mcebisi Jonas", "his thirteenth [wife], Lady Hong": a noun is wanted
     holder = None if type_pair is None else type_pair[1 if place.inverted else 0]
-    if frame == fr.NOUN and holder == "PERSON" and place.name_after:
+    if frame == fr.NOUN and holder in ("PERSON", UNSURE) and place.name_after:
         return f"{ASSOCIATE} of"  # "the fifth [son of] Emperor Gojong": a person's role of the name after
     if frame == fr.ROLE:
         return f", {CONNECTOR}"
