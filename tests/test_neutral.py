@@ -408,3 +408,23 @@ def test_a_role_noun_with_no_noun_for_the_draw_takes_no_generic_one_or_group():
     assert verbalize("founded", ("PERSON", "ORG"), place) == "founder of"  # a noun of its own still stands
     assert neutral_words(place, ("ENTITY", "PERSON")) == "associate of"
     assert neutral_words(place, ("ORG", "PERSON")) is None
+
+
+def test_a_comma_connector_joins_places_only(extractor):
+    """ "Greg Hetson[, who was in] Circle Jerks during this time," left as a bare comma read "Greg Hetson, Circle
+    Jerks during this time," (development reading at 9e9459c): a comma sets a name beside another, which only a
+    place and the place it lies in read as ("Dublin, Ohio"). Between other kinds the connector is ", associated
+    with"."""
+    from relguard.rewrite.frames import COMMA
+    from relguard.rewrite.neutral import neutral_words
+    from relguard.rewrite.verbalize import Place
+
+    assert neutral_words(Place(COMMA), ("GPE", "GPE")) == ","
+    assert neutral_words(Place(COMMA), ("PERSON", "ORG")) == ", associated with"
+    text = (
+        "Though not yet credited as a member of the band, future guitarist Greg Hetson, who was in Circle Jerks "
+        'during this time, provided a guitar solo on "Part III".'
+    )
+    _, masked, _, out = _release(extractor, text, "opposed")
+    assert "Greg Hetson[REL_1] Circle Jerks" in masked.text, masked.text
+    assert "Greg Hetson, associated with Circle Jerks during this time," in out.text, out.text

@@ -51,6 +51,9 @@ OWNED = "connection with"
 #: Door"), as a person does, and so does a name of unsure kind ("Isis' Morag"), where "connection with" made the
 #: connection the head of the phrase ("It was also Sean's connection with East Asia": development reading).
 _OWNED_KINDS = frozenset({"GPE", "LOC", "NORP", "LANGUAGE"})
+#: Kinds a bare comma joins as a place and the place it lies in ("Dublin, Ohio"); between others a comma reads as
+#: one name set beside another ("Greg Hetson, Circle Jerks during this time,": development reading at 9e9459c).
+_COMMA_KINDS = frozenset({"GPE", "LOC", "FAC"})
 #: After a possessive, before a person's name that does not follow at once: "his associate, Mcebisi Jonas".
 ASSOCIATE = "associate"
 #: The closing part of the connector split around the words between an expression's parts ("was mentioned [in
@@ -121,7 +124,7 @@ def neutral_words(place: Place, type_pair: TypePair | None = None) -> str | None
     if frame == fr.ROLE:
         return f", {CONNECTOR}"
     if frame == fr.COMMA:
-        return ","
+        return "," if type_pair is None or set(type_pair) <= _COMMA_KINDS else f", {CONNECTOR}"
     if frame == fr.HYPHEN:
         return "-linked"
     return None
