@@ -121,6 +121,12 @@ def test_a_nationality_that_modifies_the_phrase_after_it_is_read_past() -> None:
     text = "Bob Jones made a Spanish-Mexican film with Acme Corp."
     document = _extraction([("Mexican", "with", "Acme Corp", "with")], text, names)
     assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {("Bob Jones", "Acme Corp")}
+    # a comma between two adjectives of the phrase (2Wiki development reading at 9e9459c: "a 1943 British,
+    # black-and-white war film, [directed by] Leslie Howard" was paired with "British": "which canonized")
+    names = {"Snow Road": "WORK_OF_ART", "British": "NORP", "Ann Berg": "PERSON"}
+    text = "Snow Road is a 1943 British, black-and-white war film, directed by Ann Berg."
+    document = _extraction([("British", "directed_by", "Ann Berg", "directed by")], text, names)
+    assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {("Snow Road", "Ann Berg")}
 
 
 OWNERS = (  # (text, its names, the span an extractor linked the first two by, the pair its region stands for)

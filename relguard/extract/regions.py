@@ -43,7 +43,7 @@ _AFTER_AND = re.compile(r"(?:^|\s)(?:and|but)\s+$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;][\"'”’)\]]*)\s*$")
 #: The word right after a nationality or group name, across a blank or a hyphen ("British singer", "American
 #: Technicolor VistaVision Western film"); a name that starts there is the next mention, not a modified word.
-_NEXT_WORD = re.compile(r"[ \t-]+([A-Za-z][\w'’-]*)")
+_NEXT_WORD = re.compile(r"(?:,(?= [a-z]))?[ \t-]+([A-Za-z][\w'’-]*)")  # "a 1943 British, black-and-white film"
 #: The kinds of names that modify the noun phrase after them: nationalities and groups, languages ("a Hindi film").
 _MODIFIERS = frozenset({"NORP", "LANGUAGE"})
 #: Lower-case words after a nationality that do not continue its noun phrase: it is a noun there ("an American who").
