@@ -6,6 +6,7 @@ reader read one).
 
 from __future__ import annotations
 
+import pytest
 from test_restate import _release
 
 from relguard.rewrite.neutral import CONNECTOR, is_connector
@@ -354,41 +355,42 @@ def test_where_nothing_else_reads_a_role_noun_in_apposition_is_kept_rather_than_
     assert out.restated_sentences == ()
 
 
-def test_before_an_of_the_text_keeps_the_connector_is_associated_with(extractor):
-    """ "The catalogue of singer Tom Reed [consists] of two albums … with Acme Band": "mentioned" does not read
-    before "of", which the verb's old object keeps (development reading at 9e9459c printed "is mentioned of two
-    studio albums": the seam's "of" for a verb had slipped past the check of what "mentioned" reads before). The
-    slot takes "is associated with", after which the seam drops the "of", as after any verb."""
-    text = "The catalogue of singer Tom Reed consists of two albums as a soloist and three albums with Acme Band."
-    _, masked, _, out = _release(extractor, text, "left")
-    assert "Tom Reed [REL_0] of two albums" in masked.text, masked.text
-    assert "Tom Reed is associated with two albums as a soloist" in out.text, out.text
-    assert "mentioned of" not in out.text and out.connected_sentences == (0,)
-
-
-def test_a_verb_after_the_agent_of_a_participle_in_the_subject_takes_the_connector(extractor):
-    """ "The music video directed by X [shows] Lavigne" (Re-DocRED development reading at 9e9459c: "The music video
-    directed by Chris Marrs Piliero appointed Lavigne"): the verb's subject is the video, not the participle's
-    agent; a verb drawn for the pair would be said of the video."""
-    text = "The music video directed by Tom Reed shows Ann Berg in full combat mode."
-    _, masked, _, out = _release(extractor, text, "appointed")
-    assert "Tom Reed [REL_0] Ann Berg" in masked.text, masked.text
-    assert out.text.startswith("The music video directed by Tom Reed is associated with Ann Berg in full"), out.text
-    assert "Tom Reed appointed Ann Berg." in out.text and out.connected_sentences == (0,)
-
-
-def test_before_a_for_the_text_keeps_the_connector_is_associated_with(extractor):
-    """ "He [has written or composed] for many other series" read "He was mentioned for many other series", graded
-    broken in 8 of 10 development sentences with "mentioned for": before "for" the slot takes "associated with"
-    and the seam drops the "for" ("He was associated with many other series")."""
-    text = (
+CONNECTED = [
+    # "The catalogue of singer X [consists] of two albums": "mentioned" does not read before "of" (development
+    # reading at 9e9459c printed "is mentioned of two studio albums"); "associated with", and the seam drops "of"
+    (
+        "The catalogue of singer Tom Reed consists of two albums as a soloist and three albums with Acme Band.",
+        "left",
+        "Tom Reed [REL_0] of two albums",
+        "Tom Reed is associated with two albums as a soloist",
+    ),
+    # "The music video directed by X [shows] Lavigne" printed "appointed Lavigne": the verb's subject is the video,
+    # not the participle's agent (Re-DocRED development reading at 9e9459c)
+    (
+        "The music video directed by Tom Reed shows Ann Berg in full combat mode.",
+        "appointed",
+        "Tom Reed [REL_0] Ann Berg",
+        "The music video directed by Tom Reed is associated with Ann Berg in full",
+    ),
+    # "He was mentioned for many other series": "mentioned for" read broken in 8 of 10 development sentences;
+    # before "for" the slot takes "associated with" and the seam drops the "for"
+    (
         "Tom Reed wrote for Acme Weekly. He has written or composed for many other series, and was the Creative "
-        'Producer for Halifax Film\'s "Lunar Jim" in 2007.'
-    )
-    _, masked, _, out = _release(extractor, text, "praised")
-    assert "He [REL_2] for many other series" in masked.text, masked.text
-    assert "He was associated with many other series, and" in out.text, out.text
-    assert "mentioned for" not in out.text and 1 in out.connected_sentences
+        'Producer for Halifax Film\'s "Lunar Jim" in 2007.',
+        "praised",
+        "He [REL_2] for many other series",
+        "He was associated with many other series, and",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "drawn", "masked_has", "released_has"), CONNECTED, ids=["of", "agent", "for"])
+def test_where_no_drawn_verb_reads_the_connector_keeps_the_sentence(extractor, text, drawn, masked_has, released_has):
+    """Each slot takes the connector, the sentence keeps its words and the draw is stated after it."""
+    _, masked, _, out = _release(extractor, text, drawn)
+    assert masked_has in masked.text, masked.text
+    assert released_has in out.text, out.text
+    assert "mentioned of" not in out.text and "mentioned for" not in out.text and out.connected_sentences
 
 
 def test_a_role_noun_with_no_noun_for_the_draw_takes_no_generic_one_or_group():
