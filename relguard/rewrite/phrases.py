@@ -34,6 +34,8 @@ def in_opening_phrase(before: Sequence[Token], *, proper: bool = False) -> bool:
     With ``proper`` (one name at most before the slot) a capitalized noun counts ("During his First
     Secretaryship [in] Stavropol, Kulakov …")."""
     nouns = ("NN", "NNS", "NNP", "NNPS") if proper else ("NN", "NNS")
+    if len(before) > 2 and before[0][3] == "RB" and before[1][2] == ",":
+        before = before[2:]  # "Ironically, in the Turkish translations [of] the series, he …"
     if not before or before[0][3] != "IN" or any(t[2] == "," for t in before):
         return False
     if before[0][2].lower() in _SUBORDINATORS:
@@ -54,13 +56,20 @@ def in_opening_participle(before: Sequence[Token]) -> bool:
 
 def in_apposition(before: Sequence[Token]) -> bool:
     """Whether the slot follows the noun of an apposition that a comma after the sentence's first name opened and
-    no comma has closed ("Quantix Labs, a software company [headquartered in] Austin, agreed …"): the main verb is
-    still to come, so the slot modifies that noun."""
+    no comma has closed ("Quantix Labs, a software company [headquartered in] Austin, agreed …", "Onaway State
+    Park, at the southeastern end [of] the lake, offers …"): the main verb is still to come, so the slot modifies
+    that noun."""
     comma = next((n for n, t in enumerate(before) if t[2] == ","), None)
     if comma is None or comma == 0 or len(before) < comma + 3 or before[-1][3] not in ("NN", "NNS"):
         return False
-    if any(t[3] not in ("NNP", "NNPS") for t in before[:comma]) or before[comma + 1][2].lower() not in ("a", "an"):
+    if any(t[3] not in ("NNP", "NNPS") for t in before[:comma]):
         return False
+    opening = before[comma + 1][2].lower()
+    if opening not in ("a", "an"):
+        if before[comma + 1][3] != "IN" or opening in ("of", "that", "than") or before[comma + 2][3] != "DT":
+            return False
+        comma += 1  # "Onaway State Park, at the southeastern end [of] the lake, offers": an aside that a
+        # preposition opens, its noun still without the main verb
     return all(t[3] in ("JJ", "JJR", "JJS", "NN", "NNS", "CD", "HYPH", "NNP", "NNPS") for t in before[comma + 2 : -1])
 
 
