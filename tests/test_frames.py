@@ -585,3 +585,20 @@ def test_a_personal_pronoun_or_a_but_before_a_slot_opens_its_clause(extractor):
     )
     assert [f.name for f in frames] == [FINITE, FINITE], masked.text
     assert out.text == "Alice Smith acquired Acme Corp but Bob Jones acquired Globex Inc in 1990.", out.text
+
+
+def test_a_slot_in_a_prepositional_aside_or_after_an_opening_adverb_modifies_the_noun_before_it():
+    """Development reading at ad45e97: "Onaway State Park, at the southeastern end [of] the lake, offers" read "at
+    the southeastern end spans the lake", and "Ironically, in the Turkish translations [of] the series, he" read "in
+    the Turkish translations are associated with": no main verb yet in either, so the slot modifies the noun."""
+    from relguard.rewrite.phrases import in_apposition, in_opening_phrase
+
+    def tokens(tagged: str) -> list[tuple[int, int, str, str]]:
+        return [(n, n + 1, *pair.rsplit("/", 1)) for n, pair in enumerate(tagged.split())]
+
+    aside = tokens("Onaway/NNP State/NNP Park/NNP ,/, at/IN the/DT southeastern/JJ end/NN")
+    assert in_apposition(aside)
+    assert not in_apposition(tokens("Onaway/NNP State/NNP Park/NNP ,/, of/IN the/DT southeastern/JJ end/NN"))
+    assert in_apposition(tokens("Quantix/NNP Labs/NNP ,/, a/DT software/NN company/NN"))
+    assert in_opening_phrase(tokens("Ironically/RB ,/, in/IN the/DT Turkish/JJ translations/NNS"))
+    assert not in_opening_phrase(tokens("Ironically/RB ,/, he/PRP said/VBD"))
