@@ -24,6 +24,7 @@ from relguard.rewrite import frames as fr
 from relguard.rewrite.guard import misread_sentences
 from relguard.rewrite.mask import mention_at
 from relguard.rewrite.shape import (
+    CONNECTOR,
     bracketed_before,
     dated_asides,
     gapped,
@@ -38,8 +39,6 @@ if TYPE_CHECKING:
     from relguard.rewrite.frames import Frame
     from relguard.rewrite.mask import MaskedDocument
 
-#: The connector: states that the two names are related, which the sentence's co-mention says already.
-CONNECTOR = "associated with"
 #: After a name's verb, where a participle has no noun to qualify: "debuts [in connection with] the film".
 BESIDE_A_VERB = "in connection with"
 #: Where the text after the slot keeps a preposition of its own ("was [REL] by critics", "[REL] at Harvard").
@@ -193,12 +192,10 @@ def _preposition_dropped(masked: MaskedDocument, number: int, words: str) -> str
     before ("is mentioned of two studio albums", "He was mentioned for many other series": development
     readings): "associated with", after which the seam drops that preposition
     (:func:`~relguard.rewrite.seams.stray_of`, :func:`~relguard.rewrite.seams.stray_after_connector`)."""
-    bare_of = f"{BARE} of"
-    if words.endswith(bare_of):
-        return words[: -len(bare_of)] + CONNECTOR
+    stem = words.removesuffix(" of")  # the " of" slot_words adds for a verb before the text's own "of"
     following = masked.text[masked.slots[number].end :].split(maxsplit=1)
-    if words.endswith(BARE) and following and following[0] == "for":
-        return words[: -len(BARE)] + CONNECTOR
+    if stem.endswith(BARE) and following and following[0] in ("of", "for"):
+        return stem[: -len(BARE)] + CONNECTOR
     return words
 
 

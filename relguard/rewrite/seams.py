@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from relguard.rewrite.mask import MaskedDocument, mention_at
 from relguard.rewrite.morphology import indefinite_article
 from relguard.rewrite.phrases import takes_the
-from relguard.rewrite.shape import CLOSE
+from relguard.rewrite.shape import CLOSE, CONNECTOR
 from relguard.wordlist import LOOSE_ADVERB_PATTERN
 
 CLOSING = frozenset(",.;:)!?\"'”’]—–")
@@ -100,7 +100,7 @@ def stray_after_connector(words: str, text: str, end: int) -> int:
     [associated with] [for] many other series"), which :func:`relguard.rewrite.neutral.connected_words` leaves
     there for a verb "mentioned" does not read after; else 0."""
     found = _STRAY_FOR.match(text, end)
-    return found.end() - end if found and words.endswith("associated with") else 0
+    return found.end() - end if found and words.endswith(CONNECTOR) else 0
 
 
 def mend(before: str, words: str, after: str, opening: bool) -> tuple[str, str]:

@@ -16,6 +16,9 @@ from relguard.rewrite.mask import MaskedDocument, Slot, prints_own
 RELATIVE = re.compile(r",? ?(?:that|who|which) ")
 #: Marks a fill whose relative clause needs a comma after the next name (taken off when the text is built).
 CLOSE = "\x00"
+#: The neutral connector (:mod:`relguard.rewrite.neutral`): states that the two names are related, which the
+#: sentence's co-mention says already. Here so that the seams, below the connector's module, can read it.
+CONNECTOR = "associated with"
 #: The most fills with words one released sentence may hold (:func:`crowded`).
 MOST_FILLS = 1
 #: A fill that is one preposition ("a river [in] X") adds no clause to its sentence.
