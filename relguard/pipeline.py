@@ -26,8 +26,8 @@ from relguard.candidates.embeddings import warm_public_embeddings
 from relguard.candidates.pools import build_pools
 from relguard.embed import triple_distances
 from relguard.engine.backends import Backends, named_pools
+from relguard.engine.draw import draw_step
 from relguard.engine.memory import draw_release
-from relguard.engine.outcomes import draw_outcomes
 from relguard.engine.provenance import provenance
 from relguard.engine.tally import GroupTable
 from relguard.errors import ConfigError
@@ -128,13 +128,26 @@ class Prepared:
         evaluation only).
         """
         privacy = privacy_of(epsilon=epsilon, entity_epsilon=entity_epsilon, lam=lam, k=self.k, seed=seed)
-        table = draw_outcomes(
-            self.group_table, privacy=privacy, generator=self.generator, distances=self.distances, pools=self.pools,
+        drawn = draw_step(
+            self.group_table,
+            privacy=privacy,
+            generator=self.generator,
+            encoder_id=self.encoder_id,
+            encoder_runtime=self.encoder_runtime,
+            extractor_id=self.extraction.extractor,
+            extractor_backend=self.extractor_backend,
+            review=self.review,
+            input_hashes=self.input_hashes,
+            distances=self.distances,
+            pools=self.pools,
             allow_null=allow_null,
-        )  # fmt: skip
-        public, confidential = self.provenance(teaching=seed is not None)
+        )
         return draw_release(
-            self.extraction, table=table, forms=self.generator.forms, provenance=public, confidential=confidential
+            self.extraction,
+            table=drawn.outcomes,
+            forms=self.generator.forms,
+            provenance=drawn.public,
+            confidential=drawn.confidential,
         )
 
     def provenance(self, *, teaching: bool = False) -> tuple[dict, dict]:

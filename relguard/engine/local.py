@@ -21,9 +21,10 @@ from pathlib import Path
 
 from relguard.engine.assemble import Assembly, Finished
 from relguard.engine.backends import Backends, DrawLoader, verbalizer_from
+from relguard.engine.draw import draw_step
 from relguard.engine.embed_pool import embed_on_workers, warm_task
-from relguard.engine.outcomes import draw_outcomes, draw_texts, table_pools
-from relguard.engine.provenance import backend_provenance, provenance
+from relguard.engine.outcomes import draw_texts, table_pools
+from relguard.engine.provenance import backend_provenance
 from relguard.engine.rewrite import rewrite_document
 from relguard.engine.rewrite_pool import RewritePool
 from relguard.engine.sink import FolderSink
@@ -98,18 +99,19 @@ def run_local(
             groups = [(key, table.predicates[key]) for key in table.keys]
             texts = draw_texts(groups, pools)
             embed_on_workers(pool, chosen.encoder, texts, backend=encoder_backend, model=settings.backends.encoder)
-        outcomes = draw_outcomes(table, privacy=settings.privacy, generator=chosen.candidates, encoder=chosen.encoder)
-        public, confidential = provenance(
-            extractor_id=model.value,
+        drawn = draw_step(
+            table,
+            privacy=settings.privacy,
+            generator=chosen.candidates,
+            encoder=chosen.encoder,
             encoder_id=chosen.encoder.model_id,
             encoder_runtime=chosen.encoder.runtime,
-            generator=chosen.candidates,
-            pools=outcomes.pools,
-            backends=(("extractor", backends.extractor if backends else None), ("candidates", chosen.candidates)),
+            extractor_id=model.value,
+            extractor_backend=backends.extractor if backends else None,
             review=review,
             input_hashes=hashes,
-            teaching=settings.privacy.seed is not None,
         )
+        outcomes, public, confidential = drawn.outcomes, drawn.public, drawn.confidential
         forms = chosen.candidates.forms
         verbalize = verbalizer_from(settings.backends, forms)
         if verbalize is not None:

@@ -36,9 +36,9 @@ from relguard.candidates.embeddings import warm_public_embeddings
 from relguard.candidates.pools import build_pools
 from relguard.engine.assemble import Assembly, Finished
 from relguard.engine.backends import DrawLoader, candidates_from
+from relguard.engine.draw import draw_step
 from relguard.engine.local import Progress, check_review
-from relguard.engine.outcomes import distance_matrix, draw_outcomes
-from relguard.engine.provenance import provenance
+from relguard.engine.outcomes import distance_matrix
 from relguard.engine.rewrite import rewrite_document
 from relguard.engine.sink import FolderSink
 from relguard.engine.tally import GroupTable
@@ -134,20 +134,20 @@ def _run(ray, data, files, run: RunConfig, review, sink: FolderSink, staging, ma
     tell("drawing", 0, 0)
     chosen = loader.get()
     rows = _distances_in_key_order(groups, table, encoder_id=chosen.encoder.model_id, k=settings.privacy.k)
-    outcomes = draw_outcomes(
-        table, privacy=settings.privacy, generator=chosen.candidates, encoder=chosen.encoder, distances=rows
-    )
-    public, confidential = provenance(
-        extractor_id=extracted.take(1)[0]["model"],
+    drawn = draw_step(
+        table,
+        privacy=settings.privacy,
+        generator=chosen.candidates,
+        encoder=chosen.encoder,
+        distances=rows,
         encoder_id=chosen.encoder.model_id,
         encoder_runtime=chosen.encoder.runtime,
-        generator=chosen.candidates,
-        pools=outcomes.pools,
-        backends=(("extractor", None), ("candidates", chosen.candidates)),
+        extractor_id=extracted.take(1)[0]["model"],
+        extractor_backend=None,
         review=review,
         input_hashes=hashes,
-        teaching=settings.privacy.seed is not None,
     )
+    outcomes, public, confidential = drawn.outcomes, drawn.public, drawn.confidential
     staging.mkdir(parents=True)
     rewriting = {
         "context": context,
