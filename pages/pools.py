@@ -6,6 +6,7 @@ import streamlit as st
 from pages._shared import lasting, need_corpus, studio
 from relguard.candidates.exclusion import POLICY_FILE, offered
 from relguard.candidates.sensitive import SENSITIVE_TEXT
+from relguard.kinds import pool_pair
 from relguard.studio.tables import pool_heatmap
 from relguard.textable import plural
 
@@ -63,7 +64,8 @@ if corpus is not None and corpus.triples:
         f"it as `{POLICY_FILE}` (the file `relguard sanitize --exclude-predicates` reads)."
     )
     session, policy = studio(), studio().policy()
-    choices = {found: offered(corpus.generator, found, corpus.k) for found in pairs}
+    read = sorted({pool_pair(found) for found in pairs})  # a city's pool with a person is a GPE's: one entry
+    choices = {found: offered(corpus.generator, found, corpus.k) for found in read}
     anywhere = sorted({p for predicates in choices.values() for p in predicates})
     everywhere = st.multiselect(
         "Never in any pool", anywhere, default=sorted(policy.everywhere) if policy else [], key="policy_everywhere"
@@ -75,7 +77,7 @@ if corpus is not None and corpus.triples:
             default=sorted(policy.excluded((a, b)) - policy.everywhere) if policy else [],
             key=f"policy_{a}_{b}",
         )
-        for a, b in pairs
+        for a, b in read
     }
     if st.button("Save the policy and rebuild the pools", key="policy_save"):
         session.set_policy(everywhere, per_pair)

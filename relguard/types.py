@@ -29,8 +29,13 @@ NER_TYPES: tuple[str, ...] = (
 #: third of such names (a chart typed ORG, a town typed PERSON). Its pools hold predicates true of any kind, so a
 #: drawn relation is one that could be true of its pair whatever the entity turns out to be.
 UNSURE = "ENTITY"
-#: Every type a pool is keyed by: the paper's eleven and :data:`UNSURE`.
-ENTITY_TYPES: tuple[str, ...] = (*NER_TYPES, UNSURE)
+#: Finer kinds of a GPE that the name alone settles (a public gazetteer, :mod:`relguard.extract.gazetteer`): a city
+#: is no trade partner of a country, nor a country "located in" a city, so the pools of places need the kind.
+#: Each is a GPE wherever the type's family is what matters (:func:`relguard.kinds.coarse_type`).
+PLACE_KINDS: dict[str, str] = {"CITY": "GPE", "REGION": "GPE", "COUNTRY": "GPE"}
+#: Every type a pool is keyed by: the paper's eleven, the kinds of a GPE and :data:`UNSURE`.
+ENTITY_TYPES: tuple[str, ...] = (*NER_TYPES, *PLACE_KINDS, UNSURE)
+
 
 TypePair = tuple[str, str]
 #: The public wordings of a sampled predicate for a type pair (a pool backend's ``forms``).

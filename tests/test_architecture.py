@@ -19,7 +19,14 @@ MAX_PAGE_LINES = 120
 #: Floors from the ground up; a package's modules live on its floor.
 FLOORS = (
     ("relguard.version", "relguard.types", "relguard.errors", "relguard.wordlist"),
-    ("relguard.settings", "relguard.protocols", "relguard.registry", "relguard.io", "relguard.textable"),
+    (
+        "relguard.settings",
+        "relguard.protocols",
+        "relguard.registry",
+        "relguard.io",
+        "relguard.textable",
+        "relguard.kinds",
+    ),
     ("relguard.embed", "relguard.privacy", "relguard.llm"),
     ("relguard.candidates", "relguard.extract"),
     ("relguard.rewrite",),

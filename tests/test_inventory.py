@@ -27,9 +27,10 @@ def inventory():
     return InventoryCandidates()
 
 
-def test_all_144_ordered_pairs_have_at_least_20_candidates(inventory):
-    """The paper's eleven types and ENTITY (a name whose kind nothing public settles): 12 × 12 pairs."""
-    assert len(PAIRS) == 144
+def test_all_225_ordered_pairs_have_at_least_20_candidates(inventory):
+    """The paper's eleven types, the three kinds of a GPE (city, region, country) and ENTITY (a name whose kind
+    nothing public settles): 15 × 15 pairs."""
+    assert len(PAIRS) == 225
     for pair in PAIRS:
         assert inventory.available(pair) >= 20, pair
 
@@ -102,6 +103,35 @@ ONE_KIND = {
     ("ORG", "WORK_OF_ART"): {"broadcast"},
     ("GPE", "LOC"): {"lies_at_foot_of", "has_coastline_on", "capital_of"},
 }
+
+
+#: What cannot hold of the kinds of two places: a city is no trade partner or ally of a country, a country is not
+#: located in a city nor its capital, a region signs no treaty. The GPE|GPE pool holds several of these for any
+#: two places (a blind reader found "Lesotho … governs Southern Africa", "a city merged with a country").
+NOT_OF_THE_KINDS = {
+    ("CITY", "COUNTRY"): {"trade_partner_of", "signed_treaty_with", "allied_with", "provided_aid_to", "merged_with"},
+    ("COUNTRY", "CITY"): {"located_in", "capital_of", "largest_city_of", "enclave_within", "exclave_of"},
+    ("COUNTRY", "REGION"): {"located_in", "capital_of", "enclave_within", "exclave_of", "twinned_with"},
+    ("REGION", "COUNTRY"): {"signed_treaty_with", "allied_with", "capital_of", "twinned_with", "merged_with"},
+    ("CITY", "REGION"): {"signed_treaty_with", "allied_with", "trade_partner_of", "merged_with", "twinned_with"},
+    ("REGION", "CITY"): {"located_in", "capital_of", "largest_city_of", "signed_treaty_with", "exclave_of"},
+    ("COUNTRY", "COUNTRY"): {"located_in", "capital_of", "largest_city_of", "twinned_with", "enclave_within"},
+    ("CITY", "CITY"): {"capital_of", "signed_treaty_with", "allied_with", "provided_aid_to", "seceded_from"},
+}
+
+
+def test_pools_of_two_places_of_known_kinds_hold_what_their_kinds_can_be(inventory):
+    """The first K of a pair of place kinds hold none of what cannot be true of the kinds, which the GPE|GPE
+    pool holds; a pair with one kind and another type reads the pool of the paper's types."""
+    generic = set(inventory.generate(("GPE", "GPE"), 10).predicates)
+    for pair, impossible in NOT_OF_THE_KINDS.items():
+        pool = set(inventory.generate(pair, 10).predicates)
+        assert not pool & impossible, (pair, pool & impossible)
+    assert generic & NOT_OF_THE_KINDS[("CITY", "COUNTRY")]
+    for pair, coarse in [(("CITY", "PERSON"), ("GPE", "PERSON")), (("ORG", "COUNTRY"), ("ORG", "GPE"))]:
+        assert inventory.generate(pair, 10).predicates == inventory.generate(coarse, 10).predicates
+        assert inventory.generate(pair, 10).type_pair == pair
+    assert inventory.forms("capital_of", ("CITY", "COUNTRY"))["inverse"] == "has as its capital"
 
 
 def test_the_default_pools_hold_no_predicate_only_one_kind_of_their_types_can_hold(inventory):
@@ -178,3 +208,31 @@ def test_an_entity_of_unsure_kind_is_never_the_doer_in_its_pools(inventory):
             if predicate.endswith("_by") and predicate not in ANY_AGENT:
                 offenders.append((other, "ENTITY", predicate))
     assert not offenders
+
+
+def test_a_release_report_replays_the_pool_a_city_read(tmp_path):
+    """A report lists the pool of each group's pair ("ORG|CITY"); the draw asks for the pool the pair reads
+    (ORG|GPE), so a report-as-pool-file must answer for it, or a release could not be replayed from itself."""
+    from relguard.candidates.pool_file import PoolFileCandidates
+    from relguard.candidates.pools import build_pools
+
+    listed = ["based_in", "sued", "exports_to", "banned_in", "taxed_by"]
+    report = tmp_path / "report.json"
+    report.write_text(json.dumps({"candidates": {"pools": {"ORG|CITY": listed}}}))
+    pools = build_pools([("ORG", "CITY")], generator=PoolFileCandidates(report), k=5)
+    assert pools[("ORG", "CITY")].predicates == tuple(listed)
+    with pytest.raises(PoolError, match="ORG->PERSON"):
+        PoolFileCandidates(report).generate(("ORG", "PERSON"), 5)
+
+
+def test_an_exclusion_entry_names_the_pool_a_pair_reads():
+    """A policy entry for PERSON->CITY would take nothing out (the pair draws from PERSON->GPE's pool): it is
+    refused with the pair to write instead; an entry for GPE->GPE also holds for a city and a country."""
+    from relguard.candidates.exclusion import parse_policy
+    from relguard.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"line 1: PERSON->CITY draws from the pool of PERSON->GPE; write the entry"):
+        parse_policy("PERSON->CITY born_in", name="policy.txt")
+    policy = parse_policy("GPE->GPE located_in\nCITY->COUNTRY capital_of", name="policy.txt")
+    assert policy.excluded(("CITY", "COUNTRY")) == {"located_in", "capital_of"}
+    assert policy.excluded(("GPE", "GPE")) == {"located_in"}

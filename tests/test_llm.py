@@ -263,7 +263,7 @@ def test_dry_run_counts_windows_without_calling(server, tmp_path):
     result = estimate(docs, extractor=extractor, candidates=candidates, k=5)
     assert len(split_sentences(docs[1].text)) == 5
     assert result.extraction_calls == 1 + 3 and result.max_typing_calls == 2
-    assert result.max_candidate_calls == 144 and result.approx_prompt_tokens > 0
+    assert result.max_candidate_calls == 225 and result.approx_prompt_tokens > 0
     assert server.requests == [] and "Nothing was sent" in result.describe()
 
 

@@ -84,7 +84,7 @@ def test_remove_retype_and_merge_change_only_the_structure(prepared):
     merged = apply_review(prepared.extraction, Review((MergeAlias(names[0], names[1]),)))
     assert names[0] not in {e.name for d in merged.documents for e in d.entities}
     with pytest.raises(InputError, match="unknown entity type"):
-        apply_review(prepared.extraction, Review((SetType(person, "CITY"),)))
+        apply_review(prepared.extraction, Review((SetType(person, "TOWN"),)))
     with pytest.raises(InputError, match=r"no slot of a\.txt overlaps"):
         apply_review(prepared.extraction, Review((RemoveSlot("a.txt", 0, 1),)))
 

@@ -372,3 +372,23 @@ def test_head_words_of_bodies_and_regions_and_a_places_letters() -> None:
     assert name_evidence("Western Hemisphere") == "LOC"
     assert public_type("UK", "ORG", {}) == "GPE" and public_type("U.S.", "PERSON", {}) == "GPE"
     assert public_type("Robert Burns", "PERSON", {}) == "PERSON"
+
+
+def test_the_corpus_gives_a_place_its_kind_from_its_name_alone(extractor) -> None:
+    """A GPE whose whole name a gazetteer holds as a city, a region or a country takes that kind in every
+    document, whatever its sentences say it did (DESIGN invariant 11), so the pools of two places fit their kinds
+    ("a city is a trade partner of a country" read impossible); a GPE no source holds stays a GPE."""
+    from relguard.extract.slots import align_corpus
+
+    texts = {
+        "a.txt": "Anna Berg was born in Toulouse, France. She later moved to Bavaria.",
+        "b.txt": "Anna Berg founded a bakery in Toulouse. Hagfors is a town near Toulouse.",
+    }
+    aligned = align_corpus([extractor.extract(Document(name, text)) for name, text in texts.items()])
+    kinds = [{e.name: e.type for e in doc.entities} for doc in aligned]
+    assert kinds[0]["Toulouse"] == kinds[1]["Toulouse"] == "CITY", kinds
+    assert kinds[0]["France"] == "COUNTRY" and kinds[0]["Bavaria"] == "REGION", kinds
+    assert kinds[0]["Anna Berg"] == "PERSON", kinds
+    assert gazetteer.place_kind("Hagfors", "GPE") == "GPE" and gazetteer.place_kind("Paris", "LOC") == "LOC"
+    types = {t.type_pair for doc in aligned for t in doc.triples}
+    assert ("CITY", "COUNTRY") in types, types

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from relguard.candidates.inventory import InventoryCandidates, pair_key
 from relguard.errors import ConfigError, PoolError
+from relguard.kinds import coarse_pair, pool_pair
 from relguard.protocols import PoolGenerator
 from relguard.types import ENTITY_TYPES, CandidatePool, TypePair
 
@@ -51,8 +52,10 @@ class ExclusionPolicy:
     per_pair: Mapping[TypePair, frozenset[str]] = field(default_factory=dict)
 
     def excluded(self, type_pair: TypePair) -> frozenset[str]:
-        """Every predicate the pool of ``type_pair`` may not hold."""
-        return self.everywhere | self.per_pair.get(tuple(type_pair), frozenset())
+        """Every predicate the pool of ``type_pair`` may not hold; an entry for a GPE holds for a city, a region and
+        a country too."""
+        pair, found = tuple(type_pair), self.per_pair.get
+        return self.everywhere | found(pair, frozenset()) | found(coarse_pair(pair), frozenset())
 
     def public(self) -> dict:
         """What the report says of the policy: the file, its digest and every entry (all public)."""
@@ -135,7 +138,11 @@ def _type_pair(token: str, *, where: str) -> TypePair:
             raise ConfigError(
                 f"{where}: unknown entity type {entity_type!r} in {token!r}; use one of {', '.join(ENTITY_TYPES)}"
             )
-    return (parts[0], parts[1])
+    pair = (parts[0], parts[1])
+    if pool_pair(pair) != pair:
+        read = "->".join(pool_pair(pair))
+        raise ConfigError(f"{where}: {token} draws from the pool of {read}; write the entry for {read}")
+    return pair
 
 
 def _predicate(words: str, *, where: str) -> str:

@@ -28,9 +28,10 @@ from pathlib import Path
 from relguard.candidates.forms import default_forms
 from relguard.errors import PoolError
 from relguard.io.digest import canonical_sha256
+from relguard.kinds import coarse_type, pool_pair
 from relguard.types import ENTITY_TYPES, CandidatePool, TypePair
 
-VERSION = "2026.12-5"
+VERSION = "2026.12-6"
 BANNED = frozenset(
     {
         "related_to",
@@ -72,6 +73,19 @@ def _load_folder(folder) -> tuple[dict[str, list[str]], dict[str, dict]]:
     return pairs, forms
 
 
+def with_place_kinds(pairs: Mapping[str, list[str]]) -> dict[str, list[str]]:
+    """Every pair the inventory lists, and for a pair with a kind of GPE (a city, a region, a country) that it does
+    not list, the pool it reads (:func:`~relguard.types.pool_pair`: "CITY|PERSON" reads "GPE|PERSON"). A function
+    of the type pairs alone, like every pool."""
+    filled = dict(pairs)
+    for subject in ENTITY_TYPES:
+        for obj in ENTITY_TYPES:
+            key, read = pair_key((subject, obj)), pair_key(pool_pair((subject, obj)))
+            if key not in filled and read in pairs:
+                filled[key] = list(pairs[read])
+    return filled
+
+
 def validate(pairs: Mapping[str, list[str]], *, where: str) -> None:
     """Refuse an inventory that breaks the pool rules a machine can check."""
     for subject in ENTITY_TYPES:
@@ -110,6 +124,7 @@ class InventoryCandidates:
                 except (OSError, ValueError) as exc:
                     raise PoolError(f"{path}: not a readable JSON pool file ({exc})") from exc
                 self._pairs, self._forms = dict(data.get("pairs", {})), dict(data.get("forms", {}))
+        self._pairs = with_place_kinds(self._pairs)
         validate(self._pairs, where=where)
         self._inverse_nouns: dict[tuple[str, str | None, TypePair], str | None] = {}
 
@@ -147,7 +162,10 @@ class InventoryCandidates:
         The wording may depend on the public subject type ("was claimed by" for an event, "is claimed by"
         for a place); without a type pair the first wording found is used.
         """
-        form = (self._forms.get(f"{type_pair[0]}|{predicate}") if type_pair else None) or self._forms.get(predicate)
+        subjects = (type_pair[0], coarse_type(type_pair[0])) if type_pair else ()
+        form = next((f for s in subjects if (f := self._forms.get(f"{s}|{predicate}"))), None) or self._forms.get(
+            predicate
+        )
         if form:
             clause = form.get("clause") or predicate.replace("_", " ")
             found = {"clause": clause, "noun": form.get("noun"), "inverse": form.get("inverse")}
@@ -173,7 +191,12 @@ class InventoryCandidates:
     def _search_inverse_noun(self, clause: str, inverse: str | None, type_pair: TypePair) -> str | None:
         reverse = (type_pair[1], type_pair[0])
         for other in self._pairs.get(pair_key(reverse), ()):
-            form = self._forms.get(f"{reverse[0]}|{other}") or self._forms.get(other) or {}
+            form = (
+                self._forms.get(f"{reverse[0]}|{other}")
+                or self._forms.get(f"{coarse_type(reverse[0])}|{other}")
+                or self._forms.get(other)
+                or {}
+            )
             if not form.get("noun"):
                 continue
             if (inverse and _same(form.get("clause"), inverse)) or _same(form.get("inverse"), clause):

@@ -22,6 +22,7 @@ from relguard.candidates.inventory import (
 from relguard.errors import PoolError
 from relguard.io.digest import canonical_sha256
 from relguard.io.write import atomic_write
+from relguard.kinds import pool_pair
 from relguard.types import CandidatePool, TypePair
 
 POOL_FILE_FORMAT = "relguard-pool-file"
@@ -96,7 +97,7 @@ class PoolFileCandidates:
 
     def generate(self, type_pair: TypePair, k: int) -> CandidatePool:
         type_pair, k = checked_type_pair(type_pair), checked_k(k)
-        predicates = self._pairs.get(pair_key(type_pair))
+        predicates = self._pairs.get(pair_key(type_pair)) or self._read_by(type_pair)
         if predicates is None or len(predicates) < k:
             have = 0 if predicates is None else len(predicates)
             raise PoolError(
@@ -104,6 +105,13 @@ class PoolFileCandidates:
                 "generate the missing pool with --candidates llm or use --candidates inventory"
             )
         return CandidatePool(type_pair, tuple(predicates[:k]), source=f"pool-file:{self.path.name}")
+
+    def _read_by(self, type_pair: TypePair) -> list[str] | None:
+        """The pool a release report lists under a pair that reads ``type_pair``'s pool ("ORG|CITY" for ORG|GPE:
+        :func:`~relguard.types.pool_pair`), where the report has no entry of its own for it."""
+        return next(
+            (found for key, found in self._pairs.items() if pool_pair(tuple(key.split("|"))) == type_pair), None
+        )
 
     def forms(self, predicate: str, type_pair: TypePair | None = None) -> dict:
         return inventory_forms(predicate, type_pair)

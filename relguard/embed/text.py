@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from relguard.errors import ModelError
+from relguard.kinds import pool_pair
 from relguard.types import TypePair
 
 TEMPLATE_VERSION = "typed-sentence-v1"
@@ -21,6 +22,9 @@ TYPE_PHRASES: dict[str, str] = {
     "FAC": "a facility",
     "ORG": "an organization",
     "GPE": "a country or city",
+    "CITY": "a city",
+    "REGION": "a state",
+    "COUNTRY": "a country",
     "LOC": "a location",
     "PRODUCT": "a product",
     "EVENT": "an event",
@@ -37,7 +41,12 @@ def predicate_phrase(predicate: str) -> str:
 
 
 def predicate_text(predicate: str, type_pair: TypePair) -> str:
-    """The fixed typed sentence the encoder reads for ``predicate`` under ``type_pair``."""
+    """The fixed typed sentence the encoder reads for ``predicate`` under ``type_pair``.
+
+    A pair reads the types of the pool it draws from (:func:`~relguard.types.pool_pair`: "a city" with "a person"
+    reads "a country or city", as its pool is the GPE one), so its distances are its pool's.
+    """
+    type_pair = pool_pair(type_pair)
     subject = TYPE_PHRASES.get(type_pair[0], "an entity")
     obj = TYPE_PHRASES.get(type_pair[1], "an entity")
     sentence = f"{subject} {predicate_phrase(predicate)} {obj}."

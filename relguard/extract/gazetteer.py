@@ -132,6 +132,24 @@ def lookup(name: str) -> Entry | None:
     return _table().get(_fold(name))
 
 
+#: The entity type of each kind of GPE the sources tell apart (:data:`relguard.types.PLACE_KINDS`).
+_PLACE_KIND_TYPES = {"city": "CITY", "region": "REGION", "country": "COUNTRY"}
+
+
+def place_kind(name: str, entity_type: str) -> str:
+    """A GPE's finer type when its whole name is in a source as a city, a region or a country; else the type.
+
+    The name alone decides (DESIGN invariant 11): "Paris" is a CITY in every document, whatever a sentence says
+    it did. A place whose name no source holds unambiguously stays a GPE, with the pools of any GPE.
+    """
+    if entity_type != "GPE":
+        return entity_type
+    entry = lookup(name.removeprefix("the ").removeprefix("The "))
+    if entry is None or entry.type != "GPE":
+        return entity_type
+    return _PLACE_KIND_TYPES.get(entry.kind, entity_type)
+
+
 def allowed(entry: Entry) -> frozenset[str]:
     """The labels that agree with ``entry``: a nationality may also be a language or a group, a place any of
     GPE, LOC or FAC; anything else must be what the source says."""

@@ -23,6 +23,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
+from relguard.extract import gazetteer
 from relguard.types import UNSURE, DocumentExtraction, Entity, Triple
 
 #: What replaces a relation span when entities are typed from the masked sentence: a neutral word that keeps the
@@ -159,14 +160,19 @@ class EntityAlignment:
     @property
     def chosen(self) -> dict[tuple[str, ...], tuple[str, str]]:
         if self._chosen is None:
-            self._chosen = {
-                key: (max(names, key=lambda n: (names[n], len(n), n)), _corpus_type(self.types[key]))
-                for key, names in self.spellings.items()
-            }
+            self._chosen = {key: _canonical(names, self.types[key]) for key, names in self.spellings.items()}
         return self._chosen
 
     def apply(self, document: DocumentExtraction) -> DocumentExtraction:
         return _renamed(document, self.keys, self.chosen)
+
+
+def _canonical(names: Mapping[str, int], votes: Mapping[str, float]) -> tuple[str, str]:
+    """One entity's name (its commonest spelling, then the longest, then the first in order) and type: the corpus's
+    vote, a GPE made a city, a region or a country where the name alone says which
+    (:func:`~relguard.extract.gazetteer.place_kind`)."""
+    name = max(names, key=lambda n: (names[n], len(n), n))
+    return name, gazetteer.place_kind(name, _corpus_type(votes))
 
 
 def _corpus_type(votes: Mapping[str, float]) -> str:

@@ -20,6 +20,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from relguard.kinds import coarse_pair
 from relguard.rewrite import frames as fr
 from relguard.rewrite.guard import misread_sentences
 from relguard.rewrite.mask import mention_at
@@ -95,6 +96,7 @@ def neutral_words(place: Place, type_pair: TypePair | None = None) -> str | None
     once ("his [deputy], Mcebisi Jonas"), or a person's follows a possessive pronoun ("his [cousin] Berke"), a noun
     is wanted: the kind-neutral :data:`ASSOCIATE`, also for a name of unsure kind; so after an article or ordinal,
     where a person holds the role ("the fifth [son of] Emperor Gojong": "the fifth associate of")."""
+    type_pair = None if type_pair is None else coarse_pair(type_pair)
     frame = place.frame
     bare = (place.preposition_after and not place.has_tail) or (frame == fr.END and not place.phrase_after)
     participle = BARE if bare else CONNECTOR  # nothing after an END slot: "John's cause was mentioned."

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from relguard.candidates.forms import default_forms
+from relguard.kinds import coarse_pair, coarse_type
 from relguard.rewrite import frames as fr
 from relguard.rewrite.morphology import DETERMINERS, past_tense, plural_verb
 from relguard.rewrite.shape import RELATIVE
@@ -241,7 +242,7 @@ class FormVerbalizer:
         if frame == fr.NOUN:
             if noun:
                 return noun
-            head = GENERIC_HEADS.get(type_pair[1 if inverted else 0], "one")
+            head = GENERIC_HEADS.get(coarse_type(type_pair[1 if inverted else 0]), "one")
             if head in _NO_HEAD_NOUN:
                 return None  # "The second one that was contrasted with", "an American group that had as a descendant"
             return f"{head} {'who' if head == 'person' else 'that'} {finite}"
@@ -251,7 +252,7 @@ class FormVerbalizer:
                 return stripped
             if noun:
                 return f"the {noun}"
-            head = GENERIC_HEADS.get(type_pair[1 if inverted else 0], "one")
+            head = GENERIC_HEADS.get(coarse_type(type_pair[1 if inverted else 0]), "one")
             return f"a {head} {'who' if head == 'person' else 'that'} {finite}"
         if frame == fr.APPOSITION:
             if noun and not place.has_tail:
@@ -319,8 +320,9 @@ class Styled:
             if place.frame == fr.COMMA and predicate in APPOSITIVE and not place.inverted:
                 return own
             closing = split_preposition(self.base.finite(predicate, type_pair, inverted=place.inverted))[1]
-            chain = place.frame != fr.COMMA or not set(type_pair) <= _PLACES or closing in _ALONG_A_CHAIN
-            made = (place.kind_before or type_pair[1 if place.inverted else 0]) in _MADE_BY or closing != "by"
+            chain = place.frame != fr.COMMA or not set(coarse_pair(type_pair)) <= _PLACES or closing in _ALONG_A_CHAIN
+            maker = coarse_type(place.kind_before or type_pair[1 if place.inverted else 0])
+            made = maker in _MADE_BY or closing != "by"
             if closing in _AFTER_A_NOUN and chain and made and not place.preposition_after and not place.has_tail:
                 return closing
         if self.style == "relative" and place.frame == fr.MODIFIER and own and not RELATIVE.match(own):

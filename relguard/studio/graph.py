@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from relguard.errors import BackendError
+from relguard.kinds import coarse_type
 from relguard.types import Release, Triple
 
 #: One colour per OntoNotes type (colour-blind-safe Okabe-Ito first, then muted extras).
@@ -146,7 +147,7 @@ def vis_data(graph: Graph) -> dict:
             "label": n.name,
             "title": f"{n.name} ({n.type})",
             "group": n.type,
-            "color": TYPE_COLOURS.get(n.type, "#BBBBBB"),
+            "color": TYPE_COLOURS.get(coarse_type(n.type), "#BBBBBB"),
         }
         for n in graph.nodes
     ]

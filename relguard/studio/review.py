@@ -15,6 +15,7 @@ from relguard.engine.rewrite import fills_by_sentence
 from relguard.extract.lowercase import typed_without_capitals
 from relguard.extract.spacy import lexicon as lex
 from relguard.extract.unprotected import unprotected_sentences
+from relguard.kinds import coarse_type
 from relguard.pipeline import Prepared
 from relguard.types import UNSURE, Extraction, Release
 
@@ -133,6 +134,7 @@ def _place_problem(entity, text: str) -> str | None:
 
 
 def _type_problem(name: str, kind: str) -> str | None:
+    kind = coarse_type(kind)
     words = name.split()
     last = words[-1].lower().strip(".,") if words else ""
     if kind == "PERSON" and (last in lex.ORG_HEADS or last in lex.ORG_SUFFIXES):
