@@ -3,6 +3,7 @@ slot leaves in the text."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from relguard.extract.regions import pair_by_position
@@ -16,15 +17,19 @@ if TYPE_CHECKING:
 
 #: How the parse hangs a word that says what a name is on it: "rock band Drug Restaurant", "northern England".
 _NAME_MODIFIERS = frozenset({"compound", "amod", "nmod"})
+#: The tags of a finite verb: a noun right before one is its subject.
+_FINITE = frozenset({"VBD", "VBZ", "VBP", "MD"})
 
 
 def positioned(state: ParsedDocument, extraction: DocumentExtraction, *, strict: bool) -> DocumentExtraction:
     """Each slot region standing for the pairs its position gives (:func:`~relguard.extract.regions.pair_by_position`):
     in the strict mode cut to the stretches between names; in the default mode after widening a span to its
-    stretch, which leaves the names' modifiers (:func:`name_modifiers`) in the text."""
+    stretch, which leaves the names' modifiers (:func:`name_modifiers`) and the nouns they own
+    (:func:`name_heads`) in the text."""
     if strict:
         return to_stretches(pair_by_position(extraction))
-    return pair_by_position(widen_to_stretches(extraction, modifiers=name_modifiers(state)))
+    widened = widen_to_stretches(extraction, modifiers=name_modifiers(state))
+    return pair_by_position(_after_owned_nouns(widened, name_heads(state)))
 
 
 def name_modifiers(state: ParsedDocument) -> dict[int, int]:
@@ -47,3 +52,44 @@ def _describes(tok: Token, name: set[int], ment_of: list[int]) -> bool:
     """Whether ``tok`` is a lower-case noun or adjective hung on ``name`` (its tokens and modifiers so far)."""
     hung = tok.dep_ in _NAME_MODIFIERS and tok.head.i in name and tok.pos_ in ("NOUN", "ADJ")
     return hung and tok.is_lower and tok.is_alpha and ment_of[tok.i] < 0
+
+
+def name_heads(state: ParsedDocument) -> dict[int, int]:
+    """Per name's last character, where a widened slot after it begins when the name is the possessor or modifier
+    of the lower-case noun right after it and a finite verb follows that noun, its subject ("Her [work] has
+    been exhibited in", "Philippe's [descendants] flourished until", "the Venetian [elite] seems to"): the noun is
+    what the clause is about, and a slot that took it would leave the clause without a subject (a fill printed
+    "Her place of death the Metropolitan Museum"). The noun stays in the text, as a name's modifiers do."""
+    doc, found = state.doc, {}
+    for start, end, _, _ in state.mentions:
+        after = end + 1 if end < len(doc) and doc[end].tag_ == "POS" else end
+        if after + 1 >= len(doc):
+            continue
+        noun = doc[after]
+        owned = any(doc[i].head.i == noun.i for i in range(start, end))
+        if owned and noun.pos_ == "NOUN" and noun.is_lower and doc[after + 1].tag_ in _FINITE:
+            found[doc[end - 1].idx + len(doc[end - 1].text)] = noun.idx + len(noun.text)
+    return found
+
+
+def _after_owned_nouns(extraction: DocumentExtraction, heads: dict[int, int]) -> DocumentExtraction:
+    """``extraction`` with every span that opens at a noun of :func:`name_heads` starting after that noun."""
+    text = extraction.document.text
+    triples = []
+    for triple in extraction.triples:
+        occurrences = []
+        for o in triple.occurrences:
+            start = next(
+                (heads[e] for e in heads if e <= o.start < heads[e] < o.end and _owner_gap(text, e, o.start)), None
+            )
+            if start is not None:
+                start += len(text[start : o.end]) - len(text[start : o.end].lstrip())
+                o = replace(o, start=start, text=text[start : o.end])
+            occurrences.append(o)
+        triples.append(replace(triple, occurrences=tuple(occurrences)))
+    return replace(extraction, triples=tuple(triples))
+
+
+def _owner_gap(text: str, name_end: int, span_start: int) -> bool:
+    """Whether only a possessive "'s" and spaces stand between a name and a span."""
+    return text[name_end:span_start].strip() in ("", "'s", "’s", "'", "’")
