@@ -141,6 +141,9 @@ def test_a_subject_pronoun_that_opens_a_stretch_stays_out_of_the_slot(extractor)
         ("His brother Philippe's descendants flourished until the end of the French monarchy.", "flourished until"),
         ("The rumours of the established Venetian elite seem to have reached Faliero.", "seem to have reached"),
         ("Tom Reed's company was founded in Paris.", "was founded in"),
+        # 2WikiMultihopQA dev (development slice): "Badah railway station [is located in] Pakistan" printed "Badah
+        # was recognized by Pakistan", the station lost
+        ("Badah railway station is located in Pakistan.", "is located in"),
     ],
 )
 def test_the_noun_a_name_owns_as_the_subject_of_the_next_verb_stays_out_of_the_slot(extractor, text, slot):

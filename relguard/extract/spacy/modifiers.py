@@ -56,18 +56,21 @@ def _describes(tok: Token, name: set[int], ment_of: list[int]) -> bool:
 
 def name_heads(state: ParsedDocument) -> dict[int, int]:
     """Per name's last character, where a widened slot after it begins when the name is the possessor or modifier
-    of the lower-case noun right after it and a finite verb follows that noun, its subject ("Her [work] has
-    been exhibited in", "Philippe's [descendants] flourished until", "the Venetian [elite] seems to"): the noun is
-    what the clause is about, and a slot that took it would leave the clause without a subject (a fill printed
-    "Her place of death the Metropolitan Museum"). The noun stays in the text, as a name's modifiers do."""
+    of the lower-case noun right after it (or of the last of a run of them) and a finite verb follows that noun,
+    its subject ("Her [work] has been exhibited in", "Philippe's [descendants] flourished until", "Badah [railway
+    station] is located in"): the noun is what the clause is about, and a slot that took it would leave the
+    clause without a subject (a fill printed "Her place of death the Metropolitan Museum"). The noun stays in the
+    text, as a name's modifiers do."""
     doc, found = state.doc, {}
     for start, end, _, _ in state.mentions:
         after = end + 1 if end < len(doc) and doc[end].tag_ == "POS" else end
-        if after + 1 >= len(doc):
+        last = after
+        while last < len(doc) and doc[last].pos_ in ("NOUN", "ADJ") and doc[last].is_lower:
+            last += 1  # "Badah [railway station] is located in": the nouns of one noun phrase
+        if last == after or last >= len(doc) or doc[last].tag_ not in _FINITE:
             continue
-        noun = doc[after]
-        owned = any(doc[i].head.i == noun.i for i in range(start, end))
-        if owned and noun.pos_ == "NOUN" and noun.is_lower and doc[after + 1].tag_ in _FINITE:
+        noun = doc[last - 1]
+        if noun.pos_ == "NOUN" and any(doc[i].head.i == noun.i for i in range(start, end)):
             found[doc[end - 1].idx + len(doc[end - 1].text)] = noun.idx + len(noun.text)
     return found
 
