@@ -21,7 +21,7 @@ wrong in ways none of them sees, which is why ``bench/fluency.py`` also writes s
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -95,14 +95,19 @@ def _repeated_runs(text: str) -> set[tuple[str, ...]]:
     return twice
 
 
-def wrong_frame(r: Rewritten, doc: Doc) -> bool:
+def _filled(r: Rewritten, doc: Doc) -> Iterator[tuple[Span, Token, list[Token]]]:
+    """Each non-empty fill with the token before it and its own tokens (fills at a sentence's start left out)."""
     for fill in r.fills:
         if fill[1] == fill[0]:
             continue
         before = _before(doc, fill)
         words = _tokens_in(doc, fill)
-        if before is None or not words:
-            continue
+        if before is not None and words:
+            yield fill, before, words
+
+
+def wrong_frame(r: Rewritten, doc: Doc) -> bool:
+    for fill, before, words in _filled(r, doc):
         if _finite(words[0]) and words[0].lower_ not in _RELATIVES:
             if _finite(before) and before.idx + len(before.text) <= fill[0]:
                 return True  # "was is located in"
@@ -145,13 +150,7 @@ def _quoted(text: str, start: int, end: int) -> bool:
 
 
 def after_possessive(r: Rewritten, doc: Doc) -> bool:
-    for fill in r.fills:
-        if fill[1] == fill[0]:
-            continue
-        before = _before(doc, fill)
-        words = _tokens_in(doc, fill)
-        if before is None or not words:
-            continue
+    for _fill, before, words in _filled(r, doc):
         possessive = before.tag_ == "POS" or (before.lower_ in _POSSESSIVES and before.tag_ == "PRP$")
         if possessive and words[0].pos_ not in ("NOUN", "PROPN", "ADJ", "NUM") and not words[0].text[:1].isupper():
             return True
