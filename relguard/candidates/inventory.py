@@ -75,7 +75,7 @@ def _load_folder(folder) -> tuple[dict[str, list[str]], dict[str, dict]]:
 
 def with_place_kinds(pairs: Mapping[str, list[str]]) -> dict[str, list[str]]:
     """Every pair the inventory lists, and for a pair with a kind of GPE (a city, a region, a country) that it does
-    not list, the pool it reads (:func:`~relguard.types.pool_pair`: "CITY|PERSON" reads "GPE|PERSON"). A function
+    not list, the pool it reads (:func:`~relguard.kinds.pool_pair`: "CITY|PERSON" reads "GPE|PERSON"). A function
     of the type pairs alone, like every pool."""
     filled = dict(pairs)
     for subject in ENTITY_TYPES:

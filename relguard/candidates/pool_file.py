@@ -108,7 +108,7 @@ class PoolFileCandidates:
 
     def _read_by(self, type_pair: TypePair) -> list[str] | None:
         """The pool a release report lists under a pair that reads ``type_pair``'s pool ("ORG|CITY" for ORG|GPE:
-        :func:`~relguard.types.pool_pair`), where the report has no entry of its own for it."""
+        :func:`~relguard.kinds.pool_pair`), where the report has no entry of its own for it."""
         return next(
             (found for key, found in self._pairs.items() if pool_pair(tuple(key.split("|"))) == type_pair), None
         )

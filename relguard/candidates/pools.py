@@ -18,7 +18,7 @@ def build_pools(
 ) -> dict[TypePair, CandidatePool]:
     """One pool per ordered type pair; a generator that returns anything but K distinct predicates is refused.
 
-    A pair with a kind of place reads the pool of :func:`~relguard.types.pool_pair` (a generator is asked for the
+    A pair with a kind of place reads the pool of :func:`~relguard.kinds.pool_pair` (a generator is asked for the
     pairs of two places of known kinds, and for the paper's pairs). ``cache``
     (:class:`~relguard.candidates.cache.PoolCache`) hands out a pool already built for the same generator, type
     pair, K and exclusion policy; every pool is checked either way.

@@ -43,7 +43,7 @@ def predicate_phrase(predicate: str) -> str:
 def predicate_text(predicate: str, type_pair: TypePair) -> str:
     """The fixed typed sentence the encoder reads for ``predicate`` under ``type_pair``.
 
-    A pair reads the types of the pool it draws from (:func:`~relguard.types.pool_pair`: "a city" with "a person"
+    A pair reads the types of the pool it draws from (:func:`~relguard.kinds.pool_pair`: "a city" with "a person"
     reads "a country or city", as its pool is the GPE one), so its distances are its pool's.
     """
     type_pair = pool_pair(type_pair)
