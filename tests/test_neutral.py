@@ -298,14 +298,16 @@ def test_after_a_verb_the_connector_is_a_phrase_not_a_participle(extractor):
     assert out.connected_sentences == (1,)
 
 
-def test_nothing_after_a_possessive_that_held_the_only_verb(extractor):
+def test_the_noun_after_a_possessive_stays_with_its_verb_and_the_slot_reads_as_a_verb(extractor):
     """ "Braun's [best roles were in] Night Harbor.": the empty connector after a possessive, or a compound in its
     place, left a sentence with no verb ("Braun's Night Harbor.", "Braun-written Night Harbor."; development
-    reading: "The song's Randee St. Nicholas and won"). No fill reads there: the sentence is restated."""
+    reading: "The song's Randee St. Nicholas and won"), and the sentence was restated, its "best roles" lost. The
+    noun the name owns as the subject of the verb after it now stays out of the slot (3d27b55), so the slot is the
+    clause's verb: its connector reads there and the drawn relation is stated after it."""
     _, masked, _, out = _release(extractor, "Tom Braun is an actor. Braun's best roles were in Night Harbor.", "wrote")
-    assert "Braun's [REL_0] Night Harbor." in masked.text, masked.text
-    assert out.text == "Tom Braun is an actor. Tom Braun wrote Night Harbor.", out.text
-    assert out.restated_sentences == (1,) and out.connected_sentences == ()
+    assert "Braun's best roles [REL_0] Night Harbor." in masked.text, masked.text
+    assert "Braun's best roles are associated with Night Harbor. Tom Braun wrote Night Harbor." in out.text, out.text
+    assert out.restated_sentences == () and out.connected_sentences == (1,)
 
 
 def test_a_description_after_a_copula_is_the_copulas_subjects_not_the_object_before_it(extractor):
