@@ -128,19 +128,17 @@ class Prepared:
         evaluation only).
         """
         privacy = privacy_of(epsilon=epsilon, entity_epsilon=entity_epsilon, lam=lam, k=self.k, seed=seed)
+        made = {"encoder_id": self.encoder_id, "encoder_runtime": self.encoder_runtime, "review": self.review}
+        made |= {"extractor_id": self.extraction.extractor, "extractor_backend": self.extractor_backend}
         drawn = draw_step(
             self.group_table,
             privacy=privacy,
             generator=self.generator,
-            encoder_id=self.encoder_id,
-            encoder_runtime=self.encoder_runtime,
-            extractor_id=self.extraction.extractor,
-            extractor_backend=self.extractor_backend,
-            review=self.review,
             input_hashes=self.input_hashes,
             distances=self.distances,
             pools=self.pools,
             allow_null=allow_null,
+            **made,
         )
         return draw_release(
             self.extraction,
