@@ -26,9 +26,8 @@ from relguard.candidates.embeddings import warm_public_embeddings
 from relguard.candidates.pools import build_pools
 from relguard.embed import triple_distances
 from relguard.engine.backends import Backends, named_pools
-from relguard.engine.draw import draw_step
+from relguard.engine.draw import described, draw_step
 from relguard.engine.memory import draw_release
-from relguard.engine.provenance import provenance
 from relguard.engine.tally import GroupTable
 from relguard.errors import ConfigError
 from relguard.extract.corpus import Progress, extract_corpus
@@ -128,17 +127,14 @@ class Prepared:
         evaluation only).
         """
         privacy = privacy_of(epsilon=epsilon, entity_epsilon=entity_epsilon, lam=lam, k=self.k, seed=seed)
-        made = {"encoder_id": self.encoder_id, "encoder_runtime": self.encoder_runtime, "review": self.review}
-        made |= {"extractor_id": self.extraction.extractor, "extractor_backend": self.extractor_backend}
         drawn = draw_step(
             self.group_table,
             privacy=privacy,
             generator=self.generator,
-            input_hashes=self.input_hashes,
             distances=self.distances,
             pools=self.pools,
             allow_null=allow_null,
-            **made,
+            **self._made_by(),
         )
         return draw_release(
             self.extraction,
@@ -150,18 +146,17 @@ class Prepared:
 
     def provenance(self, *, teaching: bool = False) -> tuple[dict, dict]:
         """(public provenance for the report, confidential details for the mapping file); see
-        :func:`relguard.engine.provenance.provenance`."""
-        return provenance(
-            extractor_id=self.extraction.extractor,
-            encoder_id=self.encoder_id,
-            encoder_runtime=self.encoder_runtime,
-            generator=self.generator,
-            pools=self.pools,
-            backends=(("extractor", self.extractor_backend), ("candidates", self.generator)),
-            review=self.review,
-            input_hashes=self.input_hashes,
-            teaching=teaching,
-        )
+        :func:`relguard.engine.draw.described`."""
+        return described(self.generator, self.pools, teaching=teaching, **self._made_by())
+
+    def _made_by(self) -> dict:
+        """What a release drawn from this preparation says it was made with (:func:`.draw.described`'s fields)."""
+        made = {"encoder_id": self.encoder_id, "encoder_runtime": self.encoder_runtime, "review": self.review}
+        return made | {
+            "extractor_id": self.extraction.extractor,
+            "extractor_backend": self.extractor_backend,
+            "input_hashes": self.input_hashes,
+        }
 
 
 def privacy_of(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -35,18 +36,14 @@ def draw_step(
     *,
     privacy: PrivacySettings,
     generator: PoolGenerator,
-    encoder_id: str,
-    encoder_runtime: str,
-    extractor_id: str,
-    extractor_backend: Extractor | None,
-    review: Review,
-    input_hashes: Mapping[str, str],
     encoder: Encoder | None = None,
     distances: np.ndarray | None = None,
     pools: Mapping[TypePair, CandidatePool] | None = None,
     allow_null: bool = True,
+    **made: Any,
 ) -> Drawn:
-    """Draw one outcome per group of ``table`` (:func:`~relguard.engine.outcomes.draw_outcomes`) and describe it.
+    """Draw one outcome per group of ``table`` (:func:`~relguard.engine.outcomes.draw_outcomes`) and describe it
+    with ``made``, the keywords of :func:`described` after ``teaching`` (what the release was made with).
 
     ``encoder`` computes the distance rows unless ``distances`` (and ``pools``) come from an earlier step or
     other processes; ``allow_null=False`` is the paper's no-deletion ablation, for evaluation only.
@@ -60,15 +57,32 @@ def draw_step(
         pools=pools,
         allow_null=allow_null,
     )
-    public, confidential = provenance(
+    public, confidential = described(generator, outcomes.pools, teaching=privacy.seed is not None, **made)
+    return Drawn(outcomes, public, confidential)
+
+
+def described(
+    generator: PoolGenerator,
+    pools: Mapping[TypePair, CandidatePool],
+    *,
+    teaching: bool,
+    encoder_id: str,
+    encoder_runtime: str,
+    extractor_id: str,
+    extractor_backend: Extractor | None,
+    review: Review,
+    input_hashes: Mapping[str, str],
+) -> tuple[dict, dict]:
+    """(public provenance for the report, confidential details for the mapping) of a draw from ``pools``
+    (:func:`~relguard.engine.provenance.provenance`, with the extractor and candidate backends it names)."""
+    return provenance(
         extractor_id=extractor_id,
         encoder_id=encoder_id,
         encoder_runtime=encoder_runtime,
         generator=generator,
-        pools=outcomes.pools,
+        pools=pools,
         backends=(("extractor", extractor_backend), ("candidates", generator)),
         review=review,
         input_hashes=input_hashes,
-        teaching=privacy.seed is not None,
+        teaching=teaching,
     )
-    return Drawn(outcomes, public, confidential)

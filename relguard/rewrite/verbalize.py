@@ -52,6 +52,14 @@ GENERIC_HEADS = {
 #: Generic heads that do not stand for a role noun after an article or adjective ("The second [son of] X": "The
 #: second one that …", "an American group that …"): read broken in 20 of 24 development sentences.
 _NO_HEAD_NOUN = frozenset({"one", "group"})
+
+
+def _headed(finite: str, type_pair: TypePair, *, inverted: bool) -> str:
+    """The relation as a clause on the holder's generic noun: "person who founded", "place that borders"."""
+    head = GENERIC_HEADS.get(coarse_type(type_pair[1 if inverted else 0]), "one")
+    return f"{head} {'who' if head == 'person' else 'that'} {finite}"
+
+
 #: The copula a finite form opens with ("is located in"): a participle or role noun is what follows it.
 COPULA = re.compile(r"^(is|was|are|were)\s+")
 PREPOSITIONS = words(
@@ -242,18 +250,17 @@ class FormVerbalizer:
         if frame == fr.NOUN:
             if noun:
                 return noun
-            head = GENERIC_HEADS.get(coarse_type(type_pair[1 if inverted else 0]), "one")
-            if head in _NO_HEAD_NOUN:
+            headed = _headed(finite, type_pair, inverted=inverted)
+            if headed.split()[0] in _NO_HEAD_NOUN:
                 return None  # "The second one that was contrasted with", "an American group that had as a descendant"
-            return f"{head} {'who' if head == 'person' else 'that'} {finite}"
+            return headed
         if frame == fr.COPULA:
             stripped = COPULA.sub("", finite)
             if stripped != finite:
                 return stripped
             if noun:
                 return f"the {noun}"
-            head = GENERIC_HEADS.get(coarse_type(type_pair[1 if inverted else 0]), "one")
-            return f"a {head} {'who' if head == 'person' else 'that'} {finite}"
+            return f"a {_headed(finite, type_pair, inverted=inverted)}"
         if frame == fr.APPOSITION:
             if noun and not place.has_tail:
                 return f"the {noun}"  # "Ann Lee, the founder of Beta,"
