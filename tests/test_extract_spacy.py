@@ -262,6 +262,18 @@ STRUCTURAL = [
     ("Lana Grey is an American singer from Ohio.", ("Lana Grey", "Ohio"), ["from"]),
     # the same after an article and a year, across the phrase's own words, which stay outside the slot
     ("Snow Road is a 1952 Swedish comedy film directed by Anna Berg.", ("Snow Road", "Anna Berg"), ["directed by"]),
+    # also across adjectives before the year, or with none ("a lost 1931", "an upcoming"; HotpotQA development:
+    # "is an upcoming South Korean television series starring Jin Goo"), and in a caption with no article, where
+    # the nationality stands for its phrase (2Wiki development: "Mexican film directed by Luis Buñuel")
+    ("Snow Road is a lost 1931 Swedish comedy film directed by Anna Berg.", ("Snow Road", "Anna Berg"),
+     ["directed by"]),
+    ("Snow Road is an upcoming Swedish television series starring Anna Berg.", ("Snow Road", "Anna Berg"),
+     ["starring"]),
+    ("Swedish comedy film directed by Anna Berg.", ("Swedish", "Anna Berg"), ["directed by"]),
+    # a possessive pronoun that coreference names is read past to the name that ends its phrase (HotpotQA
+    # development: "a song recorded by … Carrie Underwood from her fifth studio album, Storyteller")
+    ('"Night Song" is a song recorded by Lana Grey from her fifth studio album, Storyteller.',
+     ("Lana Grey", "Storyteller"), ["from"]),
     ("Bob Jones wrote the foreword for the Acme Corp annual report.", ("Bob Jones", "Acme Corp"),
      ["wrote the foreword for"]),
     ("Alice Smith lives in Dublin in Ireland.", ("Dublin", "Ireland"), ["in"]),

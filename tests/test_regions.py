@@ -179,12 +179,27 @@ def test_a_name_after_an_article_opens_a_noun_phrase_unless_it_opens_the_sentenc
         ("Alice Smith founded Acme Corp in Berlin.", "Acme"): False,
         ("Alberta is a province of the Canadian federation.", "Canadian"): True,
         ("Maria Alvarez leads the Harbor Street Clinic and teaches at Harvard.", "Harbor Street Clinic"): False,
+        ("Snow Road is a lost 1931 American comedy film.", "American"): True,
+        ("Snow Road is an upcoming South Korean series.", "South Korean"): True,
+        ("It is a film starring American actor Bob Jones.", "American"): False,
+        ("It is a book about American history.", "American"): False,
+        ("It is a song by American singer Lana Grey.", "American"): False,
     }
     found = {}
     for text, name in cases:
         start = text.index(name)
         found[(text, name)] = opens_noun_phrase(text, start, start + len(name))
     assert found == cases
+
+
+def test_a_nationality_opens_the_phrase_of_a_caption_with_no_article() -> None:
+    """ "Mexican film directed by Luis Buñuel" (a 2Wiki caption): a nationality or language name that opens its
+    sentence, or follows its sentence's "A", opens a noun phrase; any other name there is the subject."""
+    assert opens_noun_phrase("Mexican film directed by Bob Jones.", 0, 7, modifier=True)
+    assert not opens_noun_phrase("Mexican film directed by Bob Jones.", 0, 7)
+    text = "A Hindi version sung by Bob Jones was released."
+    assert opens_noun_phrase(text, 2, 7, modifier=True)
+    assert not opens_noun_phrase(text, 2, 7)
 
 
 def test_a_region_with_too_few_names_around_it_keeps_the_extractors_triples() -> None:

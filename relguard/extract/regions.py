@@ -39,13 +39,18 @@ DETERMINER_BEFORE = re.compile(r"(?:^|\s)(?:an?|the|his|her|its|their|our|my|you
 #: An article, then a year or number ("a 1952 Swedish [film directed by]", "a 2011 Bengali [romantic film]"): the
 #: name after them opens a noun phrase as it does right after the article.
 _DETERMINER_AND_NUMBER = re.compile(r"(?:^|\s)(?:an?|the)\s+\d[\d,–-]*s?\s+$", re.IGNORECASE)
+#: An article, then the phrase's own adjectives and a year before the name ("a lost 1917 [American]", "a 2000 low
+#: budget [British]", "an upcoming [South Korean]"); :func:`_adjectives_only` tells them from a clause.
+_DETERMINER_AND_ADJECTIVES = re.compile(
+    r"(?:^|\s)(?:an?|the)\s+(?:(?:[a-z][a-z-]*|\d[\d,–-]*s?)\s+){1,4}$", re.IGNORECASE
+)
 _AFTER_AND = re.compile(r"(?:^|\s)(?:and|but)\s+$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;][\"'”’)\]]*)\s*$")
 #: The word right after a nationality or group name, across a blank or a hyphen ("British singer", "American
 #: Technicolor VistaVision Western film"); a name that starts there is the next mention, not a modified word.
 _NEXT_WORD = re.compile(r"(?:,(?= [a-z]))?[ \t-]+([A-Za-z][\w'’-]*)")  # "a 1943 British, black-and-white film"
 #: The kinds of names that modify the noun phrase after them: nationalities and groups, languages ("a Hindi film").
-_MODIFIERS = frozenset({"NORP", "LANGUAGE"})
+MODIFIER_TYPES = frozenset({"NORP", "LANGUAGE"})
 #: Lower-case words after a nationality that do not continue its noun phrase: it is a noun there ("an American who").
 _NOT_MODIFIED = words(
     """and or but nor who whom whose which that in of on at to for from with by as into than is was are were be been
@@ -119,23 +124,45 @@ def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
     return replace(extraction, triples=triples)
 
 
-def opens_noun_phrase(text: str, start: int, end: int) -> bool:
+def opens_noun_phrase(text: str, start: int, end: int, *, modifier: bool = False) -> bool:
     """Whether the name at ``start:end`` follows an article or possessive inside its sentence, so that a slot right
     after it ends that noun phrase ("is an [American] singer", "Bob Jones, an [Acme Corp] employee", "the
-    [Canadian] province of"). A sentence that opens with "The" names its subject that way ("The Harbor Street
-    Clinic is a community health centre in Boston"), and "the" before a name of several words is mostly that
-    name's own article ("leads the Harbor Street Clinic and teaches at"): the slot after either is a verb."""
-    for pattern, width in ((DETERMINER_BEFORE, 12), (_DETERMINER_AND_NUMBER, 20)):
+    [Canadian] province of"), also across the phrase's own adjectives and year ("a lost 1917 [American] comedy
+    film", "an upcoming [South Korean] television series"). A sentence that opens with "The" names its subject
+    that way ("The Harbor Street Clinic is a community health centre in Boston"), and "the" before a name of
+    several words is mostly that name's own article ("leads the Harbor Street Clinic and teaches at"): the slot
+    after either is a verb. A ``modifier`` (a nationality or language name) that opens its sentence opens a noun
+    phrase too: a caption "Mexican film directed by Luis Buñuel" has no article."""
+    if modifier and _SENTENCE_START.search(text[max(0, start - 8) : start]):
+        return True
+    for pattern, width in ((DETERMINER_BEFORE, 12), (_DETERMINER_AND_NUMBER, 20), (_DETERMINER_AND_ADJECTIVES, 48)):
         window_start = max(0, start - width)
         window = text[window_start:start]
-        if found := pattern.search(window):
+        if (found := pattern.search(window)) and _adjectives_only(found.group(0)):
             break
     else:
         return False
     article = window_start + found.start() + (window[found.start()].isspace())
     if text[article : article + 3].lower() == "the" and " " in text[start:end].strip():
         return False
-    return not _SENTENCE_START.search(text[max(0, article - 8) : article])
+    return modifier or not _SENTENCE_START.search(text[max(0, article - 8) : article])
+
+
+def _adjectives_only(words_before: str) -> bool:
+    """Whether the words between an article and a name can all be that noun phrase's own adjectives and year: no
+    word that opens a clause or a prepositional phrase ("a song [by] American …"), and no verb form after the
+    first word ("a film [starring] American …", "a band [formed] …"), which would make the name an argument."""
+    rest = words_before.split()[1:]
+    if any(w.lower() in _NOT_MODIFIED or w.lower() in _PREPOSITIONS for w in rest):
+        return False
+    return not any(w.endswith(("ing", "ed")) for w in rest[1:])
+
+
+#: Prepositions not in :data:`_NOT_MODIFIED` that open a phrase between an article and a name.
+_PREPOSITIONS = words(
+    """about after against along among around before behind below beneath between beyond during like near over
+    through under until upon within without"""
+)
 
 
 def hangs(text: str, row: Sequence[PlacedMention], region: Region) -> bool:
@@ -147,7 +174,8 @@ def hangs(text: str, row: Sequence[PlacedMention], region: Region) -> bool:
         return False
     last = max(before, key=lambda m: m.end)
     start, end = last.start, last.end
-    return bool(_REST_OF_PHRASE.fullmatch(text[end : region.start])) and opens_noun_phrase(text, start, end)
+    rest = _REST_OF_PHRASE.fullmatch(text[end : region.start])
+    return bool(rest) and opens_noun_phrase(text, start, end, modifier=last.type in MODIFIER_TYPES)
 
 
 #: What may stand between a name that opens a noun phrase and the region that hangs off it: blanks, or the
@@ -165,7 +193,7 @@ def attributes(text: str, row: Sequence[PlacedMention], regions: Sequence[Region
     found: set[int] = set()
     for index in range(len(row) - 1, -1, -1):
         mention = row[index]
-        if mention.type not in _MODIFIERS:
+        if mention.type not in MODIFIER_TYPES:
             continue
         following = row[index + 1] if index + 1 < len(row) else None
         if following is not None and following.start in found and not text[mention.end : following.start].strip(" -"):
@@ -211,12 +239,17 @@ def asides(row: Sequence[PlacedMention], region: Region, closes: dict[int, int])
 def possessors(text: str, row: Sequence[PlacedMention], regions: Sequence[Region]) -> frozenset[int]:
     """Starts of the names of ``row`` whose "'s" opens a noun phrase that a later name ends: "Margaret Atwood's
     'The Robber Bride'", "Comedy Central's animated series 'South Park'", "Sloan's 1999 album, 'Between the
-    Bridges'". A slot before the owner relates what it owns ("she [adapted] Margaret Atwood's 'The Robber
+    Bridges'", and a possessive pronoun that coreference made a mention: "from her fifth studio album,
+    Storyteller". A slot before the owner relates what it owns ("she [adapted] Margaret Atwood's 'The Robber
     Bride'" states a relation of the novel), so the pair is read past the owner (:func:`positional_pairs`). Read
     from the masked text: no region may stand between the owner and the name that ends its phrase."""
     found: set[int] = set()
     for mention, following in pairwise(row):
         phrase = _OWNED_PHRASE.fullmatch(text, mention.end, following.start)
+        if text[mention.start : mention.end].lower() in _POSSESSIVE_PRONOUNS:
+            phrase = _OWNED_BY_PRONOUN.fullmatch(text, mention.end, following.start)
+            if phrase and phrase.group(1).lower() in _NOT_MODIFIED | _PREPOSITIONS:
+                phrase = None  # "with her in Paris": an object, not an owner
         if phrase and not any(mention.end < r.end and r.start < following.start for r in regions):
             found.add(mention.start)
     return frozenset(found)
@@ -224,6 +257,10 @@ def possessors(text: str, row: Sequence[PlacedMention], regions: Sequence[Region
 
 #: An owner's "'s" and the noun phrase up to the name that ends it: lower-case words, a year, a comma, a quote.
 _OWNED_PHRASE = re.compile(r"[’']s\s+(?:[a-z0-9][\w-]*,?\s+){0,5}[\"“]?")
+#: A possessive pronoun that coreference made a mention ("from [her] fifth studio album, Storyteller") owns the
+#: phrase after it as a name's "'s" does: its words up to the name that ends it, the first of them its own.
+_POSSESSIVE_PRONOUNS = words("his her its their")
+_OWNED_BY_PRONOUN = re.compile(r"\s+([a-z0-9][\w-]*),?\s+(?:[a-z0-9][\w-]*,?\s+){0,4}[\"“]?")
 
 
 def coordinated(text: str, region: Region) -> bool:
@@ -251,13 +288,15 @@ def positional_pairs(
     before it with the name after the region, else with the modifying name, as a role noun after a name does.
     ``passed`` (:func:`attributes`, :func:`possessors`, :func:`asides`): starts of nationality names that modify a
     noun phrase, of owners whose phrase a later name ends, and of names in a bracket closed before the region; the
-    pair is read past them, unless that leaves no pair.
+    pair is read past them, unless that leaves no pair or no name before the region (a caption "Mexican film
+    [directed by] Luis Buñuel": the nationality stands for the phrase it opens).
     """
     if passed:
         named = [m for m in row if m.start not in passed]
         last = max((m for m in row if m.end <= region.start), key=lambda m: m.end, default=None)
         hanging = hangs and (last is None or last.start not in passed)
-        if pairs := positional_pairs(named, region, hangs=hanging, coordinated=coordinated):
+        stands = last is not None and not any(m.end <= region.start for m in named)  # "Mexican film [directed by]"
+        if not stands and (pairs := positional_pairs(named, region, hangs=hanging, coordinated=coordinated)):
             return pairs
     before = _distinct(m for m in reversed(row) if m.end <= region.start)
     after = _distinct(m for m in row if m.start >= region.end)

@@ -24,7 +24,7 @@ from dataclasses import replace
 from itertools import pairwise
 
 from relguard.extract.positions import MentionTable, PlacedMention, Region
-from relguard.extract.regions import UNREAD, opens_noun_phrase, positional_pairs
+from relguard.extract.regions import MODIFIER_TYPES, UNREAD, opens_noun_phrase, positional_pairs
 from relguard.types import DocumentExtraction, Occurrence, Triple
 from relguard.wordlist import LOOSE_ADVERB_PATTERN, RELATIONAL_ADJECTIVES
 
@@ -133,7 +133,11 @@ def widen_to_stretches(
     for o in (o for triple in found for o in triple.occurrences):
         stretch = _stretch_around(rows.get(o.sentence, []), o.start, o.end)
         if stretch is not None and _widens(text, *stretch):
-            described = _DESCRIBED.match(text, stretch[0]) or opens_noun_phrase(text, *stretch_first(rows, o))
+            first = stretch_first(rows, o)
+            modifier = first.type in MODIFIER_TYPES
+            described = _DESCRIBED.match(text, stretch[0]) or opens_noun_phrase(
+                text, first.start, first.end, modifier=modifier
+            )
             start = o.start if described else _after_adverbs(text, _after_subject(text, stretch[0], o.start), o.end)
             end = _before_modifiers(text, o.end, _before_description(text, start, stretch[1]), modifiers)
             earlier = regions.get((o.sentence, *stretch), (start, end))
@@ -292,10 +296,9 @@ def _widens(text: str, start: int, end: int) -> bool:
     return not _CLAUSES.search(_SHARE.sub("", text[start:end]))
 
 
-def stretch_first(rows: dict[int, list[PlacedMention]], o: Occurrence) -> tuple[int, int]:
-    """The character range of the name right before ``o`` in its sentence."""
-    before = [m for m in rows.get(o.sentence, []) if m.end <= o.start]
-    return (before[-1].start, before[-1].end)
+def stretch_first(rows: dict[int, list[PlacedMention]], o: Occurrence) -> PlacedMention:
+    """The name right before ``o`` in its sentence."""
+    return [m for m in rows.get(o.sentence, []) if m.end <= o.start][-1]
 
 
 def _stretch_around(row: list[PlacedMention], start: int, end: int) -> tuple[int, int] | None:
