@@ -602,3 +602,15 @@ def test_a_slot_in_a_prepositional_aside_or_after_an_opening_adverb_modifies_the
     assert in_apposition(tokens("Quantix/NNP Labs/NNP ,/, a/DT software/NN company/NN"))
     assert in_opening_phrase(tokens("Ironically/RB ,/, in/IN the/DT Turkish/JJ translations/NNS"))
     assert not in_opening_phrase(tokens("Ironically/RB ,/, he/PRP said/VBD"))
+
+
+def test_an_adverb_of_two_words_before_a_slot_is_read_past(extractor):
+    """ "was at first [named]" (HotpotQA development: "The band was at first subject of "Forever Young""): the
+    tagger reads "at" as a preposition, so the slot was taken for a noun after it; the slot follows the copula,
+    and a generic head after it takes its article by sound ("an organization that")."""
+    text = 'The band Nelson was at first named "Forever Young" before being changed to "Alphaville".'
+    _, masked, frames, out = release(extractor, text, "praised")
+    assert 'was at first [REL_1] "Forever Young"' in masked.text, masked.text
+    assert 'The band Nelson was at first an organization that praised "Forever Young"' in out.text, out.text
+    _, _, _, out = release(extractor, text, "named_after")
+    assert 'The band Nelson was at first named after "Forever Young"' in out.text, out.text

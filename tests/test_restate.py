@@ -410,3 +410,15 @@ def test_an_expression_in_parts_no_fill_reads_in_is_worded_as_one_and_the_senten
     dated = "Maria Lopez was hired in 2004 at a hospital run by the city of Valencia. The end."
     _, _, _, out = _release(extractor, dated, "died_in")
     assert out.restated_sentences == (0,), out.text
+
+
+def test_a_removed_part_after_a_possessive_is_worded_with_its_head_as_one_slot(extractor):
+    """ "Tom Chick recently [ended] his [role as editor-in-chief for] the … blog" (HotpotQA development): removing
+    the later part left "praised his the now closed Fidgit gaming blog", a possessive with no noun. The part is the
+    noun "his" opens, so the expression is one slot and the possessive, a pronoun of a name the sentence states,
+    goes with the gap; the rest of the sentence stays."""
+    text = "Tom Chick recently ended his role as editor-in-chief for the now closed Fidgit gaming blog. The end."
+    _, masked, _, out = _release(extractor, text, "praised")
+    assert "Tom Chick recently [REL_0] his [REL_0] the now closed" in masked.text, masked.text
+    assert out.text == "Tom Chick recently praised the now closed Fidgit gaming blog. The end.", out.text
+    assert out.restated_sentences == () and out.unfillable_sentences == ()

@@ -5,8 +5,9 @@
 sentence from its names would lose "Since 2004" and "to promote tourism" with it. So the expression becomes one
 slot, from its head to its last part, and the sentence is filled again: "Since 2004, he [died in] Jeonju to
 promote tourism." What is dropped is only what stood between the parts, the words the original verb governed; a
-gap that names an entity, holds another expression's slot or a number is never dropped (that sentence goes on to
-the connector or the restatement, :mod:`relguard.rewrite.fill`).
+gap that names an entity (other than by a possessive pronoun: "ended [his] role as"), holds another expression's
+slot or a number is never dropped (that sentence goes on to the connector or the restatement,
+:mod:`relguard.rewrite.fill`).
 
 It reads only the masked document (where slots and mentions are, and the masked words between parts), so what it
 drops is a function of the masked text, like every fill (DESIGN invariant 7).
@@ -46,14 +47,33 @@ def collapsible(masked: MaskedDocument, sentences: Collection[int]) -> list[int]
         start, end = slot.start, max(masked.slots[n].end for n in parts)
         if any(start <= s.start < end for n, s in enumerate(masked.slots) if n not in parts):
             continue
-        if any(start < a < end for a, _, _ in masked.mentions):
-            continue
         ordered = sorted(masked.slots[n].start for n in parts)
         ends = {masked.slots[n].start: masked.slots[n].end for n in parts}
         gaps = [masked.text[ends[a] : b] for a, b in itertools.pairwise(ordered)]
+        removed = [(ends[a], b) for a, b in itertools.pairwise(ordered) if _before_removed(masked, b)]
+        if any(start < a < end and not (_possessive(masked.text[a:b]) and _whole_gap(masked, a, b, removed))
+               for a, b, _ in masked.mentions):  # fmt: skip
+            continue
         if all(_droppable(gap) for gap in gaps):
             heads.append(number)
     return heads
+
+
+def _before_removed(masked: MaskedDocument, start: int) -> bool:
+    """Whether the part that starts at ``start`` is a removed one (its head's fill states it)."""
+    return any(s.start == start and s.role == "removed" for s in masked.slots)
+
+
+def _whole_gap(masked: MaskedDocument, a: int, b: int, gaps: Collection[tuple[int, int]]) -> bool:
+    """Whether the mention ``a:b`` is the whole of one of ``gaps`` (the gaps before removed parts): "[ended] his
+    [role as]", not "[known] for her role [in]"."""
+    return any(not masked.text[g:a].strip() and not masked.text[b:h].strip() for g, h in gaps if g <= a and b <= h)
+
+
+def _possessive(words: str) -> bool:
+    """A possessive pronoun that coreference made a mention ("ended [his] role as"): its name is said elsewhere, so
+    it may go with the gap."""
+    return words.lower() in ("his", "her", "its", "their")
 
 
 def _droppable(gap: str) -> bool:
@@ -101,7 +121,12 @@ def collapsed(masked: MaskedDocument, heads: Sequence[int]) -> tuple[MaskedDocum
         text,
         tuple((moved(a), moved(b)) for a, b in masked.sentences),
         tuple(slots),
-        tuple((moved(a), moved(b), kind) for a, b, kind in masked.mentions),
-        tuple((moved(a), moved(b), name) for a, b, name in masked.referents),
+        tuple((moved(a), moved(b), kind) for a, b, kind in masked.mentions if not _cut(a, b, cuts)),
+        tuple((moved(a), moved(b), name) for a, b, name in masked.referents if not _cut(a, b, cuts)),
     )
     return document, number_of
+
+
+def _cut(start: int, end: int, cuts: Sequence[tuple[int, int]]) -> bool:
+    """Whether ``start:end`` lies inside one of ``cuts`` (a pronoun dropped with a gap)."""
+    return any(a <= start and end <= b for a, b in cuts)

@@ -41,6 +41,7 @@ from relguard.rewrite.shape import (
     gapped,
     inside_name,
     mismatched,
+    orphaned,
     ranged,
     reads_between,
     repeated,
@@ -282,7 +283,7 @@ def _worded(
     if not lenient:
         unfillable |= crowded(masked, texts) | stacked(masked, texts) | repeated(masked, texts)
         unfillable |= mismatched(masked, texts)
-    unfillable |= gapped(masked, texts) | wants_plural(masked, texts)
+    unfillable |= gapped(masked, texts) | wants_plural(masked, texts) | orphaned(masked)
     unfillable |= off_subject(masked, texts, frames, appositions=appositions)
     unfillable |= possessor_after(masked, texts, frames) | {masked.slots[n].sentence for n in dated_asides(masked)}
     sentences = {masked.slots[n].sentence for n in only}

@@ -97,6 +97,22 @@ def reads_between(masked: MaskedDocument, tail: Slot) -> bool:
     return _ADVERBIAL.fullmatch(between) is not None and _HAS_WHEN.search(between) is not None
 
 
+def orphaned(masked: MaskedDocument) -> set[int]:
+    """Sentences with a removed part right after an article or a possessive ("ended his [role as editor-in-chief
+    for] the blog"): the part is the noun that word opens, and removing it leaves "praised his the blog". The
+    sentence is unfillable as parts, and the expression is worded as one slot where its gap may go with it
+    (:mod:`relguard.rewrite.collapse`: "praised the blog")."""
+    return {
+        slot.sentence
+        for slot in masked.slots
+        if slot.role == "removed" and _DETERMINER_BEFORE.search(masked.text, max(0, slot.start - 8), slot.start)
+    }
+
+
+#: An article or possessive right before a slot.
+_DETERMINER_BEFORE = re.compile(r"\b(?:the|an?|his|her|its|their|my|our|your)\s*$", re.IGNORECASE)
+
+
 def dated_between(masked: MaskedDocument, tail: Slot) -> bool:
     """Whether the words between an expression's parts name a year or a month, which commas may set off around
     a form with no preposition ("employed, in 1777, William Bass"); a bare number may not ("which organized,

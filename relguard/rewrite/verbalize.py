@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from relguard.candidates.forms import default_forms
 from relguard.kinds import coarse_pair, coarse_type
 from relguard.rewrite import frames as fr
-from relguard.rewrite.morphology import DETERMINERS, past_tense, plural_verb
+from relguard.rewrite.morphology import DETERMINERS, indefinite_article, past_tense, plural_verb
 from relguard.rewrite.shape import RELATIVE
 from relguard.types import TypePair
 from relguard.wordlist import words
@@ -260,7 +260,8 @@ class FormVerbalizer:
                 return stripped
             if noun:
                 return f"the {noun}"
-            return f"a {_headed(finite, type_pair, inverted=inverted)}"
+            headed = _headed(finite, type_pair, inverted=inverted)
+            return f"{indefinite_article(headed)} {headed}"  # "an organization that", "a person who"
         if frame == fr.APPOSITION:
             if noun and not place.has_tail:
                 return f"the {noun}"  # "Ann Lee, the founder of Beta,"
