@@ -609,7 +609,7 @@ def test_an_adverb_of_two_words_before_a_slot_is_read_past(extractor):
     tagger reads "at" as a preposition, so the slot was taken for a noun after it; the slot follows the copula,
     and a generic head after it takes its article by sound ("an organization that")."""
     text = 'The band Nelson was at first named "Forever Young" before being changed to "Alphaville".'
-    _, masked, frames, out = release(extractor, text, "praised")
+    _, masked, _, out = release(extractor, text, "praised")
     assert 'was at first [REL_1] "Forever Young"' in masked.text, masked.text
     assert 'The band Nelson was at first an organization that praised "Forever Young"' in out.text, out.text
     _, _, _, out = release(extractor, text, "named_after")

@@ -83,6 +83,24 @@ def test_an_expression_in_parts_takes_the_connector_split_around_a_phrase_and_ke
     assert "mentioned one of" not in out.text, out.text
 
 
+def test_an_expression_in_parts_around_a_noun_phrase_takes_the_connector_and_of(extractor):
+    """ "is a television series [based on] the book series [by] Mélanie Watt" (HotpotQA development, "Scaredy
+    Squirrel") was restated as "… is a Canadian animated comedy television series.", losing the book series; the
+    connector split around it read "associated with the book series alongside" to readers. A noun phrase between
+    the parts is the connector's object, and "of" hangs the name on it whatever the original said there."""
+    text = (
+        'Scaredy Squirrel is a Canadian animated comedy television series based on the "Scaredy Squirrel" book series '
+        "by Mélanie Watt. The end."
+    )
+    _, masked, _, out = _release(extractor, text, "praised")
+    assert 'series [REL_0] the "Scaredy Squirrel" book series [REL_0] Mélanie Watt' in masked.text, masked.text
+    assert out.text == (
+        'Scaredy Squirrel is a Canadian animated comedy television series associated with the "Scaredy Squirrel" '
+        "book series of Mélanie Watt. Scaredy Squirrel praised Mélanie Watt. The end."
+    ), out.text
+    assert out.restated_sentences == () and out.connected_sentences == (0,)
+
+
 def test_a_connector_at_the_end_of_its_clause_leaves_no_preposition_hanging():
     """ "in which John's cause [was defeated]." with nothing after the slot: "is associated with." would end the
     sentence on a preposition; the bare participle reads. With a phrase after it the connector keeps its "with"."""
@@ -148,7 +166,7 @@ def test_a_fill_that_reads_in_place_is_kept_and_no_connector_is_used(extractor):
 def test_the_leak_scan_excuses_only_originals_worded_as_a_connector():
     """An original "is associated with" printed where a connector stands is the frame's constant, not a leak;
     any other original wording is still searched."""
-    for text in ("associated with", "is associated with", "was mentioned", ",", " - ", "linked", "alongside"):
+    for text in ("associated with", "is associated with", "was mentioned", ",", " - ", "linked", "alongside", "of"):
         assert is_connector(text), text
     for text in ("founded", "with", "is associated", "associated with the", "was born in"):
         assert not is_connector(text), text

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from relguard.kinds import coarse_pair
 from relguard.rewrite import frames as fr
+from relguard.rewrite.collapse import collapsible
 from relguard.rewrite.guard import misread_sentences
 from relguard.rewrite.mask import mention_at
 from relguard.rewrite.shape import (
@@ -33,6 +34,7 @@ from relguard.rewrite.shape import (
     wants_plural,
 )
 from relguard.rewrite.subject import off_subject, possessor_after
+from relguard.rewrite.tagging import tag_sentences
 from relguard.rewrite.verbalize import COPULA, Place, copula_of
 from relguard.types import UNSURE, TypePair
 
@@ -59,6 +61,9 @@ ASSOCIATE = "associate"
 #: The closing part of the connector split around the words between an expression's parts ("was mentioned [in
 #: April 2001 as the second single] alongside his album"): not "with", which so many originals close with.
 ALONGSIDE = "alongside"
+#: The tail after a noun phrase the connector took as its object: a noun takes a name after it with "of",
+#: whatever the original said there.
+OF_OBJECT = "of"
 #: The prepositions "mentioned" reads before ("was mentioned from renal problems" does not read: no connector).
 _AFTER_BARE = frozenset(
     {"in", "with", "by", "as", "among", "at", "alongside", "during", "on", "after", "before", "within",
@@ -67,7 +72,7 @@ _AFTER_BARE = frozenset(
 
 
 _CONNECTOR_TEXT = re.compile(
-    rf"(?:(?:is|was|are|were)\s+)?(?:{CONNECTOR}|{BARE})|{ALONGSIDE}|{BESIDE_A_VERB}|linked|{OWNED}|"
+    rf"(?:(?:is|was|are|were)\s+)?(?:{CONNECTOR}|{BARE})|{ALONGSIDE}|{OF_OBJECT}|{BESIDE_A_VERB}|linked|{OWNED}|"
     rf"{ASSOCIATE}(?: of)?|"
 )
 
@@ -176,6 +181,9 @@ def connected_words(
     for number in parts:
         head = masked.slots[number].head
         if masked.slots[number].role == "tail" and words.get(head, "").endswith(CONNECTOR):
+            if _object_between(masked, number):
+                words[number] = OF_OBJECT  # "is associated with [the book series] of Mélanie Watt"
+                continue
             words[head] = words[head][: -len(CONNECTOR)] + BARE  # "was mentioned [in 2001 as a single] alongside"
             words[number] = ALONGSIDE
     if not _reads(masked, words, frames):
@@ -230,7 +238,33 @@ def _split_reads(masked: MaskedDocument, number: int, neutral: Mapping[int, str]
     if slot.role != "tail" or len(siblings) != 1 or not neutral.get(slot.head, "").endswith(CONNECTOR):
         return False
     between = masked.text[masked.slots[slot.head].end : slot.start].split()
+    if _object_between(masked, number):
+        return True
     return reads_between(masked, slot) or (bool(between) and between[0].lower() in _OPENS_A_PHRASE)
+
+
+def _object_between(masked: MaskedDocument, number: int) -> bool:
+    """Whether the words between the head of tail ``number`` and the tail are one noun phrase that ends on its noun,
+    an article or possessive and a few words with no clause mark ("is a television series [based on] the book
+    series [by] Mélanie Watt"), where the expression may not be worded as one slot with them
+    (:mod:`relguard.rewrite.collapse`, which keeps no word of them): the connector takes the phrase as its object
+    and the tail :data:`OF_OBJECT` hangs the name on it, the way a noun takes a name after it. Not "became an early
+    [mentor of]": a phrase whose noun is the slot's."""
+    slot = masked.slots[number]
+    head = masked.slots[slot.head]
+    if not _NOUN_PHRASE.fullmatch(masked.text, head.end, slot.start) or slot.head in collapsible(
+        masked, {slot.sentence}
+    ):
+        return False
+    start, end = masked.sentences[slot.sentence]
+    (tagged,) = tag_sentences([masked.text[start:end]])
+    inside = [t for t in tagged.tokens if head.end - start <= t[0] and t[1] <= slot.start - start]
+    words = [t for t in inside if t[3] not in ("``", "''", '"')]
+    return bool(words) and words[-1][3] in ("NN", "NNS", "NNP", "NNPS")
+
+
+#: An article or possessive, then up to six words with no clause mark or digit: one noun phrase.
+_NOUN_PHRASE = re.compile(r"\s*(?:the|a|an|his|her|its|their)\s+(?:[\"“”'’]?[\w'’-]+[\"“”'’]?\s+){0,6}", re.IGNORECASE)
 
 
 _OPENS_A_PHRASE = frozenset({"in", "at", "for", "on", "from", "as", "during", "after", "before", "since", "until"})
