@@ -226,3 +226,14 @@ def test_a_pair_no_slot_joins_is_protected_when_every_stretch_between_them_holds
     one = _extraction([("Alice Smith", "lives_in", "Dublin", "lives in")], text, names)
     assert ("Alice Smith", "Ireland") not in chained_pairs(one)
     assert ("Alice Smith", "Dublin") in chained_pairs(one)
+
+
+def test_words_before_a_name_open_its_phrase_only_outside_every_slot() -> None:
+    """ "a lost 1917 [American]": the words between the article and the name are read from the masked text, so a
+    slot among them ("is a [state-owned] Chinese company") leaves the name as it was (DESIGN invariant 11): the
+    pair a region stands for never depends on a relation's words."""
+    text = "Acme Corp is a state-owned Chinese company."
+    start = text.index("Chinese")
+    slot = (text.index("state-owned"), text.index("state-owned") + len("state-owned"))
+    assert opens_noun_phrase(text, start, start + len("Chinese"))
+    assert not opens_noun_phrase(text, start, start + len("Chinese"), slots=[slot])

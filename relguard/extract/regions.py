@@ -104,7 +104,7 @@ def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
         pairs = positional_pairs(
             row,
             region,
-            hangs=hangs(text, row, region),
+            hangs=hangs(text, row, region, [(r.start, r.end) for r in by_sentence[region.sentence]]),
             coordinated=coordinated(text, region),
             passed=modifiers[region.sentence] | asides(row, region, closes[region.sentence]),
         )
@@ -124,7 +124,9 @@ def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
     return replace(extraction, triples=triples)
 
 
-def opens_noun_phrase(text: str, start: int, end: int, *, modifier: bool = False) -> bool:
+def opens_noun_phrase(
+    text: str, start: int, end: int, *, modifier: bool = False, slots: Sequence[tuple[int, int]] = ()
+) -> bool:
     """Whether the name at ``start:end`` follows an article or possessive inside its sentence, so that a slot right
     after it ends that noun phrase ("is an [American] singer", "Bob Jones, an [Acme Corp] employee", "the
     [Canadian] province of"), also across the phrase's own adjectives and year ("a lost 1917 [American] comedy
@@ -132,13 +134,20 @@ def opens_noun_phrase(text: str, start: int, end: int, *, modifier: bool = False
     that way ("The Harbor Street Clinic is a community health centre in Boston"), and "the" before a name of
     several words is mostly that name's own article ("leads the Harbor Street Clinic and teaches at"): the slot
     after either is a verb. A ``modifier`` (a nationality or language name) that opens its sentence opens a noun
-    phrase too: a caption "Mexican film directed by Luis Buñuel" has no article."""
+    phrase too: a caption "Mexican film directed by Luis Buñuel" has no article. Words between the article and the
+    name count only where no span of ``slots`` covers them: they are read from the masked text, never a relation's
+    words (DESIGN invariant 11)."""
     if modifier and _SENTENCE_START.search(text[max(0, start - 8) : start]):
         return True
     for pattern, width in ((DETERMINER_BEFORE, 12), (_DETERMINER_AND_NUMBER, 20), (_DETERMINER_AND_ADJECTIVES, 48)):
         window_start = max(0, start - width)
         window = text[window_start:start]
-        if (found := pattern.search(window)) and _adjectives_only(found.group(0)):
+        found = pattern.search(window)
+        if found and pattern is _DETERMINER_AND_ADJECTIVES:
+            low, high = window_start + found.start(), window_start + found.end()
+            if not _adjectives_only(found.group(0)) or any(a < high and b > low for a, b in slots):
+                continue
+        if found:
             break
     else:
         return False
@@ -165,7 +174,7 @@ _PREPOSITIONS = words(
 )
 
 
-def hangs(text: str, row: Sequence[PlacedMention], region: Region) -> bool:
+def hangs(text: str, row: Sequence[PlacedMention], region: Region, slots: Sequence[tuple[int, int]] = ()) -> bool:
     """Whether ``region`` ends a noun phrase that the name right before it opens with an article ("an American
     [singer]", "the Canadian [province of]", "a 1952 Swedish comedy film [directed by]"): blanks or the
     phrase's own lower-case words between them, a determiner (and a year) before the name."""
@@ -175,7 +184,7 @@ def hangs(text: str, row: Sequence[PlacedMention], region: Region) -> bool:
     last = max(before, key=lambda m: m.end)
     start, end = last.start, last.end
     rest = _REST_OF_PHRASE.fullmatch(text[end : region.start])
-    return bool(rest) and opens_noun_phrase(text, start, end, modifier=last.type in MODIFIER_TYPES)
+    return bool(rest) and opens_noun_phrase(text, start, end, modifier=last.type in MODIFIER_TYPES, slots=slots)
 
 
 #: What may stand between a name that opens a noun phrase and the region that hangs off it: blanks, or the

@@ -130,13 +130,16 @@ def widen_to_stretches(
     }
     found = (*extraction.triples, *_possessive_roles(extraction, rows))
     regions: dict[tuple[int, int, int], tuple[int, int]] = {}
+    spans: dict[int, list[tuple[int, int]]] = {}
+    for o in (o for triple in found for o in triple.occurrences):
+        spans.setdefault(o.sentence, []).append((o.start, o.end))
     for o in (o for triple in found for o in triple.occurrences):
         stretch = _stretch_around(rows.get(o.sentence, []), o.start, o.end)
         if stretch is not None and _widens(text, *stretch):
             first = stretch_first(rows, o)
             modifier = first.type in MODIFIER_TYPES
             described = _DESCRIBED.match(text, stretch[0]) or opens_noun_phrase(
-                text, first.start, first.end, modifier=modifier
+                text, first.start, first.end, modifier=modifier, slots=spans.get(o.sentence, ())
             )
             start = o.start if described else _after_adverbs(text, _after_subject(text, stretch[0], o.start), o.end)
             end = _before_modifiers(text, o.end, _before_description(text, start, stretch[1]), modifiers)

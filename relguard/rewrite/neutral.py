@@ -263,7 +263,7 @@ def _object_between(masked: MaskedDocument, number: int) -> bool:
     return bool(words) and words[-1][3] in ("NN", "NNS", "NNP", "NNPS")
 
 
-#: An article or possessive, then up to six words with no clause mark or digit: one noun phrase.
+#: An article or possessive, then up to six words (a quoted title among them) with no comma or clause mark.
 _NOUN_PHRASE = re.compile(r"\s*(?:the|a|an|his|her|its|their)\s+(?:[\"“”'’]?[\w'’-]+[\"“”'’]?\s+){0,6}", re.IGNORECASE)
 
 
