@@ -92,6 +92,7 @@ def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
         by_sentence.setdefault(region.sentence, []).append(region)
     modifiers: dict[int, frozenset[int]] = {}
     closes: dict[int, dict[int, int]] = {}
+    slots = {sentence: [(r.start, r.end) for r in rows] for sentence, rows in by_sentence.items()}
     for index, region in enumerate(regions):
         row = mentions.sentence(region.sentence)
         occurrence = Occurrence(name, region.sentence, region.start, region.end, text[region.start : region.end])
@@ -104,7 +105,7 @@ def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
         pairs = positional_pairs(
             row,
             region,
-            hangs=hangs(text, row, region, [(r.start, r.end) for r in by_sentence[region.sentence]]),
+            hangs=hangs(text, row, region, slots[region.sentence]),
             coordinated=coordinated(text, region),
             passed=modifiers[region.sentence] | asides(row, region, closes[region.sentence]),
         )

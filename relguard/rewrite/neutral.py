@@ -17,7 +17,7 @@ neutral word that reads for every kind, so such a sentence is still restated.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from relguard.kinds import coarse_pair
@@ -173,7 +173,8 @@ def connected_words(
     parts = {n for n in numbers if masked.slots[n].role or masked.slots[n].head >= 0}
     parts |= {masked.slots[n].head for n in parts}
     parts -= asides | dated
-    split = all(_split_reads(masked, n, neutral) for n in parts if masked.slots[n].role)
+    objects = {n for n in parts if masked.slots[n].role == "tail" and _object_between(masked, n)}
+    split = all(_split_reads(masked, n, neutral, objects) for n in parts if masked.slots[n].role)
     beside = [n for n in numbers if n not in parts | asides | dated and frames[n].name != fr.COMMA]
     if parts - set(neutral) or (parts and (not split or len(parts) != 2 or beside)):
         return None  # an expression in parts is split around its words only where it is the sentence's one slot
@@ -181,7 +182,7 @@ def connected_words(
     for number in parts:
         head = masked.slots[number].head
         if masked.slots[number].role == "tail" and words.get(head, "").endswith(CONNECTOR):
-            if _object_between(masked, number):
+            if number in objects:
                 words[number] = OF_OBJECT  # "is associated with [the book series] of Mélanie Watt"
                 continue
             words[head] = words[head][: -len(CONNECTOR)] + BARE  # "was mentioned [in 2001 as a single] alongside"
@@ -227,19 +228,20 @@ def _after_a_date_in_brackets(masked: MaskedDocument, numbers: Sequence[int]) ->
     return found
 
 
-def _split_reads(masked: MaskedDocument, number: int, neutral: Mapping[int, str]) -> bool:
+def _split_reads(masked: MaskedDocument, number: int, neutral: Mapping[int, str], objects: Collection[int]) -> bool:
     """Whether the connector reads split around the words between an expression's head and its tail ``number``:
     a verbal connector at the head ("-linked" does not split), one tail, and between them a time or a phrase a
-    preposition opens ("was mentioned [in April 2001 as the second single] alongside"), not an object the
-    original verb governed ("is mentioned [one of the leading publishers] alongside") nor a date in brackets
-    ("(20 November 1974 alongside Rehoboth)")."""
+    preposition opens ("was mentioned [in April 2001 as the second single] alongside") or, for a tail of
+    ``objects`` (:func:`_object_between`), one noun phrase; not an object the original verb governed ("is
+    mentioned [one of the leading publishers] alongside") nor a date in brackets ("(20 November 1974 alongside
+    Rehoboth)")."""
     slot = masked.slots[number]
     siblings = [s for s in masked.slots if s.head == slot.head]
     if slot.role != "tail" or len(siblings) != 1 or not neutral.get(slot.head, "").endswith(CONNECTOR):
         return False
-    between = masked.text[masked.slots[slot.head].end : slot.start].split()
-    if _object_between(masked, number):
+    if number in objects:
         return True
+    between = masked.text[masked.slots[slot.head].end : slot.start].split()
     return reads_between(masked, slot) or (bool(between) and between[0].lower() in _OPENS_A_PHRASE)
 
 

@@ -10,6 +10,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Mapping
 
+from relguard.extract.regions import DETERMINER_BEFORE
 from relguard.rewrite.mask import MaskedDocument, Slot, prints_own
 
 #: A fill that opens a relative clause (", which …", "that …").
@@ -105,12 +106,8 @@ def orphaned(masked: MaskedDocument) -> set[int]:
     return {
         slot.sentence
         for slot in masked.slots
-        if slot.role == "removed" and _DETERMINER_BEFORE.search(masked.text, max(0, slot.start - 8), slot.start)
+        if slot.role == "removed" and DETERMINER_BEFORE.search(masked.text, max(0, slot.start - 12), slot.start)
     }
-
-
-#: An article or possessive right before a slot.
-_DETERMINER_BEFORE = re.compile(r"\b(?:the|an?|his|her|its|their|my|our|your)\s*$", re.IGNORECASE)
 
 
 def dated_between(masked: MaskedDocument, tail: Slot) -> bool:
