@@ -366,6 +366,19 @@ def test_a_slot_that_opens_a_parenthesis_before_a_date_holds_nothing(extractor):
     assert out.text == "Lester Smith (the member of Dragon Dice) spoke."
 
 
+def test_an_emptied_aside_before_a_date_and_a_place_keeps_one_comma_and_no_blank(extractor):
+    """From the development reading at 2605a8b: "Matteo Serafini( [born] 21 April 1978, [in] Brescia)" printed
+    "( 21 April 1978,, Brescia)": the place's comma connector doubled the text's own comma, and the emptied head
+    left the blank after the bracket. One comma, no blank; the drawn relation is stated after the sentence."""
+    text = "Matteo Serafini( born 21 April 1978, in Brescia) is an Italian football coach."
+    _, masked, _, out = release(extractor, text, "founded")
+    assert "( [REL_0] 21 April 1978, [REL_0] Brescia)" in masked.text, masked.text
+    assert out.text.startswith("Matteo Serafini(21 April 1978, Brescia) is an Italian football coach."), out.text
+    assert out.connected_sentences == (0,)
+    _, _, _, out = release(extractor, "Ana Ruiz (born 2 July 1961 in Toulouse) is a composer.", "founded")
+    assert out.text.startswith("Ana Ruiz (2 July 1961, Toulouse) is a composer."), out.text
+
+
 def test_a_relative_clause_right_after_the_name_that_closes_another_is_kept_as_the_last_try(extractor):
     """ "Studio 92 [in] Canada [by] Norm Barker": after each noun phrase the drawn predicate's preposition ("of
     Canada of Norm Barker"): awkward, kept in place rather than restated. A bare "by" reads only after what is made

@@ -226,6 +226,9 @@ def test_no_cut_inside_a_possessive_or_an_apposition():
     assert first_clause(apposed, 0, {0: "the owner of"}) is None
     plain = masked("In 1990 Acme Corp [REL_0] Globex Inc in Paris.", ["Acme Corp", "Globex Inc"])
     assert first_clause(plain, 0, {0: "acquired"})[0] == "In 1990 Acme Corp acquired Globex Inc."
+    ranged = masked("Acme Corp [REL_0] Globex Inc from 1630 to 1650, then Paris.", ["Acme Corp", "Globex Inc"])
+    assert first_clause(ranged, 0, {0: "acquired"})[0] == "Acme Corp acquired Globex Inc from 1630 to 1650."
+    # a range stays whole (development reading at 2605a8b: "supported Imerina from 1630." lost "to 1650")
 
 
 def test_the_words_before_the_first_slot_are_kept_where_they_read_alone(extractor):

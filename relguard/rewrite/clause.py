@@ -30,8 +30,9 @@ _CUT_BEFORE = re.compile(
 
 #: A date right after the name, which the cut keeps ("in 1923", "on 5 May 1990", "since 2001").
 _DATE_AFTER = re.compile(
-    r",?\s+(?:in|on|since|from|until|by|during)\s+(?:(?:early|late|mid|the|[A-Z][a-z]+\.?|\d{1,2})\s+){0,3}"
-    r"\d{3,4}s?\b"
+    r",?\s+(?:in|on|since|from|until|by|during|between)\s+(?:(?:early|late|mid|the|[A-Z][a-z]+\.?|\d{1,2})\s+){0,3}"
+    r"\d{3,4}s?\b(?:\s*(?:[–—-]|to|and|until|through)\s*(?:(?:early|late|mid|the|[A-Z][a-z]+\.?|\d{1,2})\s+){0,3}"
+    r"\d{2,4}s?\b)?"  # a range: "from 1630 to 1650", "between May 1939 and 1945", "in 1914–18"
 )
 
 

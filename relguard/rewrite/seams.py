@@ -63,7 +63,7 @@ def assemble(masked: MaskedDocument, start: int, end: int, texts: Mapping[int, s
             cursor += 1  # a fill or an empty slot between two commas leaves one: "outlasted, and", not ",,"
         if not words and out.endswith(" ") and masked.text[cursor : cursor + 1] in (" ", ",", ".", ";", ":"):
             out = out[:-1]
-        elif not words and out.endswith("(") and masked.text[cursor : cursor + 1] == " ":
+        if not words and out.endswith("(") and masked.text[cursor : cursor + 1] == " ":
             cursor += 1  # "([REL] 18 September 1950)" with nothing in the slot: "(18 September 1950)"
         if closing:
             name = next((b for a, b, _ in masked.mentions if a >= cursor), None)
@@ -116,6 +116,9 @@ def mend(before: str, words: str, after: str, opening: bool) -> tuple[str, str]:
         words = f"{auxiliary.group()} {adverbs.group().strip()}{words[auxiliary.end() :]}"
     if words.startswith(","):
         before = before.rstrip(" ")
+        if before.endswith(","):  # "(21 April 1978, [REL] Brescia)" takes no second comma
+            rest = words[1:].lstrip(" ")
+            return before, f" {rest}" if rest else rest
     elif before and (before[-1].isalnum() or _closes(before)) and words[0].isalnum():
         words = " " + words  # "(born in 1950) [founded]": a strict-mode stretch starts right after a bracket
     if after and words[-1].isalnum() and (after[0].isalnum() or after[0] in '(["“'):
