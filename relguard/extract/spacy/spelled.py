@@ -3,9 +3,10 @@
 The NER reads the words around a name, so "Bob Jones sued Corvid Media" and "Bob Jones acquired Corvid Media"
 can give other names, and a rewording moves the stretches between them. Here a mention is a run of capitalized
 words (with "of", "de", "&" inside and a number after, as in "Bank of America", "Route 750"), without the
-function words a sentence opens with; its type is voted later from the sentence with every stretch masked and
-from the name alone (:mod:`.retype`), and a run that nothing types is no mention. All of it reads the run and
-the masked text only.
+function words, adverbs and participles a sentence opens with ("Historically,", "Born in", "Written by"), and no
+date ("April 2008", "300 AD") or sum ("US$12,000,000") however it is capitalized; its type is voted later from
+the sentence with every stretch masked and from the name alone (:mod:`.retype`), and a run that nothing types is
+no mention. All of it reads the run and the masked text only.
 """
 
 from __future__ import annotations
@@ -27,6 +28,17 @@ MAX_WORDS = 8
 _HYPHENS = frozenset({"-", "–", "‐"})
 
 
+#: Words that read as a preposition at a sentence's start ("According to", "Following the war"); their -ing is no
+#: test alone, which would take "Manning" or "Fielding" for a verb.
+_PREPOSITIONAL = frozenset({"according", "following", "including", "regarding", "concerning", "considering", "owing"})
+#: A month, and the marks of an era: a run of them with numbers only is a date ("April 2008", "August 1", "300 AD").
+_DATE_WORDS = frozenset(
+    {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+     "december", "ad", "bc", "bce", "ce"}
+)  # fmt: skip
+_CURRENCY = frozenset("$€£¥₹")
+
+
 @cache
 def openers() -> frozenset[str]:
     """Words a sentence opens with that are no name on their own ("Will chairs ...", "May ..."): a fixed list
@@ -38,7 +50,38 @@ def openers() -> frozenset[str]:
 
 
 def capitalized(tok: Token) -> bool:
-    return tok.text[:1].isupper() and any(ch.isalpha() for ch in tok.text) and not tok.is_punct
+    return (
+        tok.text[:1].isupper()
+        and any(ch.isalpha() for ch in tok.text)
+        and not tok.is_punct
+        and not _CURRENCY.intersection(tok.text)
+    )
+
+
+@cache
+def opening_word(word: str) -> bool:
+    """Whether a sentence's first word, alone, reads as its opening rather than a name: an adverb in "-ly" or one
+    that is nothing but an adverb ("Historically", "Instead"), a comparative ("Later", "Earlier"), a participle in
+    "-ed" or one unlike its past tense ("Based", "Situated", "Written", "Born"), a preposition in "-ing"
+    (:data:`_PREPOSITIONAL`). Read from lemminflect's lexicon and the word alone, never the words after it; a
+    participle that is also a noun ("Known"), a past tense ("Drew", "Said", "Held") or a gerund ("Manning") stays a
+    name, so that a surname is not lost as a mention and its sentence's stretches with it."""
+    from lemminflect import getAllLemmas, getInflection
+
+    lower = word.lower()
+    if lower in _PREPOSITIONAL:
+        return True
+    lemmas = getAllLemmas(lower)
+    if "ADV" in lemmas and (lower.endswith("ly") or set(lemmas) == {"ADV"}):
+        return True
+    if "ADV" in lemmas and lower.endswith("er") and any(a != lower for a in lemmas.get("ADJ", ())):
+        return True
+    verbs = [v for v in lemmas.get("VERB", ()) if v != lower]
+    if not verbs or "NOUN" in lemmas:
+        return False
+    participles = {f for v in verbs for f in getInflection(v, "VBN") or ()}
+    pasts = {f for v in verbs for f in getInflection(v, "VBD") or ()}
+    return lower == "born" or (lower in participles and (lower.endswith("ed") or lower not in pasts))
 
 
 def role_word(doc, i: int) -> bool:
@@ -84,9 +127,15 @@ def name_runs(sent: Span) -> list[tuple[int, int]]:
         start = i
         while start < j and (doc[start].lower_ in lex.NAME_STOP_WORDS or doc[start].lower_ in JOINERS):
             start += 1
-        opener = j - start == 1 and doc[start].i == sent.start and doc[start].lower_ in openers()
+        first = j - start == 1 and doc[start].i == sent.start
+        opener = first and (doc[start].lower_ in openers() or opening_word(doc[start].text))
         generic = j - start == 1 and doc[start].lower_ in lex.ORG_SUFFIXES  # "(Parent Company) of": no name alone
-        if start < j and not opener and not generic and j - start <= MAX_WORDS:
+        dated = (
+            start < j
+            and doc[start].lower_ in _DATE_WORDS
+            and all(t.lower_ in _DATE_WORDS or t.like_num for t in doc[start:j])
+        )
+        if start < j and not opener and not generic and not dated and j - start <= MAX_WORDS:
             runs.append((start, j))
         i = j
     return runs
