@@ -117,8 +117,10 @@ def mend(before: str, words: str, after: str, opening: bool) -> tuple[str, str]:
     if words.startswith(","):
         before = before.rstrip(" ")
         if before.endswith(","):  # "(21 April 1978, [REL] Brescia)" takes no second comma
-            rest = words[1:].lstrip(" ")
-            return before, f" {rest}" if rest else rest
+            words = words[1:].lstrip(" ")
+            if not words:
+                return before, words
+            words = " " + words
     elif before and (before[-1].isalnum() or _closes(before)) and words[0].isalnum():
         words = " " + words  # "(born in 1950) [founded]": a strict-mode stretch starts right after a bracket
     if after and words[-1].isalnum() and (after[0].isalnum() or after[0] in '(["“'):
