@@ -60,7 +60,9 @@ SLOT_MODES = {
     "changes them). What a stretch held besides the relation (a date, a description) is not in the release, and "
     "words before a sentence's first name or after its last are not slotted. "
     "A capitalized word counts as a name unless a public list of title words knows it (Vice President, Sr., CEO, "
-    "Head of Risk): a title-case relation word that list does not know, or a sentence written in title case, is "
+    "Head of Risk), it is a sentence's first word that a public lexicon reads as an adverb, a participle or a "
+    "preposition (Originally, Born, According), or it is a month or era mark with numbers only (a date, masked "
+    "with its stretch): a title-case relation word that list does not know, or a sentence written in title case, is "
     "printed as written; coverage.sentences_that_may_keep_a_title_case_relation_word counts the sentences where that "
     "can have happened.",
 }
