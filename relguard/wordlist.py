@@ -33,6 +33,11 @@ LOOSE_ADVERBS = words(
 )
 #: :data:`LOOSE_ADVERBS` as a regular-expression alternation, longest first.
 LOOSE_ADVERB_PATTERN = "|".join(sorted(LOOSE_ADVERBS, key=lambda w: (-len(w), w)))
+#: The months, lower case: a date's words wherever a rule must tell one from a name.
+MONTHS = words("january february march april may june july august september october november december")
+#: Possessive pronouns (a coreference mention may be one): "ended [his] role as", "from [her] fifth album"
+#: (:data:`relguard.rewrite.mask.POSSESSIVE_PRONOUNS`, those a release replaces by their name, leaves out "their").
+POSSESSIVE_PRONOUNS = words("his her its their")
 #: Adjectives that say how a name stands to another ("the rival Lakers", "its parent Acme Corp"): before the second
 #: name they are the relation's words, not a description of the name, and stay in its slot.
 RELATIONAL_ADJECTIVES = words(

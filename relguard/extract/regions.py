@@ -26,7 +26,7 @@ from itertools import pairwise
 
 from relguard.extract.positions import MentionTable, PlacedMention, Region, slot_regions
 from relguard.types import DocumentExtraction, Occurrence, Triple
-from relguard.wordlist import words
+from relguard.wordlist import POSSESSIVE_PRONOUNS, words
 
 #: How many distinct entities on each side of a region are looked at: the pair is chosen among the two nearest.
 NEAREST = 2
@@ -256,7 +256,7 @@ def possessors(text: str, row: Sequence[PlacedMention], regions: Sequence[Region
     found: set[int] = set()
     for mention, following in pairwise(row):
         phrase = _OWNED_PHRASE.fullmatch(text, mention.end, following.start)
-        if text[mention.start : mention.end].lower() in _POSSESSIVE_PRONOUNS:
+        if text[mention.start : mention.end].lower() in POSSESSIVE_PRONOUNS:
             phrase = _OWNED_BY_PRONOUN.fullmatch(text, mention.end, following.start)
             if phrase and phrase.group(1).lower() in _NOT_MODIFIED | _PREPOSITIONS:
                 phrase = None  # "with her in Paris": an object, not an owner
@@ -269,7 +269,6 @@ def possessors(text: str, row: Sequence[PlacedMention], regions: Sequence[Region
 _OWNED_PHRASE = re.compile(r"[’']s\s+(?:[a-z0-9][\w-]*,?\s+){0,5}[\"“]?")
 #: A possessive pronoun that coreference made a mention ("from [her] fifth studio album, Storyteller") owns the
 #: phrase after it as a name's "'s" does: its words up to the name that ends it, the first of them its own.
-_POSSESSIVE_PRONOUNS = words("his her its their")
 _OWNED_BY_PRONOUN = re.compile(r"\s+([a-z0-9][\w-]*),?\s+(?:[a-z0-9][\w-]*,?\s+){0,4}[\"“]?")
 
 

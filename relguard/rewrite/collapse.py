@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from relguard.rewrite.layout import complement
 from relguard.rewrite.mask import MaskedDocument
+from relguard.wordlist import POSSESSIVE_PRONOUNS
 
 #: The most words a gap between two parts may hold for the expression to be worded as one: more is a description
 #: of its own, which the sentence keeps (restated or with a connector) rather than drops.
@@ -40,6 +41,7 @@ def expression_parts(masked: MaskedDocument) -> dict[int, list[int]]:
 def collapsible(masked: MaskedDocument, sentences: Collection[int]) -> list[int]:
     """The heads of the expressions in parts, in ``sentences``, whose gaps may go with them (module docstring)."""
     heads = []
+    removed_starts = {s.start for s in masked.slots if s.role == "removed"}
     for number, parts in sorted(expression_parts(masked).items()):
         slot = masked.slots[number]
         if slot.sentence not in sentences:
@@ -50,18 +52,13 @@ def collapsible(masked: MaskedDocument, sentences: Collection[int]) -> list[int]
         ordered = sorted(masked.slots[n].start for n in parts)
         ends = {masked.slots[n].start: masked.slots[n].end for n in parts}
         gaps = [masked.text[ends[a] : b] for a, b in itertools.pairwise(ordered)]
-        removed = [(ends[a], b) for a, b in itertools.pairwise(ordered) if _before_removed(masked, b)]
+        removed = [(ends[a], b) for a, b in itertools.pairwise(ordered) if b in removed_starts]
         if any(start < a < end and not (_possessive(masked.text[a:b]) and _whole_gap(masked, a, b, removed))
                for a, b, _ in masked.mentions):  # fmt: skip
             continue
         if all(_droppable(gap) for gap in gaps):
             heads.append(number)
     return heads
-
-
-def _before_removed(masked: MaskedDocument, start: int) -> bool:
-    """Whether the part that starts at ``start`` is a removed one (its head's fill states it)."""
-    return any(s.start == start and s.role == "removed" for s in masked.slots)
 
 
 def _whole_gap(masked: MaskedDocument, a: int, b: int, gaps: Collection[tuple[int, int]]) -> bool:
@@ -73,7 +70,7 @@ def _whole_gap(masked: MaskedDocument, a: int, b: int, gaps: Collection[tuple[in
 def _possessive(words: str) -> bool:
     """A possessive pronoun that coreference made a mention ("ended [his] role as"): its name is said elsewhere, so
     it may go with the gap."""
-    return words.lower() in ("his", "her", "its", "their")
+    return words.lower() in POSSESSIVE_PRONOUNS
 
 
 def _droppable(gap: str) -> bool:

@@ -21,7 +21,7 @@ import re
 
 from relguard.extract import gazetteer
 from relguard.extract.spacy import lexicon as lex
-from relguard.wordlist import words
+from relguard.wordlist import MONTHS, words
 
 _WORKS = (
     "film|movie|album|EP|single|song|novel|novella|book|series|sitcom|play|opera|operetta|musical|poem|painting|"
@@ -108,7 +108,7 @@ _TITLE_BEFORE = re.compile(
     r"(?:\b(?:Mr|Mrs|Ms|Dr|Prof|Rev|Fr|Sgt|Capt|Col|Gen|Lt)\.?|\b(?:Sir|Dame|Lady|Lord|Madame|Monsieur|Mister|"
     r"Professor|Reverend|Mrs|Miss|Senator|Congressman|Congresswoman|Governor|Mayor|Pope|Sheikh|Ayatollah))\s+$"
 )
-_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_MONTHS = "|".join(sorted(MONTHS))
 _LIFE_AFTER = re.compile(
     rf"^\s*\([^()]*?(?:\b(?:born|née|nee)\b|^\s*\(\s*(?:b|d)\.\s*\d|(?:\d{{1,2}}\s+)?(?:{_MONTHS})\s+(?:\d{{1,2}},?\s+)?"
     rf"\d{{4}}\s*[–-])",

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from relguard.extract.roles import is_role_word
 from relguard.extract.spacy import lexicon as lex
+from relguard.wordlist import MONTHS
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -32,10 +33,7 @@ _HYPHENS = frozenset({"-", "–", "‐"})
 #: test alone, which would take "Manning" or "Fielding" for a verb.
 _PREPOSITIONAL = frozenset({"according", "following", "including", "regarding", "concerning", "considering", "owing"})
 #: A month, and the marks of an era: a run of them with numbers only is a date ("April 2008", "August 1", "300 AD").
-_DATE_WORDS = frozenset(
-    {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-     "december", "ad", "bc", "bce", "ce"}
-)  # fmt: skip
+_DATE_WORDS = MONTHS | {"ad", "bc", "bce", "ce"}
 _CURRENCY = frozenset("$€£¥₹")
 
 
