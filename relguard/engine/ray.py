@@ -1,12 +1,14 @@
 """The Ray engine: the same release as the local engine, with extraction and rewriting spread over a cluster.
 
-On Ray Data: the input files are read by tasks (the same parser as every other face) and materialized, so a bad
-file fails before any extraction; extraction runs as ``map_batches`` over actors that load spaCy once each, and
-its results stay in Ray's object store (spilled to disk as it fills) — the cluster's version of the local spill
-file. Each actor also returns its part of the entity-alignment table; the driver merges them. The grouping of
-slots by their public key is a ``groupby``, after which actors compute each group's distance row (a row depends
-on its own group alone, so it is the local engine's to the bit); the draw runs on the driver through the same
-sampler as every engine, from K floats per group.
+On Ray Data: the input files are read by tasks (the same parser as every other face) and materialized, so a bad file
+fails before any extraction, and cut into blocks of one batch, each actor taking one batch at a time: a corpus in one
+large file is spread over every actor (a block per file, and Ray's default of four batches in flight per actor, gave a
+one-file corpus to the first actor that started). Extraction runs as ``map_batches`` over actors that load spaCy once
+each, and its results stay in Ray's object store (spilled to disk as it fills) — the cluster's version of the local
+spill file. Each actor also returns its part of the entity-alignment table; the driver merges them. The grouping of
+slots by their public key is a ``groupby``, after which actors compute each group's distance row (a row depends on its
+own group alone, so it is the local engine's to the bit); the draw runs on the driver through the same sampler as every
+engine, from K floats per group.
 Rewriting runs on actors, each document through the one per-document rewrite
 (:func:`~relguard.engine.rewrite.rewrite_document`), its bytes staged in a folder inside ``--out``; the driver
 adds the pieces in input order to the same assembly and folder sink as every release, whose finish reads the
@@ -93,11 +95,13 @@ def _run(ray, data, files, run: RunConfig, review, sink: FolderSink, staging, ma
     settings = run.settings
     loader = DrawLoader(settings.backends)
     actors = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    pool = data.ActorPoolStrategy(size=actors, max_tasks_in_flight_per_actor=1)
     reading = settings.inputs.reading
     items = [{"file": i, "path": str(path), "name": name} for i, (path, name) in enumerate(files)]
     documents = (
         data.from_items(items, override_num_blocks=min(len(items), 4 * actors))
         .flat_map(_read_file, fn_kwargs=reading)
+        .repartition(target_num_rows_per_block=BATCH)
         .materialize()
     )
     total = documents.count()
@@ -107,7 +111,7 @@ def _run(ray, data, files, run: RunConfig, review, sink: FolderSink, staging, ma
         _Extract,
         fn_constructor_kwargs={"name": settings.backends.extractor_backend},
         batch_size=BATCH,
-        concurrency=actors,
+        compute=pool,
         batch_format="pandas",
     ).materialize()
     alignment = EntityAlignment()
@@ -158,7 +162,7 @@ def _run(ray, data, files, run: RunConfig, review, sink: FolderSink, staging, ma
         "inline_marks": run.options.mark_slots,
     }
     written = extracted.map_batches(
-        _Rewrite, fn_constructor_kwargs=rewriting, batch_size=BATCH, concurrency=actors, batch_format="pandas"
+        _Rewrite, fn_constructor_kwargs=rewriting, batch_size=BATCH, compute=pool, batch_format="pandas"
     )
     seen: set[str] = set()
     with sink:
