@@ -27,16 +27,14 @@ from relguard.types import Document
 VERBALIZE = FormVerbalizer(InventoryCandidates().forms)
 
 
-def release(extractor, text: str, predicate: str | None = None, *, by_object=None, **by_pair: str | None):
+def release(extractor, text: str, predicate: str | None = None, **by_pair: str | None):
     """The extraction of ``text``, its masked document, frames, and the text filled with ``predicate`` for every
-    group (or the one named by subject in ``by_pair``, or by object in ``by_object``)."""
+    group (or the one named by subject in ``by_pair``)."""
     extraction = extractor.extract(Document("d.txt", text))
     keys = sorted({t.pair_key for t in extraction.triples})
     masked = mask(extraction, {key: n for n, key in enumerate(keys)})
-    by_object = by_object or {}
     outcomes = {
-        n: Sampled((key[1], key[3]), by_object.get(key[2], by_pair.get(key[0].replace(" ", "_"), predicate)))
-        for n, key in enumerate(keys)
+        n: Sampled((key[1], key[3]), by_pair.get(key[0].replace(" ", "_"), predicate)) for n, key in enumerate(keys)
     }
     return extraction, masked, read_frames(masked), fill(masked, outcomes, VERBALIZE)
 
@@ -629,17 +627,3 @@ def test_an_adverb_of_two_words_before_a_slot_is_read_past(extractor):
     assert 'The band Nelson was at first an organization that praised "Forever Young"' in out.text, out.text
     _, _, _, out = release(extractor, text, "named_after")
     assert 'The band Nelson was at first named after "Forever Young"' in out.text, out.text
-
-
-def test_a_slot_after_and_in_a_list_of_phrases_takes_a_present_participle_not_a_relative_clause(extractor):
-    """From the development reading at 2605a8b ("a 1975 French film by Claude Chabrol and that censored its
-    screenwriter"): a relative clause after "and" needs one before it to be coordinated with. After a list of
-    reduced phrases the drawn verb reads as a present participle, as "starring" did."""
-    text = "Night Harbor is a 1994 British film produced by Acme Pictures, directed by Anna Berg and starring Tom Lee."
-    drawn = {"Acme Pictures": "owned_by", "Anna Berg": "praised_by", "Tom Lee": "parodies"}
-    _, masked, _, out = release(extractor, text, by_object=drawn)
-    assert "[REL_1] Acme Pictures, [REL_0] Anna Berg and [REL_2] Tom Lee." in masked.text, masked.text
-    assert out.text == (
-        "Night Harbor is a 1994 British film owned by Acme Pictures, praised by Anna Berg and parodying Tom Lee."
-    ), out.text
-    assert out.restated_sentences == () and out.connected_sentences == ()

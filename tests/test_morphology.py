@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from relguard.rewrite.morphology import indefinite_article, past_tense, plural_verb, present_participle
+from relguard.rewrite.morphology import indefinite_article, past_tense, plural_verb
 
 
 @pytest.mark.parametrize(
@@ -47,21 +47,3 @@ def test_a_verb_told_in_the_past(finite: str, past: str) -> None:
 def test_a_or_an_by_sound(word: str, article: str) -> None:
     """ "an university" came from a first-letter rule."""
     assert indefinite_article(word) == article
-
-
-@pytest.mark.parametrize(
-    ("finite", "gerund"),
-    [
-        ("parodies", "parodying"),  # "-ies" is no "-ys" rule's to cut
-        ("sued", "suing"),  # a past tense: the participle has no tense
-        ("lies east of", "lying east of"),
-        ("shares a name with", "sharing a name with"),
-        ("wrote about", "writing about"),
-        ("is a prequel to", None),  # a copula's "being a prequel to" does not read
-        ("were", None),
-        ("has as a descendant", None),
-        ("the capital of", None),
-    ],
-)
-def test_a_verb_as_its_present_participle(finite: str, gerund: str | None) -> None:
-    assert present_participle(finite) == gerund

@@ -176,7 +176,7 @@ def fill_slots(
     Each sentence is worded in the first of :data:`~relguard.rewrite.verbalize.STYLES` under which every fill
     of it reads (the shape rules and the guard, which see only the masked sentence and the candidate): the
     predicate's closing preposition where a phrase wants a modifier, then the frame's own forms, then relative
-    clauses, then present participles after "and", and last the same with several fills allowed in one clause. A sentence no style reads in keeps its
+    clauses, and last the same with several fills allowed in one clause. A sentence no style reads in keeps its
     words, with a neutral connector (:mod:`relguard.rewrite.neutral`) in each slot whose own fill does not read
     (the caller states those slots' drawn relations after it), where that reads; else, with an expression in
     parts that may be worded as one (:mod:`relguard.rewrite.collapse`), its ``sentences`` are filled again with it

@@ -80,16 +80,6 @@ def relative_after(tokens: Sequence[Token], fill: Span) -> bool:
     return before[3].startswith("NN") and earlier is not None and earlier[2].lower() == "whose"
 
 
-def relative_without_a_first(tokens: Sequence[Token], fill: Span) -> bool:
-    """A relative clause after "and" or "or" with no relative clause before it to be coordinated with: "a film by
-    Claude Chabrol and that inspired Paul Gégauff", "produced by X, and that mentions the novel"."""
-    words = _inside(tokens, fill)
-    before = _before(tokens, fill)
-    if not words or before is None or words[0][2].lower() not in _RELATIVES or before[2].lower() not in ("and", "or"):
-        return False
-    return not any(t[2].lower() in (*_RELATIVES, "whose") for t in tokens if t[1] <= before[0])
-
-
 def relative_disagrees(tokens: Sequence[Token], fill: Span) -> bool:
     """A singular relative clause after a plural noun: "rival stage magicians that is a citizen of"."""
     words = _inside(tokens, fill)
@@ -316,7 +306,6 @@ def glued(text: str, fill: Span) -> bool:
 CHECKS = {
     "relative_after": relative_after,
     "relative_disagrees": relative_disagrees,
-    "relative_without_a_first": relative_without_a_first,
     "no_main_verb": no_main_verb,
     "verbless": verbless,
     "verb_for_noun": verb_for_noun,

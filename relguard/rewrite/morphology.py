@@ -17,7 +17,6 @@ if TYPE_CHECKING:
 DETERMINERS = frozenset({"the", "a", "an", "its", "his", "her", "their"})
 _AUXILIARIES = {"is": "are", "was": "were", "has": "have", "does": "do"}
 _PAST_AUXILIARIES = {"is": "was", "are": "were", "has": "had", "have": "had", "does": "did", "do": "did"}
-_NO_GERUND = frozenset({*_AUXILIARIES, *_AUXILIARIES.values(), *_PAST_AUXILIARIES.values(), "be", "been"})
 
 
 @functools.cache
@@ -59,16 +58,6 @@ def past_tense(finite: str) -> str:
         return finite
     past = _inflected(first, ("VBZ", "VBP"), "VBD")
     return f"{past} {rest}".strip() if past else finite
-
-
-def present_participle(finite: str) -> str | None:
-    """The "-ing" form of a clause that opens with a full verb: "celebrates X" → "celebrating X", "founded" →
-    "founding"; None for a copula or an auxiliary ("is a prequel to", "has as a descendant") or no verb."""
-    first, _, rest = finite.partition(" ")
-    if first in _NO_GERUND or not first.isalpha():
-        return None
-    gerund = _inflected(first, ("VBZ", "VBD", "VBP"), "VBG")
-    return f"{gerund} {rest}".strip() if gerund else None
 
 
 @functools.cache

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from relguard.candidates.forms import default_forms
 from relguard.kinds import coarse_pair, coarse_type
 from relguard.rewrite import frames as fr
-from relguard.rewrite.morphology import DETERMINERS, indefinite_article, past_tense, plural_verb, present_participle
+from relguard.rewrite.morphology import DETERMINERS, indefinite_article, past_tense, plural_verb
 from relguard.rewrite.shape import RELATIVE
 from relguard.types import TypePair
 from relguard.wordlist import words
@@ -90,8 +90,7 @@ class Place:
     stands right before it (``owner``: "Sean's [REL] East Asia"), and the kind of a name right before it
     (``kind_before``: "a film [by] X" reads, "Harry [by] X" does not), whether a comma follows it at once, and
     whether what follows it owns a noun (``owning_after``: "Dore's [REL] Dante's Divine Comedy", "[REL] its"), and
-    whether a modifier slot follows a name's verb (``after_verb``: "debuts [REL] the film"), and whether it follows
-    "and" after a slot of the same frame (``coordinated``: "directed by X and [starring] Y")."""
+    whether a modifier slot follows a name's verb (``after_verb``: "debuts [REL] the film")."""
 
     frame: str
     inverted: bool = False
@@ -110,7 +109,6 @@ class Place:
     comma_after: bool = False
     owning_after: bool = False
     after_verb: bool = False
-    coordinated: bool = False
 
 
 @dataclass(frozen=True)
@@ -300,10 +298,8 @@ class FormVerbalizer:
 #: The wordings a fill tries for a sentence, in order, keeping the first under which every fill reads: after a
 #: noun phrase, the preposition the drawn predicate's clause closes with ("her home [in] the United States", "a
 #: river [in] X"), which attaches to whatever noun stands there and adds no clause; the frame's own form; a
-#: relative clause ("a river [that flows into] X") where the own form was a participle; a present participle
-#: where the own form was a relative clause ("a film produced by X and [starring] Y" reads "and celebrating Y":
-#: "and that celebrates Y" coordinates a relative clause with a phrase that is none).
-STYLES = ("preposition", "own", "relative", "gerund")
+#: relative clause ("a river [that flows into] X") where the own form was a participle.
+STYLES = ("preposition", "own", "relative")
 _PREPOSITION_FRAMES = frozenset({fr.MODIFIER, fr.COMMA})
 #: The prepositions that alone, after a noun, read as a relation to the name after ("a film by X", "a river in
 #: X"); others need the noun to govern them ("a film to X", "a church to X").
@@ -344,10 +340,6 @@ class Styled:
             relative = "who" if place.person else "that"
             words = f"{relative} {finite}"
             return split_preposition(words)[0] if place.preposition_after and not place.has_tail else words
-        if self.style == "gerund" and place.frame == fr.MODIFIER and place.coordinated and own and RELATIVE.match(own):
-            words = present_participle(self.base.finite(predicate, type_pair, inverted=place.inverted))
-            if words:
-                return split_preposition(words)[0] if place.preposition_after and not place.has_tail else words
         return own
 
 
@@ -365,9 +357,6 @@ def wordings(predicate: str, type_pair: TypePair, forms: Forms = default_forms) 
                     found.add(words.strip(" ,").lower())
                     head = split_preposition(words.strip(" ,"))[0]
                     found.add(head.lower())
-    for inverted in (False, True):
-        gerund = present_participle(verbalize.finite(predicate, type_pair, inverted=inverted))
-        found |= {gerund, split_preposition(gerund)[0]} if gerund else set()
     for value in verbalize.forms(predicate, type_pair).values():
         if isinstance(value, str) and value:
             found.add(value.lower())
