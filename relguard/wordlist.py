@@ -45,3 +45,10 @@ RELATIONAL_ADJECTIVES = words(
     subsidiary enemy opposing former late then future founding chief managing executive senior junior deputy
     acting interim longtime long-time sole joint co-founding"""
 )
+
+#: Last words of a place's name: "Regal Mountain", "Olza River", "Morogoro Region" are places whatever the NER says;
+#: "Hyde Park" and "Long Island" are a park and an island, whatever town or region shares the name.
+PLACE_HEADS = words(
+    """mountain mountains mount peak peaks river lake island islands valley region county province district
+    bay creek glacier canyon desert forest park peninsula strait sea ocean gulf pass range hill hills"""
+)

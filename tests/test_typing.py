@@ -374,6 +374,19 @@ def test_head_words_of_bodies_and_regions_and_a_places_letters() -> None:
     assert public_type("Robert Burns", "PERSON", {}) == "PERSON"
 
 
+def test_a_place_typed_loc_that_a_source_holds_as_a_city_is_a_city_but_a_park_or_an_island_stays_loc() -> None:
+    """From the development reading at 2605a8b ("Born in Christchurch, which surrounded New Zealand"): the NER
+    labels some cities LOC, whose pools are a natural feature's ("surrounds", "overlooks"). A name the gazetteer
+    holds whole as a city, region or country takes that kind whether typed GPE or LOC; a name whose last word
+    makes it a park, an island or a river keeps LOC though a town or a region shares it."""
+    assert gazetteer.place_kind("Christchurch", "LOC") == "CITY"
+    assert gazetteer.place_kind("Paris", "LOC") == gazetteer.place_kind("Paris", "GPE") == "CITY"
+    assert gazetteer.place_kind("New Zealand", "LOC") == "COUNTRY"
+    assert gazetteer.place_kind("Hyde Park", "LOC") == "LOC" and gazetteer.place_kind("Hyde Park", "GPE") == "CITY"
+    assert gazetteer.place_kind("Long Island", "LOC") == "LOC"
+    assert gazetteer.place_kind("Lake Tahoe", "LOC") == "LOC" and gazetteer.place_kind("Alps", "LOC") == "LOC"
+
+
 def test_the_corpus_gives_a_place_its_kind_from_its_name_alone(extractor) -> None:
     """A GPE whose whole name a gazetteer holds as a city, a region or a country takes that kind in every
     document, whatever its sentences say it did (DESIGN invariant 11), so the pools of two places fit their kinds
@@ -389,6 +402,6 @@ def test_the_corpus_gives_a_place_its_kind_from_its_name_alone(extractor) -> Non
     assert kinds[0]["Toulouse"] == kinds[1]["Toulouse"] == "CITY", kinds
     assert kinds[0]["France"] == "COUNTRY" and kinds[0]["Bavaria"] == "REGION", kinds
     assert kinds[0]["Anna Berg"] == "PERSON", kinds
-    assert gazetteer.place_kind("Hagfors", "GPE") == "GPE" and gazetteer.place_kind("Paris", "LOC") == "LOC"
+    assert gazetteer.place_kind("Hagfors", "GPE") == "GPE" and gazetteer.place_kind("Anna Berg", "PERSON") == "PERSON"
     types = {t.type_pair for doc in aligned for t in doc.triples}
     assert ("CITY", "COUNTRY") in types, types

@@ -32,7 +32,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
-from relguard.wordlist import words
+from relguard.wordlist import PLACE_HEADS, words
 
 #: People a city needs before its one-word name is taken as the city ("Davis", "Parker", "Warren" are towns of
 #: 50,000-130,000 people and far more often surnames).
@@ -140,12 +140,18 @@ def place_kind(name: str, entity_type: str) -> str:
     """A GPE's finer type when its whole name is in a source as a city, a region or a country; else the type.
 
     The name alone decides (DESIGN invariant 11): "Paris" is a CITY in every document, whatever a sentence says
-    it did. A place whose name no source holds unambiguously stays a GPE, with the pools of any GPE.
+    it did. A place whose name no source holds unambiguously stays a GPE, with the pools of any GPE. A name typed
+    LOC that a source holds as such a place is one too ("Christchurch", "Bucharest": a LOC's pools made them
+    "surround" their country), unless its last word makes it a park, an island or a river ("Hyde Park", "Long
+    Island"), which a town or a region may share the name of.
     """
-    if entity_type != "GPE":
+    if entity_type not in ("GPE", "LOC"):
         return entity_type
-    entry = lookup(name.removeprefix("the ").removeprefix("The "))
+    name = name.removeprefix("the ").removeprefix("The ")
+    entry = lookup(name)
     if entry is None or entry.type != "GPE":
+        return entity_type
+    if entity_type == "LOC" and name.split()[-1].lower() in PLACE_HEADS:
         return entity_type
     return _PLACE_KIND_TYPES.get(entry.kind, entity_type)
 
