@@ -387,6 +387,20 @@ def test_a_place_typed_loc_that_a_source_holds_as_a_city_is_a_city_but_a_park_or
     assert gazetteer.place_kind("Lake Tahoe", "LOC") == "LOC" and gazetteer.place_kind("Alps", "LOC") == "LOC"
 
 
+def test_a_natural_features_name_is_a_loc_whatever_place_label_the_ner_gave_it() -> None:
+    """From the development reading at 2605a8b ("Lake Hiawatha, which is the hinterland of Lake Nokomis, merged
+    with Minneapolis"): the NER's GPE for a lake gave it a polity's pools ("merged with", "seceded from"). A name
+    whose own first or last word makes it a natural feature is a LOC; an administrative head names a GPE, and a
+    city a gazetteer holds keeps its kind ("Palm Bay", "Cedar Falls")."""
+    from relguard.extract.spacy.retype import public_type
+
+    assert public_type("Lake Nokomis", "GPE", {}) == public_type("Olza River", "GPE", {}) == "LOC"
+    assert public_type("Mount Tai", "GPE", {}) == "LOC"
+    assert public_type("Morogoro Region", "GPE", {}) == public_type("Warren County", "GPE", {}) == "GPE"
+    assert gazetteer.place_kind("Palm Bay", public_type("Palm Bay", "GPE", {})) == "CITY"
+    assert gazetteer.place_kind("Cedar Falls", public_type("Cedar Falls", "GPE", {})) == "CITY"
+
+
 def test_the_corpus_gives_a_place_its_kind_from_its_name_alone(extractor) -> None:
     """A GPE whose whole name a gazetteer holds as a city, a region or a country takes that kind in every
     document, whatever its sentences say it did (DESIGN invariant 11), so the pools of two places fit their kinds

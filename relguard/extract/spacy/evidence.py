@@ -200,6 +200,25 @@ def name_evidence(name: str) -> str | None:
     return None
 
 
+#: Head and lead words of a natural feature's name: a lake, a river, a mountain is a LOC, never a polity (GPE).
+_NATURAL_LAST = words(
+    """lake lakes river rivers mountain mountains peak peaks island islands valley bay creek glacier canyon desert
+    forest peninsula strait sea ocean gulf hill hills reservoir waterfall pond brook basin lagoon marsh swamp fjord
+    bight plateau archipelago"""
+)
+_NATURAL_FIRST = words("mount lake isle gulf sea")
+
+
+def natural_feature(name: str) -> bool:
+    """Whether the name's own first or last word makes it a natural feature ("Lake Nokomis", "Olza River", "Mount
+    Tai"): the NER's GPE for one is a polity's label, whose pools ("seceded from", "merged with") cannot hold of a
+    lake. Not an administrative head ("Morogoro Region", "Warren County"), which names a GPE."""
+    words = name.split()
+    if len(words) < 2:
+        return False
+    return words[0].casefold() in _NATURAL_FIRST or words[-1].casefold() in _NATURAL_LAST
+
+
 def person_shape(name: str) -> bool:
     """Whether ``name`` is spelled like a person's name: two to four capitalized words (initials and surname
     particles allowed) that open with a census given name ("Celine Dion", "Horace McCoy") or a title ("King

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from relguard.extract import gazetteer
 from relguard.extract.slots import FILLER, masked_text, vote
-from relguard.extract.spacy.evidence import context_evidence, name_evidence, person_shape
+from relguard.extract.spacy.evidence import context_evidence, name_evidence, natural_feature, person_shape
 from relguard.extract.stretches import stretch_between
 from relguard.types import ENTITY_TYPES, UNSURE
 
@@ -168,7 +168,8 @@ def public_type(name: str, ner: str, said: dict[str, float], *, surname: bool = 
     name by its spelling (:func:`~.evidence.person_shape`); and last the NER's vote ``ner`` where it is
     reliable alone, else :data:`~relguard.types.UNSURE` (:func:`_ner_alone`; ``surname``: the document also calls
     the name by its last word alone). A label
-    of the evidence's family stands ("Bari" GPE: the NER's LOC is kept; "French" NORP or LANGUAGE). Where its
+    of the evidence's family stands ("Bari" GPE: the NER's LOC is kept; "French" NORP or LANGUAGE), but a
+    natural feature's name that no source holds is a LOC, whatever place label the NER gave it. Where its
     sentences say it is a work, that beats a place's head word: films and series are named after places."""
     entry = gazetteer.lookup(_core(name))
     found = None
@@ -180,6 +181,8 @@ def public_type(name: str, ner: str, said: dict[str, float], *, surname: bool = 
         return ner if ner in gazetteer.allowed(entry) else entry.type
     if found is None:
         return _ner_alone(name, ner, surname=surname)
+    if found == "LOC" and ner == "GPE" and entry is None and natural_feature(_core(name)):
+        return "LOC"  # "Lake Nokomis": a lake is no polity, though the NER's GPE is of the place family
     return ner if ner in _family(found) else found
 
 
