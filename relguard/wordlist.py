@@ -46,9 +46,10 @@ RELATIONAL_ADJECTIVES = words(
     acting interim longtime long-time sole joint co-founding"""
 )
 
-#: Last words of a place's name: "Regal Mountain", "Olza River", "Morogoro Region" are places whatever the NER says;
-#: "Hyde Park" and "Long Island" are a park and an island, whatever town or region shares the name.
-PLACE_HEADS = words(
-    """mountain mountains mount peak peaks river lake island islands valley region county province district
-    bay creek glacier canyon desert forest park peninsula strait sea ocean gulf pass range hill hills"""
+#: Last words of a natural feature's name ("Olza River", "Crater Lake", "Hyde Park"): a lake, a river,
+#: a mountain, an island or a park is a LOC, never a polity, whatever town or region shares its name.
+NATURAL_HEADS = words(
+    """lake lakes river rivers mountain mountains peak peaks island islands valley bay creek glacier canyon desert
+    forest park peninsula strait sea ocean gulf hill hills reservoir waterfall pond brook basin lagoon marsh swamp
+    fjord bight plateau archipelago"""
 )

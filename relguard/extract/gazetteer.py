@@ -32,7 +32,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
-from relguard.wordlist import PLACE_HEADS, words
+from relguard.wordlist import NATURAL_HEADS, words
 
 #: People a city needs before its one-word name is taken as the city ("Davis", "Parker", "Warren" are towns of
 #: 50,000-130,000 people and far more often surnames).
@@ -151,7 +151,7 @@ def place_kind(name: str, entity_type: str) -> str:
     entry = lookup(name)
     if entry is None or entry.type != "GPE":
         return entity_type
-    if entity_type == "LOC" and name.split()[-1].lower() in PLACE_HEADS:
+    if entity_type == "LOC" and name.split()[-1].lower() in NATURAL_HEADS:
         return entity_type
     return _PLACE_KIND_TYPES.get(entry.kind, entity_type)
 

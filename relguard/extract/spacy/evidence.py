@@ -21,7 +21,7 @@ import re
 
 from relguard.extract import gazetteer
 from relguard.extract.spacy import lexicon as lex
-from relguard.wordlist import MONTHS, words
+from relguard.wordlist import MONTHS, NATURAL_HEADS, words
 
 _WORKS = (
     "film|movie|album|EP|single|song|novel|novella|book|series|sitcom|play|opera|operetta|musical|poem|painting|"
@@ -200,12 +200,7 @@ def name_evidence(name: str) -> str | None:
     return None
 
 
-#: Head and lead words of a natural feature's name: a lake, a river, a mountain is a LOC, never a polity (GPE).
-_NATURAL_LAST = words(
-    """lake lakes river rivers mountain mountains peak peaks island islands valley bay creek glacier canyon desert
-    forest peninsula strait sea ocean gulf hill hills reservoir waterfall pond brook basin lagoon marsh swamp fjord
-    bight plateau archipelago"""
-)
+#: Lead words of a natural feature's name ("Mount Tai", "Lake Nokomis"); its last words are :data:`NATURAL_HEADS`.
 _NATURAL_FIRST = words("mount lake isle gulf sea")
 
 
@@ -216,7 +211,7 @@ def natural_feature(name: str) -> bool:
     words = name.split()
     if len(words) < 2:
         return False
-    return words[0].casefold() in _NATURAL_FIRST or words[-1].casefold() in _NATURAL_LAST
+    return words[0].casefold() in _NATURAL_FIRST or words[-1].casefold() in NATURAL_HEADS
 
 
 def person_shape(name: str) -> bool:

@@ -6,7 +6,6 @@ document-independent constant (nothing here depends on a corpus).
 
 from __future__ import annotations
 
-from relguard import wordlist
 from relguard.wordlist import words
 
 MODALS = words("would could might may should shall will must 'd 'll wo")
@@ -137,7 +136,10 @@ ORG_HEADS = words(
     publishing press trust fund insurance logistics airport railways railway"""
 )
 #: Last words of a place's name: "Regal Mountain", "Olza River", "Morogoro Region" are places whatever the NER says.
-PLACE_HEADS = wordlist.PLACE_HEADS
+PLACE_HEADS = words(
+    """mountain mountains mount peak peaks river lake island islands valley region county province district
+    bay creek glacier canyon desert forest park peninsula strait sea ocean gulf pass range hill hills"""
+)
 #: Prepositions that compare, exemplify or concede rather than relate: "funds clinics like X", "taller than X".
 NON_RELATIONAL_PREPS = words("like unlike than including excluding despite except per via besides notwithstanding")
 #: Light nouns of support-verb idioms, kept in the predicate: "took place in", "took part in", "played a role in".
