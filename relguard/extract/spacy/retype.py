@@ -171,8 +171,8 @@ def public_type(name: str, ner: str, said: dict[str, float], *, surname: bool = 
     of the evidence's family stands ("Bari" GPE: the NER's LOC is kept; "French" NORP or LANGUAGE), but a
     natural feature's name that no source holds is a LOC, whatever place label the NER gave it. Where its
     sentences say it is a work, that beats a place's head word: films and series are named after places."""
-    entry = gazetteer.lookup(_core(name))
-    found = None
+    core = _core(name)
+    entry = gazetteer.lookup(core)
     if entry is not None and entry.kind not in _OVERRULED:
         return ner if ner in gazetteer.allowed(entry) else entry.type
     told = vote(said, ner) if said else None
@@ -181,7 +181,7 @@ def public_type(name: str, ner: str, said: dict[str, float], *, surname: bool = 
         return ner if ner in gazetteer.allowed(entry) else entry.type
     if found is None:
         return _ner_alone(name, ner, surname=surname)
-    if found == "LOC" and ner == "GPE" and entry is None and natural_feature(_core(name)):
+    if found == "LOC" and ner == "GPE" and entry is None and natural_feature(core):
         return "LOC"  # "Lake Nokomis": a lake is no polity, though the NER's GPE is of the place family
     return ner if ner in _family(found) else found
 
