@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from relguard.rewrite.morphology import indefinite_article, past_tense, plural_verb
@@ -47,3 +50,21 @@ def test_a_verb_told_in_the_past(finite: str, past: str) -> None:
 def test_a_or_an_by_sound(word: str, article: str) -> None:
     """ "an university" came from a first-letter rule."""
     assert indefinite_article(word) == article
+
+
+def test_inflect_is_imported_without_its_type_checks_and_typeguard_is_left_as_it_was() -> None:
+    """In a fresh process (this one may have imported inflect already): the article comes from inflect's own
+    ``a()``, uninstrumented, and typeguard's decorator is restored. Fails if inflect stops taking ``typechecked``
+    by name from typeguard at import (the shim would then no longer reach it) or if the shim leaks."""
+    probe = (
+        "import typeguard; checked = typeguard.typechecked\n"
+        "from relguard.rewrite.morphology import indefinite_article\n"
+        "assert indefinite_article('hour') == 'an'\n"
+        "import inflect\n"
+        "from relguard.rewrite import morphology\n"
+        "print(typeguard.typechecked is checked, 'TypeCheckMemo' in inflect.engine.a.__code__.co_names,"
+        " getattr(inflect, 'typechecked', None) is morphology._unchecked)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    restored, instrumented, shimmed = done.stdout.split()
+    assert (restored, instrumented, shimmed) == ("True", "False", "True")

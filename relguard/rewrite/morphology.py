@@ -21,11 +21,28 @@ _PAST_AUXILIARIES = {"is": "was", "are": "were", "has": "had", "have": "had", "d
 
 @functools.cache
 def _english() -> inflect.engine:
-    """inflect's engine, imported on first use: importing inflect takes seconds (it checks its own types), which
-    every process that imports the library paid, a CLI run that stops at a bad file and every Ray worker too."""
-    import inflect
+    """inflect's engine, imported on first use and without its run-time type checks.
 
+    inflect wraps its public methods in typeguard's ``@typechecked``, which re-parses and recompiles each of them
+    when inflect is imported: 3.5 s of CPU in every process that rewrites (every CLI run, local worker and Ray
+    actor) and a fourteenfold slower ``a()``. typeguard documents the decorator as a no-op under ``python -O``;
+    this import gives inflect that no-op and restores typeguard at once, so only inflect's import sees it. Our one
+    call passes a non-empty ``str`` (see :func:`indefinite_article`), the type the checks would have asserted.
+    ``tests/test_morphology.py`` fails if inflect stops taking the decorator by name from typeguard."""
+    import typeguard
+
+    checked = typeguard.typechecked
+    typeguard.typechecked = _unchecked
+    try:
+        import inflect
+    finally:
+        typeguard.typechecked = checked
     return inflect.engine()
+
+
+def _unchecked(target=None, **_options):
+    """typeguard's ``typechecked`` as it is under ``python -O``: the target itself, with or without options."""
+    return target if target is not None else (lambda function: function)
 
 
 def _verbs():
