@@ -32,11 +32,12 @@ INPUT_METRIC = "sum over relation groups of the L-inf move of the group's utilit
 @lru_cache(maxsize=256)
 def noisy_max(scale: float) -> Any:
     """OpenDP's Gumbel noisy max: index i with probability softmax(u / scale)."""
-    import opendp.prelude as dp
+    from opendp import domains, measurements, measures, metrics
+    from opendp.mod import enable_features
 
-    dp.enable_features("contrib")
-    space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.linf_distance(T=float)
-    return dp.m.make_noisy_max(*space, dp.zero_concentrated_divergence(), scale=scale)
+    enable_features("contrib")
+    space = domains.vector_domain(domains.atom_domain(T=float, nan=False)), metrics.linf_distance(T=float)
+    return measurements.make_noisy_max(*space, measures.zero_concentrated_divergence(), scale=scale)
 
 
 def _loss(epsilon: float, distance: float | np.ndarray) -> float | np.ndarray:
@@ -80,7 +81,8 @@ class RelationMeasurement:
 @lru_cache(maxsize=256)
 def relation_measurement(*, epsilon: float) -> RelationMeasurement:
     """The draw at ``epsilon`` (cached: the report and the audit read the object the sampler drew with)."""
-    import opendp.prelude as dp
+    from opendp import domains, measurements, measures, metrics
+    from opendp.mod import enable_features
 
     epsilon = float(check_epsilon(epsilon))
     # ε = 0, or so small that 2/ε is no float: every utility weighs exp(0) = 1 in floating point, the uniform draw
@@ -91,11 +93,11 @@ def relation_measurement(*, epsilon: float) -> RelationMeasurement:
         block = np.zeros_like(rows) if uniform else rows
         return np.array([gumbel(row.tolist()) for row in block], dtype=np.int64)
 
-    dp.enable_features("contrib", "honest-but-curious")
-    opendp = dp.m.make_user_measurement(
-        dp.user_domain("RelationUtilityRows", _is_rows),
-        dp.user_distance(INPUT_METRIC),
-        dp.max_divergence(),
+    enable_features("contrib", "honest-but-curious")
+    opendp = measurements.make_user_measurement(
+        domains.user_domain("RelationUtilityRows", _is_rows),
+        metrics.user_distance(INPUT_METRIC),
+        measures.max_divergence(),
         function=draw,
         privacy_map=partial(_loss, epsilon),
     )

@@ -51,10 +51,13 @@ def sample_outcomes(
 
 @lru_cache(maxsize=64)
 def _laplace(scale: float) -> Any:
-    import opendp.prelude as dp
+    from opendp import domains, measurements, metrics
+    from opendp.mod import enable_features
 
-    dp.enable_features("contrib")
-    return dp.m.make_laplace(dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float), scale=scale)
+    enable_features("contrib")
+    return measurements.make_laplace(
+        domains.atom_domain(T=float, nan=False), metrics.absolute_distance(T=float), scale=scale
+    )
 
 
 class Draws:
