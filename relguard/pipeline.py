@@ -26,7 +26,7 @@ from relguard.candidates.embeddings import warm_public_embeddings
 from relguard.candidates.pools import build_pools
 from relguard.embed import triple_distances
 from relguard.engine.backends import Backends, named_pools
-from relguard.engine.draw import described, draw_step
+from relguard.engine.draw import Drawn, described, draw_step
 from relguard.engine.memory import draw_release
 from relguard.engine.tally import GroupTable
 from relguard.errors import ConfigError
@@ -126,8 +126,30 @@ class Prepared:
         entity stays within e^E). ``allow_null=False`` never deletes (the paper's Table 3 ablation, for
         evaluation only).
         """
+        drawn = self.outcomes(epsilon=epsilon, lam=lam, seed=seed, allow_null=allow_null, entity_epsilon=entity_epsilon)
+        return draw_release(
+            self.extraction,
+            table=drawn.outcomes,
+            forms=self.generator.forms,
+            provenance=drawn.public,
+            confidential=drawn.confidential,
+        )
+
+    def outcomes(
+        self,
+        *,
+        epsilon: float | None = None,
+        lam: float,
+        seed: int | None = None,
+        allow_null: bool = True,
+        entity_epsilon: float | None = None,
+    ) -> Drawn:
+        """The draw of :meth:`draw` without the rewrite: one outcome per relation group and its provenance.
+
+        What an evaluation over many draws needs (the leakage of a release is a function of its outcomes); the
+        documents are worded only when a release is made of them."""
         privacy = privacy_of(epsilon=epsilon, entity_epsilon=entity_epsilon, lam=lam, k=self.k, seed=seed)
-        drawn = draw_step(
+        return draw_step(
             self.group_table,
             privacy=privacy,
             generator=self.generator,
@@ -135,13 +157,6 @@ class Prepared:
             pools=self.pools,
             allow_null=allow_null,
             **self._made_by(),
-        )
-        return draw_release(
-            self.extraction,
-            table=drawn.outcomes,
-            forms=self.generator.forms,
-            provenance=drawn.public,
-            confidential=drawn.confidential,
         )
 
     def provenance(self, *, teaching: bool = False) -> tuple[dict, dict]:
