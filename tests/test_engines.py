@@ -41,8 +41,9 @@ SEED = ["--seed", "11", "--epsilon", "2", "--k", "8", "--keep-fields", "id,title
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory, shared_data) -> Path:
-    """Sample files, 12 HotpotQA paragraphs as .jsonl (id = title) and 6 Re-DocRED documents as Parquet with a score
-    column: every kind of input each face reads, small enough that three faces and Ray fit the suite's time."""
+    """Sample files, the 30 HotpotQA paragraphs of 3 questions as .jsonl (id = title) and 6 Re-DocRED documents as
+    Parquet with a score column: every kind of input each face reads, 40 documents (more than one batch of 32, so
+    that batches meet), small enough that three faces and Ray fit the suite's time."""
     pytest.importorskip("pyarrow")
     import pyarrow
     import pyarrow.parquet
@@ -50,7 +51,7 @@ def corpus(tmp_path_factory, shared_data) -> Path:
     folder = tmp_path_factory.mktemp("corpus")
     for path in sorted(SAMPLE.glob("*.txt"))[:4]:
         shutil.copy(path, folder / path.name)
-    documents = load_dataset("hotpotqa", data_dir=shared_data, limit=12).documents
+    documents = load_dataset("hotpotqa", data_dir=shared_data, limit=3).documents
     lines = [json.dumps({"id": d.name, "text": d.text}, ensure_ascii=False) for d in documents]
     (folder / "hotpot.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     redocred = load_dataset("redocred", data_dir=shared_data, limit=6).documents
@@ -147,7 +148,12 @@ def test_the_report_counts_what_the_release_shows(corpus, in_memory, local):
 
 def test_ray_engine_on_two_cpus_writes_the_local_release(corpus, local, tmp_path, ray_instance):
     out, apart = tmp_path / "ray", tmp_path / "apart" / "mapping.json"
+    from ray.data import DataContext
+
+    context = DataContext.get_current()
+    strategy = context.shuffle_strategy
     run_ray(run_config(corpus), out=out, mapping=apart)
+    assert context.shuffle_strategy == strategy  # the run's sort shuffle is its own, not the caller's
     assert not [p for p in out.iterdir() if p.name.startswith(".")]  # the staging folder is gone
     mine, theirs = files_of(out), files_of(local[0])
     assert set(mine) == set(theirs)
