@@ -120,20 +120,19 @@ def _run(ray, data, files, run: RunConfig, review, sink: FolderSink, staging, ma
     tell("extracting", total, total)
     context = ray.put({"alignment": alignment, "review": review})
     measuring = {"backends": settings.backends, "k": settings.privacy.k}
-    groups = (
+    grouped = (
         extracted.flat_map(_slot_rows, fn_kwargs={"context": context})
         .groupby("key")
         .map_groups(_group_predicates, batch_format="pandas")
-        .materialize()  # the shuffle's own actors must finish before the distance actors take every CPU
-        .map_batches(
-            _Distances,
-            fn_constructor_kwargs=measuring,
-            batch_size=DISTANCE_BATCH,
-            concurrency=actors,
-            batch_format="pandas",
-        )
-        .take_all()
+        .materialize()  # the shuffle must finish before the distance actors take every CPU
     )
+    groups = grouped.map_batches(
+        _Distances,
+        fn_constructor_kwargs=measuring,
+        batch_size=DISTANCE_BATCH,
+        concurrency=max(1, min(actors, -(-grouped.count() // DISTANCE_BATCH))),  # no actor without a batch to embed
+        batch_format="pandas",
+    ).take_all()
     table = GroupTable({tuple(json.loads(g["key"])): set(json.loads(g["predicates"])) for g in groups})
     tell("drawing", 0, 0)
     chosen = loader.get()
