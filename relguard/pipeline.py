@@ -126,7 +126,8 @@ class Prepared:
         entity stays within e^E). ``allow_null=False`` never deletes (the paper's Table 3 ablation, for
         evaluation only).
         """
-        drawn = self.outcomes(epsilon=epsilon, lam=lam, seed=seed, allow_null=allow_null, entity_epsilon=entity_epsilon)
+        privacy = privacy_of(epsilon=epsilon, entity_epsilon=entity_epsilon, lam=lam, k=self.k, seed=seed)
+        drawn = self.outcomes(privacy, allow_null=allow_null)
         return draw_release(
             self.extraction,
             table=drawn.outcomes,
@@ -135,20 +136,10 @@ class Prepared:
             confidential=drawn.confidential,
         )
 
-    def outcomes(
-        self,
-        *,
-        epsilon: float | None = None,
-        lam: float,
-        seed: int | None = None,
-        allow_null: bool = True,
-        entity_epsilon: float | None = None,
-    ) -> Drawn:
-        """The draw of :meth:`draw` without the rewrite: one outcome per relation group and its provenance.
-
-        What an evaluation over many draws needs (the leakage of a release is a function of its outcomes); the
-        documents are worded only when a release is made of them."""
-        privacy = privacy_of(epsilon=epsilon, entity_epsilon=entity_epsilon, lam=lam, k=self.k, seed=seed)
+    def outcomes(self, privacy: PrivacySettings, *, allow_null: bool = True) -> Drawn:
+        """The draw of :meth:`draw` without the rewrite, at ``privacy`` (:func:`privacy_of` builds one): one outcome
+        per relation group and its provenance. What an evaluation over many draws needs (the leakage of a release
+        is a function of its outcomes); the documents are worded only when a release is made of them."""
         return draw_step(
             self.group_table,
             privacy=privacy,

@@ -17,7 +17,7 @@ from relguard.evaluation.datasets import Question, Support, load_2wiki, load_hot
 from relguard.evaluation.matching import EntityResolver, default_matcher
 from relguard.evaluation.metrics import Fact, contains_answer, score_leakage, token_f1
 from relguard.evaluation.utility import answer_survival, retrieval_recall
-from relguard.pipeline import prepare
+from relguard.pipeline import prepare, privacy_of
 from relguard.privacy.closeness import CALIBRATION_PAIRS, calibrate_threshold
 from relguard.privacy.expected import equivalent_candidates
 from relguard.privacy.mechanism import outcome_probabilities
@@ -179,8 +179,9 @@ def test_expected_leakage_equals_the_mean_of_2000_sampled_releases(prepared):
     m = len(prepared.triples)
     owner = prepared.group_of_triple
     connection = relation = 0.0
+    privacy = privacy_of(epsilon=epsilon, entity_epsilon=None, lam=lam, k=prepared.k, seed=None)
     for _ in range(n):
-        outcomes = prepared.outcomes(epsilon=epsilon, lam=lam).outcomes.outcomes(prepared.groups)
+        outcomes = prepared.outcomes(privacy).outcomes.outcomes(prepared.groups)
         for row, group in enumerate(owner):
             outcome = outcomes[group]
             if outcome.deleted:
