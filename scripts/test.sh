@@ -9,5 +9,5 @@ command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninte
 .venv/bin/ruff format --check .
 # Three workers on two cores, taking tests one by one; a file marked with an xdist group (the engines and their Ray
 # instance) goes to one worker whole. The browser, Ray and CLI tests wait on other processes, and a third worker
-# fills those waits: 7 min 0 s against 7 min 34 s with two (pytest's own time, at 9c3777a).
+# fills those waits (measured in docs/evaluation.md).
 .venv/bin/python -m pytest -n 3 --dist loadgroup "$@"
