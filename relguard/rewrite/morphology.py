@@ -9,6 +9,8 @@ Suffix rules get English wrong ("goes" cut to "goe", "an university" from a firs
 from __future__ import annotations
 
 import functools
+import sys
+import threading
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -24,20 +26,26 @@ def _english() -> inflect.engine:
     """inflect's engine, imported on first use and without its run-time type checks.
 
     inflect wraps its public methods in typeguard's ``@typechecked``, which re-parses and recompiles each of them
-    when inflect is imported: 3.5 s of CPU in every process that rewrites (every CLI run, local worker and Ray
-    actor) and a fourteenfold slower ``a()``. typeguard documents the decorator as a no-op under ``python -O``;
-    this import gives inflect that no-op and restores typeguard at once, so only inflect's import sees it. Our one
-    call passes a non-empty ``str`` (see :func:`indefinite_article`), the type the checks would have asserted.
+    when inflect is imported: seconds of CPU in every process that rewrites (every CLI run, local worker and Ray
+    actor), and a slower ``a()``. typeguard documents the decorator as a no-op under ``python -O``; this import
+    gives inflect that no-op and restores typeguard at once, under a lock, so that only inflect's import sees it
+    (two first calls at once, as two Streamlit sessions may make, would otherwise restore each other's swap). Our
+    one call passes a non-empty ``str`` (see :func:`indefinite_article`), the type the checks would have asserted.
     ``tests/test_morphology.py`` fails if inflect stops taking the decorator by name from typeguard."""
-    import typeguard
+    with _IMPORTING:
+        if "inflect" not in sys.modules:
+            import typeguard
 
-    checked = typeguard.typechecked
-    typeguard.typechecked = _unchecked
-    try:
-        import inflect
-    finally:
-        typeguard.typechecked = checked
-    return inflect.engine()
+            checked = typeguard.typechecked
+            typeguard.typechecked = _unchecked
+            try:
+                import inflect  # noqa: F401
+            finally:
+                typeguard.typechecked = checked
+    return sys.modules["inflect"].engine()
+
+
+_IMPORTING = threading.Lock()
 
 
 def _unchecked(target=None, **_options):
