@@ -156,9 +156,9 @@ def test_the_report_counts_what_the_release_shows(corpus, in_memory, local):
 
 
 def test_ray_engine_on_two_cpus_writes_the_local_release(corpus, local, tmp_path, ray_instance):
-    out, apart = tmp_path / "ray", tmp_path / "apart" / "mapping.json"
     from ray.data import DataContext
 
+    out, apart = tmp_path / "ray", tmp_path / "apart" / "mapping.json"
     context = DataContext.get_current()
     strategy = context.shuffle_strategy
     run_ray(run_config(corpus), out=out, mapping=apart)

@@ -371,8 +371,8 @@ def _sort_shuffle(data) -> Iterator[None]:
     """Group the slots by key with Ray Data's sort shuffle for this run, and leave the caller's choice as it was.
 
     The default hash shuffle starts aggregator actors of its own, each a fresh process, before the distance actors
-    may start; on a two-CPU instance that was a quarter of a small run (15 s of 60). The grouped rows are small (a
-    key and a predicate per slot), which the sort shuffle's tasks move on the workers Ray already holds."""
+    may start, which on a small instance is a large share of a small run. The grouped rows are small (a key and a
+    predicate per slot), which the sort shuffle's tasks move on the workers Ray already holds."""
     context = data.DataContext.get_current()
     before = context.shuffle_strategy
     context.shuffle_strategy = type(before).SORT_SHUFFLE_PULL_BASED
