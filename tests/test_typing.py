@@ -70,6 +70,14 @@ def test_redocred_excerpts_typed_by_public_information(
     assert types.get(name) in kinds, types
 
 
+def test_a_names_fold_drops_diacritics_and_extra_spaces_on_both_paths() -> None:
+    """ASCII names take a shorter path (no NFKD); both must give the key the gazetteer stores."""
+    assert gazetteer._fold("Mediaș") == gazetteer._fold("Mediaş") == "Medias"
+    assert gazetteer._fold("São  Paulo") == "Sao Paulo"
+    assert gazetteer._fold("Rhineland - Palatinate") == "Rhineland-Palatinate"
+    assert gazetteer._fold("  New   York ") == "New York"
+
+
 def test_gazetteer_matches_whole_names_only_and_leaves_ambiguous_ones_alone() -> None:
     assert gazetteer.lookup("Paris") is not None and gazetteer.lookup("Paris").type == "GPE"
     assert gazetteer.lookup("Paris Hilton") is None  # never a part of a name

@@ -235,7 +235,10 @@ def _ambiguous() -> frozenset[str]:
 def _fold(name: str) -> str:
     """A name without its diacritics and extra spaces, case kept: "Mediaș" (comma below) and "Mediaş" (cedilla,
     as GeoNames spells it) are one name, and so are "Rhineland-Palatinate" and "Rhineland - Palatinate"."""
-    decomposed = unicodedata.normalize("NFKD", " ".join(name.split()).replace(" - ", "-"))
+    spaced = " ".join(name.split()).replace(" - ", "-")
+    if spaced.isascii():
+        return spaced  # NFKD leaves ASCII as it is and it holds no combining mark: most names, each process
+    decomposed = unicodedata.normalize("NFKD", spaced)
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
