@@ -58,10 +58,9 @@ def test_inflect_is_imported_without_its_type_checks_and_typeguard_is_left_as_it
     by name from typeguard at import (the shim would then no longer reach it) or if the shim leaks."""
     probe = (
         "import typeguard; checked = typeguard.typechecked\n"
-        "from relguard.rewrite.morphology import indefinite_article\n"
-        "assert indefinite_article('hour') == 'an'\n"
-        "import inflect\n"
         "from relguard.rewrite import morphology\n"
+        "assert morphology.indefinite_article('hour') == 'an'\n"
+        "import inflect\n"
         "print(typeguard.typechecked is checked, 'TypeCheckMemo' in inflect.engine.a.__code__.co_names,"
         " getattr(inflect, 'typechecked', None) is morphology._unchecked)\n"
     )

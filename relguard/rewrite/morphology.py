@@ -21,6 +21,9 @@ _AUXILIARIES = {"is": "are", "was": "were", "has": "have", "does": "do"}
 _PAST_AUXILIARIES = {"is": "was", "are": "were", "has": "had", "have": "had", "does": "did", "do": "did"}
 
 
+_IMPORTING = threading.Lock()
+
+
 @functools.cache
 def _english() -> inflect.engine:
     """inflect's engine, imported on first use and without its run-time type checks.
@@ -43,9 +46,6 @@ def _english() -> inflect.engine:
             finally:
                 typeguard.typechecked = checked
     return sys.modules["inflect"].engine()
-
-
-_IMPORTING = threading.Lock()
 
 
 def _unchecked(target=None, **_options):

@@ -208,10 +208,10 @@ def natural_feature(name: str) -> bool:
     """Whether the name's own first or last word makes it a natural feature ("Lake Nokomis", "Olza River", "Mount
     Tai"): the NER's GPE for one is a polity's label, whose pools ("seceded from", "merged with") cannot hold of a
     lake. Not an administrative head ("Morogoro Region", "Warren County"), which names a GPE."""
-    words = name.split()
-    if len(words) < 2:
+    parts = name.split()
+    if len(parts) < 2:
         return False
-    return words[0].casefold() in _NATURAL_FIRST or words[-1].casefold() in NATURAL_HEADS
+    return parts[0].casefold() in _NATURAL_FIRST or parts[-1].casefold() in NATURAL_HEADS
 
 
 def person_shape(name: str) -> bool:
