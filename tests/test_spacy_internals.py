@@ -1,19 +1,25 @@
-"""The two places RelGuard reaches into spaCy, each checked against the spaCy installed.
+"""The places RelGuard reaches into spaCy, each checked against the spaCy installed.
 
 ``_spacy_load`` shadows ``registry._entry_point_factories.get_all`` while it loads (other packages' components
-are not imported), and ``fast_attribute_ruler`` shadows the attribute ruler's ``match`` with a lookup. Neither is
-a public spaCy setting, so each test here fails when a spaCy release stops working the way the shadow relies on,
-instead of the speed-up silently vanishing or the ruler setting attributes from rows it misreads.
+are not imported), ``fast_attribute_ruler`` shadows the attribute ruler's ``match`` with a lookup, and
+``import_spacy`` refuses torch to thinc while spaCy imports. None is a public spaCy setting, so each test here
+fails when a release stops working the way the shadow relies on, instead of the speed-up silently vanishing or
+the ruler setting attributes from rows it misreads.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import subprocess
+import sys
+import textwrap
+import threading
 
 import pytest
 
 spacy = pytest.importorskip("spacy")
 
+from relguard.extract.spacy.importing import _TorchRefused, torch_free  # noqa: E402
 from relguard.extract.spacy.model import _FALLBACK_PACKAGES, _spacy_load  # noqa: E402
 from relguard.extract.spacy.ruler import fast_attribute_ruler  # noqa: E402
 
@@ -64,3 +70,56 @@ def test_the_attribute_ruler_finds_its_matches_through_the_method_the_lookup_sha
     again = nlp(TEXT)
     assert calls, "AttributeRuler.__call__ no longer finds its matches through self.match"
     assert [(t.tag_, t.pos_, t.lemma_) for t in again] == [(t.tag_, t.pos_, t.lemma_) for t in doc]
+
+
+def test_the_default_pipeline_loads_without_torch_and_torch_imports_after_it():
+    """In a fresh process (a test worker may have imported torch already): thinc takes the refused torch for
+    absent, the pipeline parses, nothing of the refusal is left, and torch imports as usual afterwards."""
+    probe = textwrap.dedent(
+        f"""
+        import sys
+        from relguard.extract.spacy.model import load_pipeline
+        from relguard.extract.spacy.importing import _TorchRefused
+        nlp = load_pipeline({MODEL!r})
+        import thinc.compat
+        assert "torch" not in sys.modules, "loading the pipeline imported torch"
+        assert thinc.compat.has_torch is False
+        assert not any(isinstance(f, _TorchRefused) for f in sys.meta_path), "the refusal outlived the import"
+        assert [(e.text, e.label_) for e in nlp("Alice Smith founded Acme Corp in Ohio.").ents][0] == (
+            "Alice Smith", "PERSON")
+        import torch
+        assert float(torch.tensor([1.0, 2.0]).sum()) == 3.0
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_torch_is_refused_only_to_the_thread_that_imports_spacy():
+    refusal = _TorchRefused(threading.get_ident())
+    with pytest.raises(ModuleNotFoundError):
+        refusal.find_spec("torch")
+    with pytest.raises(ModuleNotFoundError):
+        refusal.find_spec("torch.utils.dlpack")
+    assert refusal.find_spec("numpy") is None
+    seen = []
+    other = threading.Thread(target=lambda: seen.append(refusal.find_spec("torch")))
+    other.start()
+    other.join()
+    assert seen == [None]
+
+
+def test_a_pipeline_with_another_packages_layer_imports_spacy_with_torch(tmp_path):
+    assert torch_free([MODEL])
+    own = tmp_path / "own"
+    own.mkdir()
+    (own / "config.cfg").write_text('[components.tok2vec.model]\n@architectures = "spacy.Tok2Vec.v2"\n')
+    assert torch_free([str(own)])
+    trf = tmp_path / "trf"
+    trf.mkdir()
+    (trf / "config.cfg").write_text(
+        '[components.transformer.model]\n@architectures = "spacy-curated-transformers.XlmrTransformer.v1"\n'
+    )
+    assert not torch_free([str(trf)])
+    assert not torch_free([str(tmp_path / "missing"), "no_such_pipeline_package"])
+    assert torch_free(["no_such_pipeline_package", str(own)]), "the first installed pipeline decides"

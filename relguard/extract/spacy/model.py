@@ -9,6 +9,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from relguard.errors import ModelError
+from relguard.extract.spacy.importing import import_spacy, torch_free
 from relguard.extract.spacy.ruler import fast_attribute_ruler
 
 if TYPE_CHECKING:
@@ -39,12 +40,12 @@ _LOADING = threading.Lock()
 
 
 def _load(model: str) -> Language:
+    names = [model] + ([_FALLBACK_PACKAGES[model]] if model in _FALLBACK_PACKAGES else [])
     try:
-        import spacy
+        spacy = import_spacy(without_torch=torch_free(names))
     except ImportError as exc:  # pragma: no cover - spaCy is a core dependency
         raise ModelError("the spaCy extractor needs spaCy: pip install 'spacy>=3.8'") from exc
     _register_components()
-    names = [model] + ([_FALLBACK_PACKAGES[model]] if model in _FALLBACK_PACKAGES else [])
     for name in names:
         try:
             nlp = _spacy_load(spacy, name)
