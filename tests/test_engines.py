@@ -283,3 +283,18 @@ def test_the_draws_embeddings_on_the_workers_are_the_floats_this_process_compute
             embed_on_workers(pool, OnnxEncoder(DEFAULT_MODEL), texts[:3], backend="torch", model=DEFAULT_MODEL)
         workers = list(pool.executor._processes.values())
     assert [p.exitcode for p in workers] == [0, 0]  # joined on leaving the pool, having skipped the teardown
+
+
+def test_ray_actors_read_a_relative_policy_or_pool_file_from_the_drivers_folder(tmp_path, monkeypatch):
+    """An actor's working directory is not the driver's: `--exclude-predicates exclusion-policy.txt` failed on
+    Ray only (tests/test_settings_walk.py found it). The actors get the paths resolved where the run started."""
+    pytest.importorskip("ray")
+    from relguard.engine.ray import _for_actors
+    from relguard.settings import BackendSettings
+
+    monkeypatch.chdir(tmp_path)
+    resolved = _for_actors(BackendSettings(exclude_predicates="policy.txt", pool_file="../report.json"))
+    assert resolved.exclude_predicates == str(tmp_path / "policy.txt")
+    assert resolved.pool_file == str((tmp_path / ".." / "report.json").resolve())
+    assert _for_actors(BackendSettings()) == BackendSettings()
+    assert _for_actors(BackendSettings(exclude_predicates="/abs/p.txt")).exclude_predicates == "/abs/p.txt"

@@ -119,7 +119,7 @@ def _run(ray, data, files, run: RunConfig, review, sink: FolderSink, staging, ma
         alignment.merge(pickle.loads(row["alignment"]))
     tell("extracting", total, total)
     context = ray.put({"alignment": alignment, "review": review})
-    measuring = {"backends": settings.backends, "k": settings.privacy.k}
+    measuring = {"backends": _for_actors(settings.backends), "k": settings.privacy.k}
     grouped = (
         extracted.flat_map(_slot_rows, fn_kwargs={"context": context})
         .groupby("key")
@@ -245,6 +245,13 @@ class _Distances:
         batch["distances"] = [row.tobytes() for row in rows]
         batch["encoder"] = self.encoder.model_id
         return batch
+
+
+def _for_actors(backends: BackendSettings) -> BackendSettings:
+    """The backends as the distance actors read them: a relative policy or pool file resolved against this
+    process's working directory, which an actor does not share (it read "exclusion-policy.txt" from its own)."""
+    files = {f: str(Path(v).resolve()) for f in ("exclude_predicates", "pool_file") if (v := getattr(backends, f))}
+    return dataclasses.replace(backends, **files)
 
 
 def _distances_in_key_order(groups: list[dict], table: GroupTable, *, encoder_id: str, k: int):
