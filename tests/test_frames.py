@@ -204,6 +204,37 @@ def test_a_slot_after_and_keeps_its_siblings_clause_form(extractor):
     assert out.restated_sentences == ()
 
 
+@pytest.mark.parametrize(
+    ("text", "predicate", "expected"),
+    [
+        # a name after a complementizer "that" is its clause's subject (development reading: "Rose Lappin has said
+        # that Excitebots [will not be seeing] an Australian release" read "Excitebots influenced by")
+        (
+            "Maria Lopez has said that Acme Corp will buy Globex Inc in 2004.",
+            "acquired",
+            "Maria Lopez has said that Acme Corp acquired Globex Inc in 2004.",
+        ),
+        # ", and NAME [REL]" after a clause whose verb was a slot opens a new clause (development: "and Eurosport
+        # [named him the best coach at] UEFA Euro 2008" read "and Eurosport that overshadowed")
+        (
+            "Alice Smith founded Acme Corp in 1990, and Bob Jones joined Globex Inc in 1995.",
+            "leads",
+            "Alice Smith led Acme Corp in 1990, and Bob Jones led Globex Inc in 1995.",
+        ),
+        # ... but a list of "X [as] Y" goes on: its last item is no clause ("and Ed Wynn lead Ann Wu")
+        (
+            "The film stars Kathryn Beaumont as Alice, Sterling Holloway as Tom Lee, and Ed Wynn as Ann Wu.",
+            "leads",
+            "The film stars Kathryn Beaumont who leads Alice, Sterling Holloway that leads Tom Lee, and Ed Wynn who "
+            "leads Ann Wu.",
+        ),
+    ],
+)
+def test_a_name_that_opens_a_clause_takes_a_verb_and_one_in_a_list_does_not(extractor, text, predicate, expected):
+    _, masked, frames, out = release(extractor, text, predicate)
+    assert out.text == expected, ([f.name for f in frames], masked.text)
+
+
 def test_a_sentence_with_several_worded_fills_keeps_them_in_place(extractor):
     """An address chain: three slots. Drawn "borders" everywhere, a comma closed by the next comma becomes a clause
     (", which borders the United States"), and so does one glued between two names before the next ("County[,]

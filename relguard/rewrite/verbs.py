@@ -26,7 +26,7 @@ _CLAUSE_MARKS = frozenset({";", ":", "—", "–", "(", ")"})
 #: Words that open a subordinate or relative clause: the clause before has ended.
 _SUBORDINATORS = words(
     """which who whom whose where when while although though because since after before if until whereas unless
-    once"""
+    once that"""
 )
 
 
@@ -53,7 +53,8 @@ def clause_start(words: Sequence[Token], c: Context) -> int:
     """Where the last clause of ``words`` starts: after a clause mark (an aside in brackets is skipped once it
     closes); at a subordinator or relative pronoun;
     after the comma that ends a clause a subordinator opened ("When he formed X, [he] ..."); after ", and" that
-    opens a verb phrase or a clause whose part before had a verb of its own ("..., and von der Esch [returned]"),
+    opens a verb phrase or a clause whose part before had a verb of its own, a word or a finite slot ("..., and von
+    der Esch [returned]", "X [founded] Y in 1990, and Z [REL]"),
     not ", and David Bowie [as]" after "Christian Bale [as] Alfred Borden": a list goes on; after a "but" whose
     part before has a verb of its own (:func:`_verb_and_no_not`)."""
     start, subordinate, outside = 0, False, []
@@ -76,7 +77,11 @@ def clause_start(words: Sequence[Token], c: Context) -> int:
             opens_verb = words[number + 2][3].startswith(("VB", "MD"))
             listed = words[number + 2][3] in ("NN", "NNS", "JJ")  # "a musician, bandleader, and educator [from]"
             segment = [t for t in words[start:number] if t[0] not in c.hidden]
-            if opens_verb or (not listed and any(finite_word(t) for t in segment)):
+            finite = [t[0] for t in segment if finite_word(t)]
+            verb = _after_a_verb_slot(words, start, number, c) or (
+                bool(finite) and not _a_list_of_slots(max(finite), words[number][0], c)
+            )
+            if opens_verb or (not listed and verb):
                 start = number + 1  # ", and was honored"; "X was unsuccessful, and Y [returned]"
     return start
 
@@ -95,6 +100,31 @@ def _verb_and_no_not(segment: Sequence[Token], c: Context) -> bool:
 def finite_word(token: Token) -> bool:
     """A finite verb or a copula, not the possessive "'s" ("Istanbul's Fatih district" has no verb)."""
     return token[3] in _FINITE_TAGS or (token[2].lower() in COPULA_WORDS and token[3] != "POS")
+
+
+def _a_list_of_slots(verb: int, mark: int, c: Context) -> bool:
+    """Whether the last slot between the clause's verb at ``verb`` and the comma at ``mark`` is a participle or a
+    relative clause on a name: ", and Z [REL]" is then the next item of a list ("stars X [as] Y, and Z [as] W")."""
+    between = [(at, frame) for at, frame in c.earlier if verb < at < mark]
+    return bool(between) and max(between)[1] == "modifier"
+
+
+def _after_a_verb_slot(words: Sequence[Token], start: int, comma: int, c: Context) -> bool:
+    """Whether ", and" at ``comma`` follows a clause whose verb is a slot — the last slot before it is finite — and
+    only a subject stands between "and" and the slot ("X [founded] Y in 1990, and Z [REL]"): a new clause, where a
+    list of names after a participle ("X [as] Y, Z [as] W, and V [as]") or of objects ("[REL] A, B, and C") goes
+    on."""
+    low, mark = words[start][0] if start < comma else words[comma][0], words[comma][0]
+    earlier = [(at, frame) for at, frame in c.earlier if low <= at < mark]
+    if not earlier or max(earlier)[1] not in ("finite", "copula"):
+        return False
+    listed = any(t[2] == "," and max(earlier)[0] < t[0] < mark for t in words)  # "X [REL] A, B, and C"
+    subject = words[comma + 2 :]
+    return (
+        not listed
+        and 0 < len(subject) <= 6
+        and not any(t[2] in (",", ";") or t[3].startswith(("VB", "MD", "CC", "IN", "W")) for t in subject)
+    )
 
 
 def has_verb(before: Sequence[Token], c: Context) -> bool:
