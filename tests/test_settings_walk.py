@@ -68,11 +68,13 @@ NOT_IN_APP = {
     "backends.pool_file": "pools from a file are a replay of an earlier release, which the CLI runs",
     "backends.slots": "the app releases in the default slot mode",
     "backends.verbalizer": "the app fills slots with the built-in forms",
-    "inputs.max_bytes": "uploads are bounded by the app's own upload limit",
-    "inputs.text_field": "the app reads the text field of its uploads by name (text, body, ...)",
+    "inputs.max_bytes": "the app reads uploads at the library's default limit (20 MB a file; "
+    ".streamlit/config.toml caps an upload at 25 MB)",
+    "inputs.text_field": 'the app reads the "text" field of uploaded .jsonl records, the default',
     "inputs.keep_fields": "the app keeps no record fields",
     "options.parquet": "the app exports a zip, not a Parquet copy",
-    "options.allow_withheld": "the app shows withheld documents on its Export page and never exports past them",
+    "options.allow_withheld": "the CLI's exit status only: the app warns of withheld sentences on its Export page "
+    "and the release is the same",
     "options.no_notice": "the app's release always carries its notice",
 }
 
