@@ -347,6 +347,17 @@ def test_a_verb_agrees_with_a_plural_subject(singular, plural):
     assert plural_verb(singular) == plural
 
 
+@pytest.mark.parametrize(
+    ("quantifier", "verb"), [("Both", "were"), ("Two", "were"), ("Many", "were"), ("One", "was"), ("Neither", "was")]
+)
+def test_a_quantifier_of_them_is_the_subject_whose_number_the_verb_takes(extractor, quantifier, verb):
+    """ "Many of them [depict …]" read "Many of them was compared to" (development reading): the pronoun is the
+    object of "of", the quantifier before it the subject."""
+    text = f"Alice Smith and Bob Jones joined Acme Corp. {quantifier} of them left Globex Inc in 2001."
+    _, masked, _, out = release(extractor, text, "owned_by")
+    assert out.text.endswith(f"{quantifier} of them {verb} owned by Globex Inc in 2001."), (masked.text, out.text)
+
+
 def test_a_hyphen_left_outside_the_slot_makes_a_compound_not_a_clause(extractor):
     """The slot of "the Los Angeles-[based] cover band" after the hyphen takes a participle, with one hyphen."""
     text = "Billy Morrison joined the Los Angeles-based cover band Royal Machines."

@@ -342,10 +342,11 @@ def _plural_before(start: int, c: Context) -> bool:
     word_start, _, word, tag = before[-1]
     if word.lower() in ("they", "we"):
         return True
-    if word.lower() in _RELATIVE_WORDS and len(before) > 1:
+    if word.lower() in _RELATIVE_WORDS | _OBJECT_PLURALS and len(before) > 1:
         prior = [t for t in before[:-1] if t[2] != ","]
-        if len(prior) > 1 and prior[-1][2].lower() == "of" and prior[-2][2].lower() in _QUANTIFIERS:
-            return True  # "both of which [were named after]"
+        many = len(prior) > 1 and (prior[-2][2].lower() in _QUANTIFIERS or prior[-2][3] == "CD")
+        if many and prior[-1][2].lower() == "of" and prior[-2][2].lower() not in ("one", "1"):
+            return True  # "both of which [were named after]", "Many of them [depict]"
         return bool(prior) and _plural_before(prior[-1][1], c)  # "the ordinances, which [were]": the antecedent's
     named = next((m for m in c.mentions if m[0] <= word_start < m[1]), None)
     if named is not None and not has_verb(before, c):
@@ -376,6 +377,7 @@ _RELATIVE_WORDS = RELATIVES - {"where"}
 _NAME_PHRASE_TAGS = frozenset({"DT", "PRP$", "JJ", "JJS", "JJR", "CD", "NN", "NNS", "HYPH", "VBG", "VBN"})
 _MODIFIED_BY_ADVERB = frozenset({"HYPH", "JJ", "VBN", "VBG"})
 _QUANTIFIERS = frozenset({"both", "all", "many", "some", "most", "several", "few"})
+_OBJECT_PLURALS = frozenset({"them", "these", "those"})  # "Many of them [REL]": the quantifier is the subject
 
 
 def _what_follows(end: int, c: Context) -> tuple[bool, bool, bool]:
