@@ -58,6 +58,11 @@ def _misread(text: str, fill: str) -> str | None:
         ("She was the daughter of Jeanne and her second husband (died 1412), governor of Brittany and baron works in "
          "Laval.", "works in", "finite_after_noun"),
         ("Fyns Hoved associated with Great Belt region, where rainfall is low.", "associated with", "verbless"),
+        # a preposition with nothing to take (development reading: "The song [failed to make impact elsewhere,
+        # peaking] at number 37" read "The song was commissioned by, at number 37")
+        ("The song was commissioned by, at number 37 in Canada.", "was commissioned by", "dangling_preposition"),
+        ("He was the son of Bao Dai, Vietnam's last place that was inspired by.", "place that was inspired by",
+         "dangling_preposition"),
     ],
 )  # fmt: skip
 def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
@@ -96,6 +101,7 @@ def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
         # "That" as a determiner opens no clause (development reading: "That Summer of White Roses is a 1989 film
         # [directed by] Rajko Grlić" had no main verb, and the sentence was restated without its year)
         ("That Summer of White Roses is a 1989 British film by Rajko Grlić.", "by"),
+        ("The drawing was praised by critics.", "praised by"),  # the preposition takes what follows it
     ],
 )
 def test_a_fill_that_reads_in_its_place_is_kept(text, fill):

@@ -292,6 +292,16 @@ def not_a_noun_after_possessive(tokens: Sequence[Token], fill: Span) -> bool:
 _CLAUSE_OPENERS = frozenset({"that", "which", "who", "whose", "is", "was", "are", "were", "has", "had"})
 
 
+def dangling_preposition(tokens: Sequence[Token], fill: Span) -> bool:
+    """A fill that ends with a preposition with nothing after it to take: a mark or the sentence's end ("The song
+    was commissioned by, at number 37"; "Vietnam's last place that was inspired by.")."""
+    words = _inside(tokens, fill)
+    if not words or words[-1][3] not in ("IN", "TO"):
+        return False
+    after = next((t for t in tokens if t[0] >= fill[1]), None)
+    return after is None or after[2] in (",", ".", ";", ":", ")", "!", "?", "—", "–")
+
+
 def glued(text: str, fill: Span) -> bool:
     """A fill glued to the word or number beside it: "27governs"; or a clause after a slash, which joins words
     of one kind only ("football end/that endorsed the National Football League"; "end/coach of" reads)."""
@@ -316,6 +326,7 @@ CHECKS = {
     "finite_after_noun": finite_after_noun,
     "clause_in_aside": clause_in_aside,
     "not_a_noun_after_possessive": not_a_noun_after_possessive,
+    "dangling_preposition": dangling_preposition,
 }
 
 
