@@ -221,6 +221,16 @@ def test_a_slot_after_and_keeps_its_siblings_clause_form(extractor):
             "leads",
             "Alice Smith led Acme Corp in 1990, and Bob Jones led Globex Inc in 1995.",
         ),
+        # a comma that closes an aside after the subject name is followed by its verb (development reading:
+        # "Although Davis, at thirteen, [was then too young to attend]" read "associated with"; these sentences
+        # were deleted, no wording reading after the aside's comma)
+        ("Alice Smith, in 1990, founded Acme Corp.", "leads", "Alice Smith, in 1990, led Acme Corp."),
+        ("Alice Smith, however, joined Acme Corp in 1990.", "leads", "Alice Smith, however, led Acme Corp in 1990."),
+        (
+            "Although Alice Smith, at thirteen, was too young to attend Acme School, she studied there.",
+            "leads",
+            "Although Alice Smith, at thirteen, led Acme School, she studied there.",
+        ),
         # ... but a list of "X [as] Y" goes on: its last item is no clause ("and Ed Wynn lead Ann Wu")
         (
             "The film stars Kathryn Beaumont as Alice, Sterling Holloway as Tom Lee, and Ed Wynn as Ann Wu.",

@@ -46,11 +46,13 @@ from relguard.rewrite.verbs import (
     CONJUNCTIONS,
     COPULA_WORDS,
     Context,
+    apposition_open,
     aside,
     clause_start,
     finite_word,
     has_verb,
     names_verb_before,
+    subject_aside,
     verb_after,
 )
 from relguard.wordlist import words
@@ -188,9 +190,11 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
             or (before[-2][2] in ('"', "”", ")", "'") and len(before) > 2 and c.mention_ending(before[-3][1]))
         )  # "Their name, "The Exies", [is short for]"
         if named_before:
-            if word == "," and not has_verb(before[:-1], c) and _apposition_open(before[:-1], c):
+            if word == "," and not has_verb(before[:-1], c) and apposition_open(before[:-1], c):
                 return FINITE  # "Amri, or Dumura Karbi, [is spoken by]": the comma closes an apposition
             return APPOSITION  # "Steve Wozniak, [REL] Apple", "Lester Smith ([REL] Dragon Dice)"
+        if word == "," and not has_verb(before[:-1], c) and subject_aside(before[:-1], c):
+            return FINITE  # "Alice Smith, in 1990, [REL] Acme Corp": the comma closes an aside after the subject
         return APPOSITION if has_verb(before, c) else MODIFIER  # "(1856 – 1914), sometimes [using]"
     if lower in RELATIVES and tag in ("WDT", "WP", "IN"):
         return FINITE
@@ -321,14 +325,6 @@ def _object_after(end: int, c: Context) -> bool:
     if after is None:
         return False
     return any(m[0] == after[0] for m in c.mentions) or (after[3] in ("DT", "PRP$") and after[2].lower() != "that")
-
-
-def _apposition_open(before: Sequence[Token], c: Context) -> bool:
-    """Whether the clause before a comma holds another comma after its first words ("Amri, or Dumura Karbi,"), or
-    a slot that opened a clause with one ("Steve Wozniak[, who founded] Apple,"): the comma closes it."""
-    low = before[0][0] if before else 0
-    opened = any(frame in (COMMA, APPOSITION) and start > low for start, frame in c.earlier)
-    return opened or any(word == "," for _, _, word, _ in before[1:])
 
 
 ARTICLE_ONLY = re.compile(r"\s*(?:(?:the|a|an|The)\s+)?")  # what may stand between a comma slot and a name

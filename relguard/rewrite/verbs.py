@@ -127,6 +127,28 @@ def _after_a_verb_slot(words: Sequence[Token], start: int, comma: int, c: Contex
     )
 
 
+def apposition_open(before: Sequence[Token], c: Context) -> bool:
+    """Whether the clause before a comma holds another comma after its first words ("Amri, or Dumura Karbi,"), or
+    a slot that opened a clause with one ("Steve Wozniak[, who founded] Apple,"): the comma closes it."""
+    low = before[0][0] if before else 0
+    opened = any(frame in ("comma", "apposition") and start > low for start, frame in c.earlier)
+    return opened or any(word == "," for _, _, word, _ in before[1:])
+
+
+def subject_aside(before: Sequence[Token], c: Context) -> bool:
+    """Whether ``before`` (up to a comma) ends with a name that opens its clause, a comma and an aside without a
+    verb ("Alice Smith, in 1990", "Although Davis, at thirteen", "Alice Smith, however"): the comma that follows
+    closes the aside, and what comes next is the name's verb."""
+    comma = max((n for n, t in enumerate(before) if t[2] == ","), default=0)
+    words = before[comma + 1 :]
+    if not comma or not 0 < len(words) <= 5 or any(t[3].startswith(("VB", "MD")) for t in words):
+        return False
+    name = c.mention_ending(before[comma - 1][1])
+    ahead = [t for t in before if name is not None and t[1] <= name[0]]
+    opens = not ahead or ahead[-1][2] in _CLAUSE_MARKS or ahead[-1][2].lower() in _SUBORDINATORS
+    return name is not None and opens
+
+
 def has_verb(before: Sequence[Token], c: Context) -> bool:
     """Whether the clause that ends at the slot already has a finite verb (a word, or an earlier finite slot);
     words in parentheses or quotes do not count."""
