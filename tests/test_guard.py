@@ -102,6 +102,8 @@ def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
         # [directed by] Rajko Grlić" had no main verb, and the sentence was restated without its year)
         ("That Summer of White Roses is a 1989 British film by Rajko Grlić.", "by"),
         ("The drawing was praised by critics.", "praised by"),  # the preposition takes what follows it
+        # a complementizer "that" opens a clause with its own subject: no comma splice after its aside
+        ("The report says that Alice Smith, who leads Bob Jones, leads Paris.", "leads Paris"),
     ],
 )
 def test_a_fill_that_reads_in_its_place_is_kept(text, fill):

@@ -246,8 +246,8 @@ def _after_main_verb(tokens: Sequence[Token], fill: Span) -> bool:
             continue
         elif lower in ("and", "but", "or", "nor", ";", "—", "–"):
             verb = inner = False
-        elif token[3] == "WP$":
-            verb, inner = False, False  # "a minister whose hymns [are sung]": a clause with its own subject
+        elif token[3] == "WP$" or (lower == "that" and token[3] == "IN"):
+            verb, inner = False, False  # "whose hymns [are sung]", "says that X, …, [REL]": its own subject
         elif (lower in _RELATIVES | _SUBORDINATORS and token[3] != "DT") or token[3] in ("WDT", "WP", "WRB"):
             inner = True  # the verbs of "which Alice Smith founded," or "When Acme grew," are not the main one
         elif lower == ",":
