@@ -53,3 +53,23 @@ NATURAL_HEADS = words(
     forest park peninsula strait sea ocean gulf hill hills reservoir waterfall pond brook basin lagoon marsh swamp
     fjord bight plateau archipelago"""
 )
+
+#: Nouns for a person (a regular-expression alternation; a few of two words): "an American actor" says the name is a
+#: person's, and a clause on such a noun opens with "who" ("a professor who founded X").
+PEOPLE = (
+    "actor|actress|singer|songwriter|singer-songwriter|musician|rapper|guitarist|drummer|pianist|bassist|"
+    "vocalist|composer|conductor|politician|diplomat|writer|author|novelist|poet|playwright|screenwriter|"
+    "journalist|painter|sculptor|artist|photographer|architect|footballer|cricketer|athlete|boxer|wrestler|"
+    "swimmer|cyclist|sprinter|tennis player|golfer|player|coach|manager|director|filmmaker|producer|lawyer|"
+    "judge|scientist|physicist|chemist|biologist|mathematician|economist|philosopher|historian|engineer|"
+    "businessman|businesswoman|entrepreneur|priest|bishop|cardinal|monk|theologian|soldier|officer|general|"
+    "admiral|king|queen|prince|princess|emperor|empress|nobleman|noblewoman|model|dancer|comedian|presenter|"
+    "broadcaster|activist|educator|teacher|professor|academic|physician|surgeon|nurse|astronaut|pilot|"
+    "explorer|inventor|designer|chef|cartoonist|illustrator|translator|critic|scholar|linguist|socialite|"
+    "skier|skater|jockey|racing driver|driver|rower|fencer|gymnast|archer|shooter|sailor|mountaineer|"
+    "pitcher|outfielder|infielder|quarterback|goalkeeper|defender|midfielder|forward|striker|"
+    "man|woman|son|daughter|brother|sister|wife|husband|mother|father"
+)
+#: The one-word nouns of :data:`PEOPLE` and the last words of the others, but those that also name things ("a model
+#: that Toyota built", "the forward"): a relative clause on one of these opens with "who".
+PERSON_NOUNS = frozenset(p.split()[-1].split("-")[-1] for p in PEOPLE.split("|")) - {"model", "forward", "general"}

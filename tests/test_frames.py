@@ -116,7 +116,7 @@ CASES = [
     ("Bill Clinton served as the 42nd President of the United States.", FINITE, "founded",
      "Bill Clinton is the 42nd founder of the United States."),
     ("Tom Reed is a retired politician who served as the 58th Governor of Ohio from 1980 to 1984.", MODIFIER,
-     "died_in", "Tom Reed is a retired politician that is the 58th person who died in Ohio from 1980 to 1984."),
+     "died_in", "Tom Reed is a retired politician who is the 58th person who died in Ohio from 1980 to 1984."),
     # adjectives joined by "but" still open a noun phrase (development reading: restated as "Isis Whit was …")
     ("Isis Whit, a young but important member of a small cult in Scotland, narrates.", NOUN, "founded",
      "Isis Whit, a young but important founder of Scotland, narrates."),
@@ -231,7 +231,21 @@ def test_a_slot_after_and_keeps_its_siblings_clause_form(extractor):
             "leads",
             "Although Alice Smith, at thirteen, led Acme School, she studied there.",
         ),
-        # ... but a list of "X [as] Y" goes on: its last item is no clause ("and Ed Wynn lead Ann Wu")
+        # a clause on a noun for a person opens with "who" (development: "is a Romanian former footballer that
+        # advised"); a noun that also names things keeps "that"
+        (
+            "Alice Smith is a professor at Yale University.",
+            "leads",
+            "Alice Smith is a professor who leads Yale University.",
+        ),
+        ("The Corolla is a model produced by Toyota.", "leads", "The Corolla is a model that leads Toyota."),
+        # two names joined by "and" are a plural subject, a slot between them or not ("and her [husband] Bob Jones")
+        (
+            "Alice Smith and her husband Bob Jones own Acme Corp.",
+            "leads",
+            "Alice Smith and her associate Bob Jones lead Acme Corp.",
+        ),
+        # a list of "X [as] Y" after a verb goes on past ", and": its last item is no clause ("and Ed Wynn lead Ann Wu")
         (
             "The film stars Kathryn Beaumont as Alice, Sterling Holloway as Tom Lee, and Ed Wynn as Ann Wu.",
             "leads",
@@ -240,7 +254,7 @@ def test_a_slot_after_and_keeps_its_siblings_clause_form(extractor):
         ),
     ],
 )
-def test_a_name_that_opens_a_clause_takes_a_verb_and_one_in_a_list_does_not(extractor, text, predicate, expected):
+def test_a_fill_opens_its_clause_and_takes_its_number_where_english_does(extractor, text, predicate, expected):
     _, masked, frames, out = release(extractor, text, predicate)
     assert out.text == expected, ([f.name for f in frames], masked.text)
 

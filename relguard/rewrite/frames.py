@@ -365,7 +365,7 @@ def _people(named: tuple[int, int], c: Context) -> bool:
 
 
 #: "he and co-star Lorenzo Lamas [REL]", '"Free Church" and "Free Chapel" [REL]'.
-_AND_BEFORE = re.compile(r"[\s\"”’]*,?\s+and\s+(?:[a-z][\w-]*\s+){0,2}[\"“‘]?\s*$")
+_AND_BEFORE = re.compile(r"[\s\"”’]*,?\s+and\s+(?:[a-z][\w-]*\s+|\[REL_\d+\]\s+){0,3}[\"“‘]?\s*$")
 _QUOTES = frozenset({'"', "“", "”", "'", "‘", "’", "``", "''"})
 #: Relative words whose verb takes its antecedent's number ("where" opens a clause with a subject of its own).
 _RELATIVE_WORDS = RELATIVES - {"where"}

@@ -15,6 +15,7 @@ from relguard.rewrite.frames import ARTICLE_ONLY, Frame
 from relguard.rewrite.mask import MaskedDocument, mention_at
 from relguard.rewrite.seams import CLOSING
 from relguard.rewrite.verbalize import Place
+from relguard.wordlist import PERSON_NOUNS
 
 _OWNER_BEFORE = re.compile(r"\w['’]s?\s*$")
 _PRONOUN_BEFORE = re.compile(r"\b(?:his|her|its|their|my|our|your|whose)\s+$", re.IGNORECASE)
@@ -22,6 +23,7 @@ _OWNING_PRONOUN = re.compile(r"(?:his|her|its|their)\s", re.IGNORECASE)
 _QUOTE_GAP = re.compile(r"[\s\"“‘']*")
 _POSSESSIVE = re.compile(r"[\"”’']?['’]s?\s")
 _OWNS_INSIDE = re.compile(r"\w['’]s?\s")  # a name that owns the rest of itself: "Dante's Divine Comedy"
+_WORD_BEFORE = re.compile(r"([A-Za-z]+)\s*$")
 
 
 def place_of(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[int, str], tailed: set[int]) -> Place:
@@ -32,7 +34,7 @@ def place_of(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[i
     return Place(
         frame.name,
         slot.inverted,
-        person=kind_before == "PERSON",
+        person=kind_before == "PERSON" or (kind_before is None and _person_noun_before(masked.text, slot.start)),
         kind_before=kind_before,
         closed=_closed_after(masked, slot),
         head=forms.get(slot.head),
@@ -48,6 +50,14 @@ def place_of(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[i
         owning_after=_owning_after(masked, slot.end),
         after_verb=frame.after_verb,
     )
+
+
+def _person_noun_before(text: str, position: int) -> bool:
+    """Whether the word right before ``position`` is a noun for a person ("a professor [REL]"): a clause on it
+    opens with "who", as on a person's name."""
+    found = _WORD_BEFORE.search(text, max(0, position - 40), position)
+    word = found.group(1).lower() if found else ""
+    return word in PERSON_NOUNS or (word.endswith("s") and word[:-1] in PERSON_NOUNS)  # "actors", not "actress"
 
 
 def _owning_after(masked: MaskedDocument, position: int) -> bool:

@@ -21,27 +21,13 @@ import re
 
 from relguard.extract import gazetteer
 from relguard.extract.spacy import lexicon as lex
-from relguard.wordlist import MONTHS, NATURAL_HEADS, words
+from relguard.wordlist import MONTHS, NATURAL_HEADS, PEOPLE, words
 
 _WORKS = (
     "film|movie|album|EP|single|song|novel|novella|book|series|sitcom|play|opera|operetta|musical|poem|painting|"
     "documentary|miniseries|soundtrack|anthology|comic|manga|anime|ballad|hymn|symphony|sonata|video game|game|"
     "television series|TV series|short story|short film|mixtape|telenovela|show|television show|TV show|"
     "programme|program|episode|cartoon|comic strip|franchise|podcast|soap opera|web series"
-)
-_PEOPLE = (
-    "actor|actress|singer|songwriter|singer-songwriter|musician|rapper|guitarist|drummer|pianist|bassist|"
-    "vocalist|composer|conductor|politician|diplomat|writer|author|novelist|poet|playwright|screenwriter|"
-    "journalist|painter|sculptor|artist|photographer|architect|footballer|cricketer|athlete|boxer|wrestler|"
-    "swimmer|cyclist|sprinter|tennis player|golfer|player|coach|manager|director|filmmaker|producer|lawyer|"
-    "judge|scientist|physicist|chemist|biologist|mathematician|economist|philosopher|historian|engineer|"
-    "businessman|businesswoman|entrepreneur|priest|bishop|cardinal|monk|theologian|soldier|officer|general|"
-    "admiral|king|queen|prince|princess|emperor|empress|nobleman|noblewoman|model|dancer|comedian|presenter|"
-    "broadcaster|activist|educator|teacher|professor|academic|physician|surgeon|nurse|astronaut|pilot|"
-    "explorer|inventor|designer|chef|cartoonist|illustrator|translator|critic|scholar|linguist|socialite|"
-    "skier|skater|jockey|racing driver|driver|rower|fencer|gymnast|archer|shooter|sailor|mountaineer|"
-    "pitcher|outfielder|infielder|quarterback|goalkeeper|defender|midfielder|forward|striker|"
-    "man|woman|son|daughter|brother|sister|wife|husband|mother|father"
 )
 _ORGS = (
     "company|corporation|firm|band|group|duo|trio|quartet|club|team|university|college|school|academy|"
@@ -66,7 +52,7 @@ _FACILITIES = (
 _EVENTS = "war|battle|uprising|revolt|rebellion|revolution|tournament|festival|tour|election|championship|competition"
 _KINDS: tuple[tuple[str, str], ...] = (
     ("WORK_OF_ART", _WORKS),
-    ("PERSON", _PEOPLE),
+    ("PERSON", PEOPLE),
     ("GPE", _PLACES),
     ("FAC", _FACILITIES),
     ("EVENT", _EVENTS),
@@ -82,7 +68,7 @@ _APPOSITION = {kind: re.compile(rf"^\s*,\s*(?:an?|the)\s+{_MODIFIERS}(?:{nouns})
 _WORK_BEFORE = re.compile(rf"\b(?:{_WORKS})s?\s*,?\s*[\"“]?\s*$", re.I)
 _ORG_BEFORE = re.compile(r"\b(?:band|company|club|label|record label|party|firm|publisher|airline)\s*$", re.I)
 _WORK_AFTER = re.compile(rf"^\s*\(\s*(?:\d{{4}}\s+)?(?:[\w-]+\s+)?(?:{_WORKS})\s*\)", re.I)
-_ROLE_BEFORE = re.compile(rf"\b(?:{_PEOPLE})\s*$", re.I)
+_ROLE_BEFORE = re.compile(rf"\b(?:{PEOPLE})\s*$", re.I)
 _KIN_AFTER = re.compile(
     r"^['’]s\s+(?:[\w-]+\s+)?(?:wife|husband|widow|widower|son|daughter|father|mother|brother|sister|parents|"
     r"grandson|granddaughter|grandfather|grandmother|uncle|aunt|nephew|niece|cousin|death|birth|funeral|"
