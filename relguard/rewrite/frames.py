@@ -41,7 +41,7 @@ from relguard.rewrite.phrases import (
 )
 from relguard.rewrite.tagging import PLACEHOLDER as _PLACEHOLDER
 from relguard.rewrite.tagging import hidden_tokens, tag_sentences
-from relguard.rewrite.tense import tense_before, told_in_the_past
+from relguard.rewrite.tense import document_tense, tense_before, told_in_the_past
 from relguard.rewrite.verbs import (
     CONJUNCTIONS,
     COPULA_WORDS,
@@ -108,6 +108,8 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
     texts = [masked.text[masked.sentences[s][0] : masked.sentences[s][1]] for s in order]
     tags = dict(zip(order, tag_sentences(texts, nlp), strict=True))
     frames: list[Frame] = [Frame(FINITE)] * len(masked.slots)
+    told = {s: told_in_the_past(masked.text[slice(*masked.sentences[s])], tags[s].tokens) for s in order}
+    document_past = document_tense(told.values())
     for sentence, numbers in by_sentence.items():
         base, stop = masked.sentences[sentence]
         text = masked.text[base:stop]
@@ -122,7 +124,7 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
             (a - base, b - base) for a, b, kind in masked.mentions if base <= a < stop and kind in ("NORP", "LANGUAGE")
         )
         c = Context(text, tags[sentence], mentions, pronouns, hidden_tokens(tags[sentence]), [], heads, norp)
-        past = told_in_the_past(c)
+        past = document_past if told[sentence] is None else told[sentence]
         headed = {masked.slots[n].head for n in numbers}
         for number in numbers:
             slot = masked.slots[number]

@@ -7,24 +7,31 @@ tense is the same for every wording of the relations in it (DESIGN invariant 7).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from relguard.rewrite.verbs import Context
+from collections.abc import Iterable
 
 
-def told_in_the_past(c: Context) -> bool:
-    """Whether the sentence's own finite verbs, outside its slots, are mostly past ("He [REL] Sportivo Dock Sud in
-    1938 and retired in 1950"): a fill then takes the past tense. Where they are even (often none: the slot
-    held the verb), a year outside brackets tells it ("In 2015, he [REL] Mad Dogs"), or an adverb ("later"); a
-    year in brackets is a birth date or a release year, said of an entity the sentence may describe in the
-    present."""
-    tags = [t[3] for t in c.tagged.tokens]
+def told_in_the_past(text: str, tokens) -> bool | None:
+    """Whether a masked sentence (its ``text`` and tagged ``tokens``, the slots blanked) is told in the past: its
+    own finite verbs, outside its slots, are mostly past ("He [REL] Sportivo Dock Sud in 1938 and retired in
+    1950"), and a fill then takes the past tense. Where they are even (often none: the slot held the verb), a year
+    outside brackets tells it ("In 2015, he [REL] Mad Dogs"), or an adverb ("later"); a year in brackets is a
+    birth date or a release year, said of an entity the sentence may describe in the present. None where nothing
+    tells: the sentence is told as its document is (:func:`document_tense`)."""
+    tags = [t[3] for t in tokens]
     past, present = tags.count("VBD"), tags.count("VBZ") + tags.count("VBP")
     if past != present:
         return past > present
-    words = {t[2].lower() for t in c.tagged.tokens if t[3] == "RB"}
-    return bool(_YEAR.search(_BRACKETED.sub(" ", c.text))) or bool(words & _PAST_ADVERBS)
+    words = {t[2].lower() for t in tokens if t[3] == "RB"}
+    if _YEAR.search(_BRACKETED.sub(" ", text)) or words & _PAST_ADVERBS:
+        return True
+    return None
+
+
+def document_tense(told: Iterable[bool | None]) -> bool:
+    """Whether the document's sentences that tell a tense mostly tell the past ("Alice Smith [was educated at]
+    Yale", in a life told in the past, takes the past); the present where they are even."""
+    told = list(told)
+    return told.count(True) > told.count(False)
 
 
 def tense_before(text: str, start: int, past: bool) -> bool:
