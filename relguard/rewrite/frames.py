@@ -108,7 +108,7 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
     texts = [masked.text[masked.sentences[s][0] : masked.sentences[s][1]] for s in order]
     tags = dict(zip(order, tag_sentences(texts, nlp), strict=True))
     frames: list[Frame] = [Frame(FINITE)] * len(masked.slots)
-    told = {s: told_in_the_past(masked.text[slice(*masked.sentences[s])], tags[s].tokens) for s in order}
+    told = {s: told_in_the_past(text, tags[s].tokens) for s, text in zip(order, texts, strict=True)}
     document_past = document_tense(told.values())
     for sentence, numbers in by_sentence.items():
         base, stop = masked.sentences[sentence]

@@ -7,10 +7,10 @@ tense is the same for every wording of the relations in it (DESIGN invariant 7).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 
-def told_in_the_past(text: str, tokens) -> bool | None:
+def told_in_the_past(text: str, tokens: Sequence[tuple]) -> bool | None:
     """Whether a masked sentence (its ``text`` and tagged ``tokens``, the slots blanked) is told in the past: its
     own finite verbs, outside its slots, are mostly past ("He [REL] Sportivo Dock Sud in 1938 and retired in
     1950"), and a fill then takes the past tense. Where they are even (often none: the slot held the verb), a year
