@@ -259,6 +259,16 @@ def test_a_fill_opens_its_clause_and_takes_its_number_where_english_does(extract
     assert out.text == expected, ([f.name for f in frames], masked.text)
 
 
+def test_a_role_noun_that_opens_a_bracket_keeps_its_preposition(extractor):
+    """A slot right after "(" takes the words after it in the bracket for its own phrase, and an adverb of degree
+    ("better-known") stands inside a name's noun phrase: "(the scholar the better-known Dragon Dice)" lost its "of"
+    (development: "CBBC (the acquirer Children's BBC)")."""
+    _, masked, _, out = release(
+        extractor, "Tim Brown met Lester Smith (designer of the better-known Dragon Dice).", "studied"
+    )
+    assert "(the scholar of the better-known Dragon Dice)" in out.text, (masked.text, out.text)
+
+
 def test_a_sentence_with_several_worded_fills_keeps_them_in_place(extractor):
     """An address chain: three slots. Drawn "borders" everywhere, a comma closed by the next comma becomes a clause
     (", which borders the United States"), and so does one glued between two names before the next ("County[,]

@@ -135,7 +135,8 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
                 frame = END  # "In Madrid, Sofia Jansen [played] three concerts": no name left for the relation
             plural = _plural_before(slot.start - base, c)
             coordinated = frame in (FINITE, MODIFIER) and _after_and(slot.start - base, c)
-            name_after, preposition_after, phrase_after = _what_follows(slot.end - base, c)
+            opens_aside = text[slot.start - base - 1 : slot.start - base] == "("  # "([designer of] the game)"
+            name_after, preposition_after, phrase_after = _what_follows(slot.end - base, c, aside=opens_aside)
             if frame == FINITE and number not in headed and _object_before(slot.start - base, slot.end - base, c):
                 frame = END  # "through which Minnehaha Creek [flows], and": the verb's object stands before it
             frames[number] = Frame(
@@ -378,11 +379,12 @@ _QUANTIFIERS = frozenset({"both", "all", "many", "some", "most", "several", "few
 _OBJECT_PLURALS = frozenset({"them", "these", "those"})  # "Many of them [REL]": the quantifier is the subject
 
 
-def _what_follows(end: int, c: Context) -> tuple[bool, bool, bool]:
+def _what_follows(end: int, c: Context, *, aside: bool = False) -> tuple[bool, bool, bool]:
     """(a name starts right after ``end``, only an article or possessive between; the next word is a preposition;
-    a noun phrase starts there, a name or not: "an atypical [detective for] the genre")."""
+    a noun phrase starts there, a name or not: "an atypical [detective for] the genre"). ``aside``: the slot opens
+    a bracket, so the words after it in the bracket are its own phrase."""
     after = [t for t in c.tagged.tokens if t[0] >= end]
-    phrase = bool(after) and after[0][0] not in c.hidden
+    phrase = bool(after) and (after[0][0] not in c.hidden or aside)
     phrase = phrase and (after[0][3] in _PHRASE_OPENERS or after[0][2].lower() in ("both", "either"))
     name_after = False
     for n, (start, _, word, tag) in enumerate(after[:10]):
@@ -390,7 +392,8 @@ def _what_follows(end: int, c: Context) -> tuple[bool, bool, bool]:
             name_after = True
             break
         if word.lower() not in ('"', "“") and tag not in _NAME_PHRASE_TAGS:
-            if tag == "RB" and (n == 0 or (after[n + 1 : n + 2] and after[n + 1][3] in _MODIFIED_BY_ADVERB)):
+            adverb_of_next = after[n + 1 : n + 2] and after[n + 1][3] in _MODIFIED_BY_ADVERB
+            if tag in ("RB", "RBR", "RBS") and (n == 0 or adverb_of_next):
                 continue  # "[president of] historically black Fisk University", "the long-running soap opera"
             break  # "the 16th century painter Onufri" is a name's noun phrase; "and ..." is not
     preposition = bool(after) and after[0][3] in ("IN", "TO") and after[0][2].lower() not in ("that", "if", "whether")
