@@ -102,11 +102,16 @@ def finite_word(token: Token) -> bool:
     return token[3] in _FINITE_TAGS or (token[2].lower() in COPULA_WORDS and token[3] != "POS")
 
 
+def _last_slot(c: Context, low: int, mark: int) -> tuple[int, str] | None:
+    """The (start, frame) of the last earlier slot of the sentence that starts in ``[low, mark)``, if any."""
+    return max(((at, frame) for at, frame in c.earlier if low <= at < mark), default=None)
+
+
 def _a_list_of_slots(verb: int, mark: int, c: Context) -> bool:
     """Whether the last slot between the clause's verb at ``verb`` and the comma at ``mark`` is a participle or a
     relative clause on a name: ", and Z [REL]" is then the next item of a list ("stars X [as] Y, and Z [as] W")."""
-    between = [(at, frame) for at, frame in c.earlier if verb < at < mark]
-    return bool(between) and max(between)[1] == "modifier"
+    last = _last_slot(c, verb + 1, mark)
+    return last is not None and last[1] == "modifier"
 
 
 def _after_a_verb_slot(words: Sequence[Token], start: int, comma: int, c: Context) -> bool:
@@ -115,10 +120,10 @@ def _after_a_verb_slot(words: Sequence[Token], start: int, comma: int, c: Contex
     list of names after a participle ("X [as] Y, Z [as] W, and V [as]") or of objects ("[REL] A, B, and C") goes
     on."""
     low, mark = words[start][0] if start < comma else words[comma][0], words[comma][0]
-    earlier = [(at, frame) for at, frame in c.earlier if low <= at < mark]
-    if not earlier or max(earlier)[1] not in ("finite", "copula"):
+    last = _last_slot(c, low, mark)
+    if last is None or last[1] not in ("finite", "copula"):
         return False
-    listed = any(t[2] == "," and max(earlier)[0] < t[0] < mark for t in words)  # "X [REL] A, B, and C"
+    listed = any(t[2] == "," and last[0] < t[0] < mark for t in words)  # "X [REL] A, B, and C"
     subject = words[comma + 2 :]
     return (
         not listed
@@ -144,9 +149,10 @@ def subject_aside(before: Sequence[Token], c: Context) -> bool:
     if not comma or not 0 < len(words) <= 5 or any(t[3].startswith(("VB", "MD")) for t in words):
         return False
     name = c.mention_ending(before[comma - 1][1])
-    ahead = [t for t in before if name is not None and t[1] <= name[0]]
-    opens = not ahead or ahead[-1][2] in _CLAUSE_MARKS or ahead[-1][2].lower() in _SUBORDINATORS
-    return name is not None and opens
+    if name is None:
+        return False
+    ahead = [t for t in before if t[1] <= name[0]]
+    return not ahead or ahead[-1][2] in _CLAUSE_MARKS or ahead[-1][2].lower() in _SUBORDINATORS
 
 
 def has_verb(before: Sequence[Token], c: Context) -> bool:
