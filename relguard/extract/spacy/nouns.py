@@ -120,11 +120,21 @@ class NounRules:
 
     def _without_descriptions(self, inner: list[Token]) -> list[Token]:
         """``inner`` without what is not the relation's wording: the nouns that describe a name
-        (:meth:`_linking`) with the copula that introduces one — the slot of "Warton is a village in Lancaster"
+        (:meth:`_linking`) and the participles that qualify them ("an adult animated sitcom"; not one a name hangs on:
+        "a Boston-based band") with the copula that introduces one — the slot of "Warton is a village in Lancaster"
         is "in", and "is a village" stays — and a third thing the names meet through with the preposition that
         leads to it: "is produced [at two breweries] in Madagascar" keeps the breweries between two parts of
         one slot."""
         described = {t.i for t in inner if t.pos_ in _NOUNS and not self._linking(t)}
+        described |= {
+            t.i
+            for t in inner
+            if t.dep_ == "amod"
+            and t.tag_ in ("VBN", "VBG")
+            and t.head.pos_ in _NOUNS
+            and not self._linking(t.head)
+            and all(self.ment_of[c.i] < 0 for c in t.children)
+        }
         copulas = {t.i for t in inner if t.lemma_ in lex.COPULAS and any(c.i in described for c in t.children)}
         third = {t.i for t in inner if t.i in described and t.dep_ in _THIRD}
         leading = {
