@@ -406,6 +406,17 @@ def test_a_quantifier_of_them_is_the_subject_whose_number_the_verb_takes(extract
     assert out.text.endswith(f"{quantifier} of them {verb} owned by Globex Inc in 2001."), (masked.text, out.text)
 
 
+@pytest.mark.parametrize(
+    ("subject", "verb"),
+    [("The members of", "are"), ("Businesses on or near", "are"), ("The leader of", "is"), ("Bob Jones of", "is")],
+)
+def test_a_noun_that_holds_the_name_in_its_phrase_is_the_subject_whose_number_the_verb_takes(extractor, subject, verb):
+    """ "Businesses on or near the lake [include]" read "Businesses on or near the lake was confused with"
+    (development reading): the name is the object of a preposition, the noun before it the subject."""
+    _, masked, _, out = release(extractor, f"{subject} Acme Corp founded Globex Inc.", "owned_by")
+    assert out.text.startswith(f"{subject} Acme Corp {verb} "), (masked.text, out.text)
+
+
 def test_a_hyphen_left_outside_the_slot_makes_a_compound_not_a_clause(extractor):
     """The slot of "the Los Angeles-[based] cover band" after the hyphen takes a participle, with one hyphen."""
     text = "Billy Morrison joined the Los Angeles-based cover band Royal Machines."

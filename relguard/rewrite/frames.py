@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from relguard.rewrite.number import people, plural_before
 from relguard.rewrite.phrases import (
     RELATIVES,
     Token,
@@ -133,7 +134,7 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
             named_after = any(m[0] >= slot.end - base for m in mentions)
             if frame in _NEED_A_NAME_AFTER and mentions and not named_after:
                 frame = END  # "In Madrid, Sofia Jansen [played] three concerts": no name left for the relation
-            plural = _plural_before(slot.start - base, c)
+            plural = plural_before(slot.start - base, c)
             coordinated = frame in (FINITE, MODIFIER) and _after_and(slot.start - base, c)
             opens_aside = text[slot.start - base - 1 : slot.start - base] == "("  # "([designer of] the game)"
             name_after, preposition_after, phrase_after = _what_follows(slot.end - base, c, aside=opens_aside)
@@ -233,7 +234,7 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
         return NOUN  # "an English [cricketer for] Leeds United": the nationality is the adjective of a role noun
     if (
         named in c.nationalities
-        and not _people(named, c)
+        and not people(named, c)
         and not text[: named[0]].rstrip().endswith((",", ";"))  # ", Bohigian [served as … of] Idealab": a subject
         and _name_right_after(end, c)
     ):
@@ -333,50 +334,9 @@ def _object_after(end: int, c: Context) -> bool:
 ARTICLE_ONLY = re.compile(r"\s*(?:(?:the|a|an|The)\s+)?")  # what may stand between a comma slot and a name
 
 
-def _plural_before(start: int, c: Context) -> bool:
-    """Whether the word before the slot, adverbs aside, is a plural noun or "they"/"we": the verb's subject."""
-    before = [t for t in c.tagged.tokens if t[1] <= start and t[3] not in ("RB", "RBR", "RBS") and t[2] not in _QUOTES]
-    if not before:
-        return False
-    word_start, _, word, tag = before[-1]
-    if word.lower() in ("they", "we"):
-        return True
-    if word.lower() in _RELATIVE_WORDS | _OBJECT_PLURALS and len(before) > 1:
-        prior = [t for t in before[:-1] if t[2] != ","]
-        many = len(prior) > 1 and (prior[-2][2].lower() in _QUANTIFIERS or prior[-2][3] == "CD")
-        if many and prior[-1][2].lower() == "of" and prior[-2][2].lower() not in ("one", "1"):
-            return True  # "both of which [were named after]", "Many of them [depict]"
-        return bool(prior) and _plural_before(prior[-1][1], c)  # "the ordinances, which [were]": the antecedent's
-    named = next((m for m in c.mentions if m[0] <= word_start < m[1]), None)
-    if named is not None and not has_verb(before, c):
-        head = c.text[: named[0]]
-        joined = _AND_BEFORE.search(head)
-        ahead = [t for t in c.tagged.tokens if joined and t[1] <= joined.start() and t[2] not in _QUOTES][-1:]
-        named_ahead = bool(ahead) and any(m[0] <= ahead[0][0] < m[1] for m in c.mentions)  # a quoted title
-        if ahead and (ahead[0][3] in ("NNP", "NNPS") or ahead[0][2] in ("he", "she") or named_ahead):
-            return True  # "Fatih Sultan Mehmet Bridge and Fatih Mosque [are named after]", "A, B, and C [own]"
-    if named is not None and named in c.nationalities and _people(named, c):
-        return True  # "New Zealanders [live in]", "the Marines [are]": a people is many
-    return tag == "NNS" and named is None  # a name's number is not its last word's ("United States is")
-
-
-def _people(named: tuple[int, int], c: Context) -> bool:
-    """Whether a nationality or group mention names its people in the plural ("New Zealanders", "Marines"), not
-    the adjective ("Argentine"): its last word is a plural noun."""
-    last = [t for t in c.tagged.tokens if named[0] <= t[0] < named[1]][-1:]
-    return bool(last) and last[0][3] in ("NNS", "NNPS") and last[0][2].endswith("s")
-
-
-#: "he and co-star Lorenzo Lamas [REL]", '"Free Church" and "Free Chapel" [REL]'.
-_AND_BEFORE = re.compile(r"[\s\"”’]*,?\s+and\s+(?:[a-z][\w-]*\s+|\[REL_\d+\]\s+){0,3}[\"“‘]?\s*$")
-_QUOTES = frozenset({'"', "“", "”", "'", "‘", "’", "``", "''"})
-#: Relative words whose verb takes its antecedent's number ("where" opens a clause with a subject of its own).
-_RELATIVE_WORDS = RELATIVES - {"where"}
 #: Tags of the words of a noun phrase that a name heads ("the long-running Australian soap opera "Neighbours"").
 _NAME_PHRASE_TAGS = frozenset({"DT", "PRP$", "JJ", "JJS", "JJR", "CD", "NN", "NNS", "HYPH", "VBG", "VBN"})
 _MODIFIED_BY_ADVERB = frozenset({"HYPH", "JJ", "VBN", "VBG"})
-_QUANTIFIERS = frozenset({"both", "all", "many", "some", "most", "several", "few"})
-_OBJECT_PLURALS = frozenset({"them", "these", "those"})  # "Many of them [REL]": the quantifier is the subject
 
 
 def _what_follows(end: int, c: Context, *, aside: bool = False) -> tuple[bool, bool, bool]:
