@@ -245,6 +245,13 @@ def test_a_slot_after_and_keeps_its_siblings_clause_form(extractor):
             "leads",
             "Although Alice Smith, at thirteen, led Acme School, she studied there.",
         ),
+        # a noun phrase that opens the sentence is a subject the same way (HotpotQA development: "Their online site,
+        # since 1997, [is located at]" read "since 1997, with ComputerMagazine.com")
+        (
+            "Computer Shopper is a magazine. Its online site, since 1997, is located at ComputerMagazine.com.",
+            "leads",
+            "Computer Shopper is a magazine. Its online site, since 1997, led ComputerMagazine.com.",
+        ),
         # a clause on a noun for a person opens with "who" (development: "is a Romanian former footballer that
         # advised"); a noun that also names things keeps "that"
         (

@@ -23,6 +23,8 @@ COPULA_WORDS = words(
 CONJUNCTIONS = frozenset({"and", "or", "but", "nor", "then", "yet"})
 #: Marks that end a clause: after one, the slot opens a new clause.
 _CLAUSE_MARKS = frozenset({";", ":", "—", "–", "(", ")"})
+#: Tags of a noun phrase's words ("Their online site", "The first two members").
+_PHRASE = frozenset({"DT", "PDT", "PRP$", "JJ", "JJR", "JJS", "CD", "NN", "NNS", "NNP", "NNPS", "HYPH", "POS"})
 #: Words that open a subordinate or relative clause: the clause before has ended.
 _SUBORDINATORS = words(
     """which who whom whose where when while although though because since after before if until whereas unless
@@ -141,16 +143,18 @@ def apposition_open(before: Sequence[Token], c: Context) -> bool:
 
 
 def subject_aside(before: Sequence[Token], c: Context) -> bool:
-    """Whether ``before`` (up to a comma) ends with a name that opens its clause, a comma and an aside without a
-    verb ("Alice Smith, in 1990", "Although Davis, at thirteen", "Alice Smith, however"): the comma that follows
-    closes the aside, and what comes next is the name's verb."""
+    """Whether ``before`` (up to a comma) ends with a name that opens its clause, or a noun phrase that opens the
+    sentence, a comma and an aside without a verb ("Alice Smith, in 1990", "Although Davis, at thirteen", "Alice
+    Smith, however", "Their online site, since 1997"): the comma that follows closes the aside, and what comes next
+    is the subject's verb."""
     comma = max((n for n, t in enumerate(before) if t[2] == ","), default=0)
     words = before[comma + 1 :]
     if not comma or not 0 < len(words) <= 5 or any(t[3].startswith(("VB", "MD")) for t in words):
         return False
     name = c.mention_ending(before[comma - 1][1])
     if name is None:
-        return False
+        phrase = before[:comma]  # "Their online site, since 1997, [is located at]": a noun phrase opens the sentence
+        return 0 < len(phrase) <= 6 and phrase[-1][3].startswith("NN") and all(t[3] in _PHRASE for t in phrase)
     ahead = [t for t in before if t[1] <= name[0]]
     return not ahead or ahead[-1][2] in _CLAUSE_MARKS or ahead[-1][2].lower() in _SUBORDINATORS
 
