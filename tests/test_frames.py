@@ -158,6 +158,15 @@ def test_a_participle_a_name_hangs_on_stays_in_its_slot(extractor, text):
     assert "based" not in masked.text and "born" not in masked.text, masked.text
 
 
+def test_a_noun_the_tagger_took_for_an_adjective_stays_what_the_first_name_is(extractor):
+    """ "is the debut [single by] American rapper X" lost "single" (2Wiki development reading): tagged ADJ, it
+    heads the description with its article, and only "by" is the relation's."""
+    _, masked, _, _ = release(
+        extractor, '"Look at Me" is the debut single by American rapper XXXTentacion.', "owned_by"
+    )
+    assert "the debut single [REL_0] American" in masked.text, masked.text
+
+
 def test_a_comma_between_two_places_is_replaced_only_by_a_preposition_that_reads_there(extractor):
     """ "Buffalo [,] New York [,] United States": "of" and "from" in place of the comma read "Buffalo from New
     York of United States" (HotpotQA development); a clause reads, closed by the next slot's own comma."""

@@ -67,7 +67,7 @@ class NounRules:
                 drop = {t.i} | {u.i for u in inner if u.lemma_ in lex.COPULAS and t.head.i == u.i}
                 inner = [u for u in inner if u.i not in drop]  # "was an American director": the adjective relates
                 continue
-            if t.pos_ in _NOUNS and t.dep_ in _PREDICATIVE and not self._relational(t, order):
+            if _nominal(t) and t.dep_ in _PREDICATIVE and not self._relational(t, order):
                 drop = {t.i} | {u.i for u in inner if u.lemma_ in lex.COPULAS and t.head.i == u.i}
                 inner = [u for u in inner if u.i not in drop]  # "a racing driver from": only "from" relates
         return inner
@@ -125,7 +125,7 @@ class NounRules:
         is "in", and "is a village" stays — and a third thing the names meet through with the preposition that
         leads to it: "is produced [at two breweries] in Madagascar" keeps the breweries between two parts of
         one slot."""
-        described = {t.i for t in inner if t.pos_ in _NOUNS and not self._linking(t)}
+        described = {t.i for t in inner if _nominal(t) and not self._linking(t)}
         described |= {
             t.i
             for t in inner
@@ -142,3 +142,11 @@ class NounRules:
         }  # "produced [at] two breweries in" loses its "at"; "published all [of] Ibsen's works" keeps its "of"
         leading |= {t.i for t in inner if t.dep_ == "prep" and t.head.i in described and self._kind_of_thing(t.head)}
         return [t for t in inner if t.i not in described | copulas | leading]
+
+
+def _nominal(tok: Token) -> bool:
+    """A noun, or a word the tagger took for an adjective that heads a noun phrase with its article ("is the debut
+    [single] by": tagged ADJ, it is what the first name is)."""
+    return tok.pos_ in _NOUNS or (
+        tok.pos_ == "ADJ" and tok.dep_ == "attr" and any(c.dep_ == "det" for c in tok.children)
+    )
