@@ -442,6 +442,14 @@ def test_a_hyphen_left_outside_the_slot_makes_a_compound_not_a_clause(extractor)
     assert "the Los Angeles-founded cover band Royal Machines." in out.text
 
 
+def test_a_hyphen_the_text_set_apart_from_the_slot_makes_a_compound_too(extractor):
+    """2Wiki writes "a Hungarian- born film director" (development reading: "a Hungarian- commentator of film
+    director"): the slot after the hyphen and a blank is a compound on the name, as without the blank."""
+    _, masked, frames, out = release(extractor, "László Benedek was a Hungarian- born film director.", "founded_by")
+    assert [f.name for f in frames] == [HYPHEN], masked.text
+    assert out.text == "László Benedek was a Hungarian-linked film director.", out.text
+
+
 def test_a_slot_after_a_fixed_preposition_is_unfillable(extractor):
     """ "in front [of] the Riksdag": the slot's words belonged to "in front of"; a clause there reads "in front
     that is a member of the Riksdag", so no fill is printed: the words before the slot are all the sentence

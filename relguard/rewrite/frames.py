@@ -172,7 +172,8 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
     text = c.text
     if not _PLACEHOLDER.sub(" ", text[:start]).strip(_OPENERS):
         return START
-    if text[start - 1 : start] in ("-", "–") and c.mention_ending(start - 1) is not None:
+    hyphen = len(text[:start].rstrip(" "))  # "Hungarian- [born]": a hyphen the text set apart
+    if text[hyphen - 1 : hyphen] in ("-", "–") and (c.mention_ending(hyphen - 1) or c.mention_ending(hyphen)):
         return HYPHEN  # "Los Angeles-[based]": the hyphen stayed outside the slot
     if c.mention_ending(start) is not None and text[start - 1 : start].strip():
         if any(m[0] >= end and ARTICLE_ONLY.fullmatch(text, end, m[0]) for m in c.mentions):
