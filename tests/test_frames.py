@@ -167,6 +167,20 @@ def test_a_noun_the_tagger_took_for_an_adjective_stays_what_the_first_name_is(ex
     assert "the debut single [REL_0] American" in masked.text, masked.text
 
 
+@pytest.mark.parametrize(
+    ("text", "masked_text"),
+    [
+        ("Anna Lee is a 2017 drama film written, produced and directed by Tom Wu.",
+         "Anna Lee is a 2017 drama film [REL_0] Tom Wu."),
+        ("Bob Smith was born, raised and educated in Paris.", "Bob Smith [REL_0] Paris."),
+    ],
+)  # fmt: skip
+def test_a_list_of_verbs_with_commas_is_one_slot(extractor, text, masked_text):
+    """Invariant 7: "written, [produced and directed by]" left "written" in the text (2Wiki development reading),
+    and "[born], [raised and educated in]" was two parts filled "is owned, by"."""
+    assert release(extractor, text, "owned_by")[1].text == masked_text
+
+
 def test_a_comma_between_two_places_is_replaced_only_by_a_preposition_that_reads_there(extractor):
     """ "Buffalo [,] New York [,] United States": "of" and "from" in place of the comma read "Buffalo from New
     York of United States" (HotpotQA development); a clause reads, closed by the next slot's own comma."""

@@ -227,6 +227,17 @@ class SentenceRelations(NounRules, SpanCutter):
             verb, cc = self.doc[min(inside) - 2], self.doc[min(inside) - 1]
             if cc.lower_ in ("and", "or") and verb.tag_ in ("VBN", "VBD") and ment_of[verb.i] < 0:
                 taken[verb.i], taken[cc.i] = verb, cc  # "directed and [co-written by]": the parse lost the "conj"
+        for i in range(low + 1, high - 1):
+            if self.doc[i].text == "," and all(j in taken and self.doc[j].pos_ == "VERB" for j in (i - 1, i + 1)):
+                taken[i] = self.doc[i]  # "[born, raised and educated in]": one expression, not two parts
+        first = min((i for i in taken if low <= i < high), default=None)
+        while first is not None and first - 2 >= low:
+            verb, comma, next_verb = self.doc[first - 2], self.doc[first - 1], self.doc[first]
+            listed = verb.head.i in (next_verb.head.i, next_verb.i) or next_verb.head.i == verb.i
+            if comma.text != "," or verb.tag_ not in ("VBN", "VBD") or ment_of[verb.i] >= 0 or not listed:
+                break
+            taken[verb.i], taken[comma.i] = verb, comma  # "[written, produced and directed by]": a list of verbs
+            first = verb.i
         return [taken[i] for i in sorted(taken)]
 
     # -- the predicate (confidential: it only feeds d_R)
