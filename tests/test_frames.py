@@ -181,6 +181,16 @@ def test_a_list_of_verbs_with_commas_is_one_slot(extractor, text, masked_text):
     assert release(extractor, text, "owned_by")[1].text == masked_text
 
 
+def test_two_slots_between_three_names_are_a_verb_and_a_modifier_not_a_role_and_a_verb(extractor):
+    """ "Bob Jones [attended] Oxford University [as] a scholar" read "Bob Jones, who left Oxford University, funded
+    a scholar" (development reading, paired: better 3, worse 2 of 20): a slot right after the first name is its
+    verb unless a verb word follows the second name ("Velvet Revolver [drummer] Matt Sorum joined")."""
+    text = "Alice Smith was a professor of Landscape Architecture at Yale University from 1922 until 1959."
+    _, masked, frames, out = release(extractor, text, "leads")
+    assert [f.name for f in frames][:2] == [FINITE, MODIFIER], masked.text
+    assert out.text.startswith("Alice Smith led Landscape Architecture "), out.text
+
+
 def test_a_comma_between_two_places_is_replaced_only_by_a_preposition_that_reads_there(extractor):
     """ "Buffalo [,] New York [,] United States": "of" and "from" in place of the comma read "Buffalo from New
     York of United States" (HotpotQA development); a clause reads, closed by the next slot's own comma."""

@@ -250,8 +250,7 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
     if named is not None and not verb_before and name_after is not None and aside(name_after[1], c):
         return COMMA  # "Springvale [, which invaded] Oregon, is big": the clause after the names is the main one
     adjacent = name_after is not None and not text[end : name_after[0]].strip()
-    slot_after = adjacent and any(h >= name_after[1] and not text[name_after[1] : h].strip() for h in c.slots)
-    if named is not None and named not in c.pronouns and adjacent and not verb_before and (verb_follows or slot_after):
+    if named is not None and named not in c.pronouns and adjacent and not verb_before and verb_follows:
         return ROLE  # "Velvet Revolver [drummer] Matt Sorum [joined]": the names are the subject's noun phrase
     if tag == "PRP" and lower in _SUBJECT_PRONOUNS:
         return FINITE  # "and he [REL] Zee TV's Zing": no participle modifies a personal pronoun
