@@ -191,6 +191,22 @@ def test_two_slots_between_three_names_are_a_verb_and_a_modifier_not_a_role_and_
     assert out.text.startswith("Alice Smith led Landscape Architecture "), out.text
 
 
+def test_a_role_noun_after_a_singular_article_is_singular(extractor):
+    """A people's role noun is plural ("supporters of"); after "a Turkish" it read "a Turkish supporters of
+    Armenian descent" (2Wiki development reading). inflect gives the singular; "headquarters" stays."""
+    from relguard.rewrite.morphology import singular_head
+
+    text = "Kınar Sıvacıyan( 1876 – 13 August 1950), best known as Kınar Hanım, was a Turkish stage actress of "
+    text += "Armenian descent."
+    out = release(extractor, text, "supported_by")[3]
+    assert "was a Turkish supporter of Armenian descent." in out.text, out.text
+    assert [singular_head(n) for n in ("supporters of", "headquarters of", "heirs to")] == [
+        "supporter of",
+        "headquarters of",
+        "heir to",
+    ]
+
+
 def test_a_comma_between_two_places_is_replaced_only_by_a_preposition_that_reads_there(extractor):
     """ "Buffalo [,] New York [,] United States": "of" and "from" in place of the comma read "Buffalo from New
     York of United States" (HotpotQA development); a clause reads, closed by the next slot's own comma."""

@@ -102,3 +102,12 @@ def _inflected(word: str, tags: tuple[str, ...], to: str) -> str | None:
 def indefinite_article(word: str) -> str:
     """ "a" or "an" before ``word``, by its sound ("an hour", "a university", "an MBA")."""
     return _english().a(word).split(" ", 1)[0] if word.strip() else "a"
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def singular_head(noun: str) -> str:
+    """A role noun phrase with its first word in the singular ("supporters of" → "supporter of"; "headquarters
+    of" stays): after "a Turkish" a people's plural noun does not read ("a Turkish supporters of")."""
+    first, _, rest = noun.partition(" ")
+    singular = _english().singular_noun(first) if first.isalpha() and first.islower() else False
+    return f"{singular} {rest}".strip() if singular else noun

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from relguard.candidates.forms import default_forms
 from relguard.kinds import coarse_pair, coarse_type
 from relguard.rewrite import frames as fr
-from relguard.rewrite.morphology import DETERMINERS, indefinite_article, past_tense, plural_verb
+from relguard.rewrite.morphology import DETERMINERS, indefinite_article, past_tense, plural_verb, singular_head
 from relguard.rewrite.shape import RELATIVE
 from relguard.types import TypePair
 from relguard.wordlist import words
@@ -249,7 +249,7 @@ class FormVerbalizer:
             return participle(finite) or f"{relative} {finite}"
         if frame == fr.NOUN:
             if noun:
-                return noun
+                return noun if place.plural else singular_head(noun)
             headed = _headed(finite, type_pair, inverted=inverted)
             if headed.split()[0] in _NO_HEAD_NOUN:
                 return None  # "The second one that was contrasted with", "an American group that had as a descendant"
