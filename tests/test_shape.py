@@ -196,6 +196,12 @@ def test_a_verb_whose_subject_is_a_noun_and_not_the_pairs_name_is_off_subject():
     )
     assert not verdict("The American [REL_0] Penguin.", [("American", "NORP"), ("Penguin", "ORG")])
     assert not verdict("[REL_0] and more.", [])  # no name anywhere: no pair to misplace
+    # a noun a possessive pronoun owns is the subject too ("Her work was buried at": development reading); a kin
+    # is a person, whom a person's relation fits; past "and" the pronoun's owner is the subject again
+    assert verdict("Her work [REL_0] the Met.", [("Her", "PERSON"), ("the Met", "FAC")])
+    assert verdict("Its offices [REL_0] Paris.", [("Its", "ORG"), ("Paris", "GPE")])
+    assert not verdict("His father [REL_0] Acme.", [("His", "PERSON"), ("Acme", "ORG")])
+    assert not verdict("She rolled up her sleeves and [REL_0] Acme.", [("her", "PERSON"), ("Acme", "ORG")])
 
 
 def test_a_fill_or_an_empty_slot_between_two_commas_leaves_one_comma():

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from relguard.rewrite.mask import MaskedDocument, Slot, mention_at
 from relguard.rewrite.shape import COORDINATED
-from relguard.wordlist import KIN, KIND_NOUNS, LOOSE_ADVERBS
+from relguard.wordlist import KIN, KIND_NOUNS, LOOSE_ADVERBS, POSSESSIVE_PRONOUNS
 
 if TYPE_CHECKING:
     from relguard.rewrite.frames import Frame
@@ -83,19 +83,24 @@ def off_subject(
 
 def _off_the_name(masked: MaskedDocument, slot: Slot) -> bool:
     """Whether a verb slot's subject is a common noun rather than a name: a noun the name before it owns ("Braun's
-    credits [include] The Immortal", "Shan's other notable appearances [REL]"), a noun that governs the name
-    (:func:`_inside_the_subject`), a noun a nationality before it qualifies ("The American edition [was published
-    under] the name Iain M. Banks"), or a noun phrase with no name before the slot in its sentence at all while the
-    pair's names follow it ("The first edition [REL] Penguin and Knopf"). A verb drawn for the pair is said of that
-    noun there ("Braun's credits wrote about", "The American edition is a rival of": development reading)."""
+    credits [include] The Immortal", "Shan's other notable appearances [REL]", "Her work [REL]"), a noun that
+    governs the name (:func:`_inside_the_subject`), a noun a nationality before it qualifies ("The American edition
+    [was published under] the name Iain M. Banks"), or a noun phrase with no name before the slot in its sentence at
+    all while the pair's names follow it ("The first edition [REL] Penguin and Knopf"). A verb drawn for the pair is
+    said of that noun there ("Braun's credits wrote about", "The American edition is a rival of": development
+    reading)."""
     start, stop = masked.sentences[slot.sentence]
     before = _named_within(masked, start, slot.start)
     if not before:
         after = bisect.bisect_left(masked.mentions, (slot.end,))  # the pair's names both follow the verb
         return after < len(masked.mentions) and masked.mentions[after][0] < stop
-    _, last, kind = max(before, key=lambda m: m[1])
+    first, last, kind = max(before, key=lambda m: m[1])
     if _OWNED_NOUN.fullmatch(masked.text, last, slot.start) is not None:
         return True
+    if masked.text[first:last].lower() in POSSESSIVE_PRONOUNS and _OWNED_BY_PRONOUN.fullmatch(
+        masked.text, last, slot.start
+    ):
+        return True  # "Her [work] has been exhibited in": the work, not she, was exhibited
     if kind in ("NORP", "LANGUAGE"):
         nouns = _MODIFIED_NOUN.fullmatch(masked.text, last, slot.start)
         if nouns is not None and not any(w in LOOSE_ADVERBS for w in nouns.group().split()):
@@ -105,6 +110,14 @@ def _off_the_name(masked: MaskedDocument, slot: Slot) -> bool:
 
 #: The lower-case words a nationality qualifies, up to a verb slot: " edition ", " first edition ".
 _MODIFIED_NOUN = re.compile(r"\s+(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*\s*")
+#: The noun a possessive pronoun owns, up to a verb slot: " work ", " offices ", " most prominent TV roles ".
+#: Not a kin ("His father [was rector of]": a person's relation fits), nor words past a conjunction ("her sleeves
+#: and [got a job in]": the pronoun's owner is the verb's subject again).
+_OWNED_BY_PRONOUN = re.compile(
+    r"\s+(?:(?!(?:and|or|but)\b)[\w-]+\s+){0,3}(?!(?:"
+    + "|".join(sorted(KIN))
+    + r")\b)(?!(?:and|or|but)\b)[a-z][\w-]*\s*"
+)
 #: A name's possessive and the noun it owns, up to a verb slot: "'s credits ", "'s other notable appearances ".
 _OWNED_NOUN = re.compile(r"['’]s?\s+(?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*\s*")
 
