@@ -490,15 +490,16 @@ def test_a_hyphen_the_text_set_apart_from_the_slot_makes_a_compound_too(extracto
     assert out.text == "László Benedek was a Hungarian-linked film director.", out.text
 
 
-def test_a_slot_after_a_fixed_preposition_is_unfillable(extractor):
+def test_a_slot_after_a_fixed_preposition_takes_that_preposition_and_the_draw_is_stated_after(extractor):
     """ "in front [of] the Riksdag": the slot's words belonged to "in front of"; a clause there reads "in front
-    that is a member of the Riksdag", so no fill is printed: the words before the slot are all the sentence
-    keeps, counted as restated. Without the noun of the fixed preposition the same slot is filled."""
+    that is a member of the Riksdag". The slot takes the preposition the phrase asks for, a function of the masked
+    text, and the drawn relation follows the sentence (it was restated to "William P. Carey has been in active
+    pursuit.", losing the rest). Without the noun of the fixed preposition the same slot is filled."""
     text = "William P. Carey has been in active pursuit of a business school for Johns Hopkins University. The end."
     _, masked, _, out = release(extractor, text, "member_of")
     assert "in active pursuit [REL_" in masked.text, masked.text
-    assert out.text == "William P. Carey has been in active pursuit. The end.", out.text  # its opening only
-    assert out.restated_sentences == (0,) and out.slots == ()
+    assert out.text.startswith("William P. Carey has been in active pursuit of Johns Hopkins University. "), out.text
+    assert out.restated_sentences == () and out.connected_sentences == (0,)
     _, masked, _, out = release(extractor, "Maria Lind works at the Riksdag. The end.", "member_of")
     assert out.unfillable_sentences == () and "Riksdag" in out.text
 

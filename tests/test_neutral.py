@@ -455,3 +455,34 @@ def test_a_comma_connector_joins_places_only():
     assert neutral_words(Place(COMMA), ("GPE", "GPE")) == ","
     assert neutral_words(Place(COMMA), ("PERSON", "ORG")) == ", associated with"
     # the sentence this was read in is the "comma" case of CONNECTED
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        (
+            "The memo sought help of the Obama administration in the wake of the Osama bin Laden raid. The end.",
+            "in the wake of the Osama bin Laden raid.",
+        ),
+        (
+            "Mono runs on Android, Linux and some game consoles such as PlayStation 3. The end.",
+            "game consoles such as PlayStation 3.",
+        ),
+        # "Nazi Germany, together the invader of the Soviet Union invaded" (tests/test_shape.py before this)
+        (
+            "Its title refers to the fact that Nazi Germany, together with the Soviet Union invaded the Second "
+            "Polish Republic. The end.",
+            "Nazi Germany, together with the Soviet Union",
+        ),
+    ],
+)
+def test_a_slot_after_a_fixed_phrase_takes_the_preposition_the_phrase_takes_and_the_draw_is_stated_after(
+    extractor, text, kept
+):
+    """ "in the wake [of]", "such [as]", "together [with]": no drawn fill reads there, and the sentence was
+    restated from its names (Re-DocRED development: "seeking help of the Obama administration in the wake."); the
+    preposition is the masked text's, whatever the slot held (invariant 7), and the drawn relation follows."""
+    _, masked, _, out = _release(extractor, text, "lives_in")
+    assert "[REL_" in masked.text and kept in out.text, (masked.text, out.text)
+    assert out.restated_sentences == () and 0 in out.connected_sentences, out
+    assert out.text.count(" lived in ") + out.text.count(" lives in ") >= 1, out.text

@@ -14,9 +14,9 @@ from relguard.rewrite.verbalize import FormVerbalizer
 from relguard.types import Document
 
 VERBALIZE = FormVerbalizer(InventoryCandidates().forms)
-#: The slot follows a fixed preposition's noun ("in active pursuit [of]"): no wording fits (tests/test_frames.py);
-#: in an aside, so no opening before the slot reads as a sentence either (only the name stands before it).
-UNFILLABLE = "William P. Carey, in active pursuit of a business school for Johns Hopkins University, gave money."
+#: The slot follows "one of the first", which wants a plural role no drawn wording gives (tests/test_shape.py); in an
+#: aside, so no opening before the slot reads as a sentence either (only the name stands before it).
+UNFILLABLE = "William P. Carey, one of the first to make recordings of Johns Hopkins University, gave money."
 
 
 def _release(extractor, text: str, predicate: str | None, *, names: bool = True):
@@ -38,7 +38,7 @@ def test_an_unfillable_sentence_is_restated_with_its_names_and_the_drawn_predica
 
 
 def test_a_restated_sentence_keeps_the_date_it_opens_with_and_its_tense(extractor):
-    """Nothing of "On 2 May 1911, William P. Carey, in active pursuit …, gave money" reads alone, so it is restated;
+    """Nothing of "On 2 May 1911, William P. Carey, one of the first …, gave money" reads alone, so it is restated;
     the dated phrase it opens with is no name and no slot, and stays before the statement."""
     dated = "On 2 May 1911, " + UNFILLABLE + " The end."
     _, _, _, out = _release(extractor, dated, "member_of")
@@ -80,7 +80,7 @@ def test_a_relation_is_stated_once_a_second_unfillable_sentence_with_it_is_delet
 def test_the_statement_depends_on_the_outcome_not_on_the_words_the_slot_replaced(extractor):
     """Two wordings of one relation with the same masked document: the same statement for the same outcome
     (DESIGN invariant 7); another outcome, another statement."""
-    other = UNFILLABLE.replace("school for", "school at")
+    other = UNFILLABLE.replace("to make recordings of", "to record")
     _, masked_a, _, a = _release(extractor, UNFILLABLE, "founded")
     _, masked_b, _, b = _release(extractor, other, "founded")
     assert masked_a.text == masked_b.text, (masked_a.text, masked_b.text)

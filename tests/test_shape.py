@@ -32,9 +32,6 @@ def _out(extractor, text: str, predicate: str):
          "competes_with", "from National Language Authority [REL_"),
         # "between X and [the city of] Y" read "between the village of Dexter and governs Watertown"
         ("The route runs between the village of Dexter and the city of Watertown.", "governs", "and [REL_"),
-        # a word that makes a fixed preposition: "Nazi Germany, together the invader of the Soviet Union invaded"
-        ("Its title refers to the fact that Nazi Germany, together with the Soviet Union invaded the Second Polish "
-         "Republic.", "invaded", "together [REL_"),
         # a slot that opens a range: "changed its identity that sanctioned the ROIA to simply OIA" (user's read)
         ("After the public Honolulu schools joined, the league changed its identity from the ROIA to simply OIA.",
          "sanctioned", "[REL_0] the ROIA to"),

@@ -35,8 +35,8 @@ from relguard.rewrite.shape import (
     CLOSE,
     RELATIVE,
     after_fixed_phrase,
+    connector_only,
     crowded,
-    dated_asides,
     dated_between,
     gapped,
     inside_name,
@@ -285,7 +285,7 @@ def _worded(
         unfillable |= mismatched(masked, texts)
     unfillable |= gapped(masked, texts) | wants_plural(masked, texts) | orphaned(masked)
     unfillable |= off_subject(masked, texts, frames, appositions=appositions)
-    unfillable |= possessor_after(masked, texts, frames) | {masked.slots[n].sentence for n in dated_asides(masked)}
+    unfillable |= possessor_after(masked, texts, frames) | {masked.slots[n].sentence for n in connector_only(masked)}
     sentences = {masked.slots[n].sentence for n in only}
     unfillable &= sentences
     unfillable |= guard.misread_sentences(

@@ -29,6 +29,7 @@ from relguard.rewrite.shape import (
     CONNECTOR,
     bracketed_before,
     dated_asides,
+    fixed_prepositions,
     gapped,
     reads_between,
     wants_plural,
@@ -167,7 +168,9 @@ def connected_words(
     }  # the tail inside the bracket: "([born] c. 1075) [was a daughter of] El Cid" is no place after a date
     dated |= _after_a_date_in_brackets(masked, numbers) - asides
     neutral.update(dict.fromkeys(dated, ","))  # "([born] 2 July 1961 [in] Toulouse)": "(2 July 1961, Toulouse)"
-    own = {n: w for n, w in own.items() if n not in asides | dated}
+    fixed = {n: p for n, p in fixed_prepositions(masked).items() if n in numbers}
+    neutral.update(fixed)  # "teams such [as] FC Brașov", "in the wake [of] the raid": what the phrase takes
+    own = {n: w for n, w in own.items() if n not in asides | dated | fixed.keys()}
     if any(n not in neutral and n not in own for n in numbers):
         return None
     parts = {n for n in numbers if masked.slots[n].role or masked.slots[n].head >= 0}

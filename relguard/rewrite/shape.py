@@ -54,6 +54,16 @@ _FIXED_ADVERB = re.compile(
     r"rather|such|as\s+well)\s*$",
     re.IGNORECASE,
 )
+#: The preposition a fixed phrase's last word takes; a noun of :data:`_FIXED_PHRASE` not named here takes "of".
+_FIXED_TAKES = {
+    "comparison": "with", "addition": "to", "accordance": "with", "response": "to", "return": "for",
+    "protest": "against", "preparation": "for", "conjunction": "with", "collaboration": "with",
+    "cooperation": "with", "partnership": "with", "association": "with", "competition": "with",
+    "opposition": "to", "together": "with", "along": "with", "according": "to", "due": "to", "instead": "of",
+    "owing": "to", "prior": "to", "next": "to", "close": "to", "apart": "from", "aside": "from",
+    "regardless": "of", "thanks": "to", "because": "of", "rather": "than", "such": "as", "well": "as",
+    "help": "from", "respect": None,
+}  # fmt: skip
 _OPENS_ASIDE = re.compile(r"\(\s*(?:;\s*)?$")
 _DATE_AFTER = re.compile(rf"\s*(?:(?:on|in|c\.)\s+)?(?:\d|{_MONTH})")
 _DATE_IN_ASIDE = re.compile(rf"\s*(?:(?:on|in|c\.|ca\.|circa|between|after|before|about|around)\s+)?(?:\d|{_MONTH})")
@@ -146,13 +156,45 @@ def bracketed_before(masked: MaskedDocument, slot: Slot) -> str | None:
 def after_fixed_phrase(masked: MaskedDocument) -> set[int]:
     """Sentences with a slot right after a noun of a fixed preposition ("in front [of] the Parliament") or a word
     that makes one ("together [with] the Soviet Union"): a clause or a verb there reads "in front that is a
-    member of", "together the invader of"."""
+    member of", "together the invader of". Not where the slot is a whole expression of its own and the phrase
+    names its preposition (:func:`fixed_prepositions`): that sentence keeps the preposition as its connector."""
+    own = fixed_prepositions(masked)
     return {
         slot.sentence
-        for slot in masked.slots
-        if _FIXED_PHRASE.search(masked.text[max(0, slot.start - 40) : slot.start])
-        or _FIXED_ADVERB.search(masked.text[max(0, slot.start - 16) : slot.start])
+        for number, slot in enumerate(masked.slots)
+        if number not in own
+        and (
+            _FIXED_PHRASE.search(masked.text[max(0, slot.start - 40) : slot.start])
+            or _FIXED_ADVERB.search(masked.text[max(0, slot.start - 16) : slot.start])
+        )
     }
+
+
+def connector_only(masked: MaskedDocument) -> set[int]:
+    """Slots no drawn fill is tried in, only a connector the masked text dictates: a bracket before a date
+    (:func:`dated_asides`) and a fixed phrase's preposition (:func:`fixed_prepositions`)."""
+    return dated_asides(masked) | set(fixed_prepositions(masked))
+
+
+def fixed_prepositions(masked: MaskedDocument) -> dict[int, str]:
+    """The preposition a fixed phrase right before a slot takes ("in front [of]", "such [as]", "in the wake [of]",
+    "according [to]"), per slot that is a whole expression (no parts): no drawn fill reads there, and that
+    preposition reads there whatever the slot held. It is a function of the masked text (the phrase is outside
+    the slot), so it says nothing of the original relation; the drawn relation is stated after the sentence
+    (:mod:`relguard.rewrite.neutral`)."""
+    found: dict[int, str] = {}
+    for number, slot in enumerate(masked.slots):
+        if slot.role or slot.head >= 0 or any(s.head == number for s in masked.slots):
+            continue
+        before = masked.text[max(0, slot.start - 40) : slot.start]
+        match = _FIXED_PHRASE.search(before) or _FIXED_ADVERB.search(masked.text[max(0, slot.start - 16) : slot.start])
+        if match is None:
+            continue
+        word = match.group().split()[-1].lower()
+        preposition = _FIXED_TAKES.get(word, "of" if match.re is _FIXED_PHRASE else None)
+        if preposition:
+            found[number] = preposition
+    return found
 
 
 def gapped(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
