@@ -266,6 +266,27 @@ def test_a_fill_that_writes_its_own_relative_pronoun_or_comma_is_not_a_leak(text
             assert scan(release, public_files(release)) == [], (group.key, predicate, release.documents[0].text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mono runs on Android, Linux and some game consoles such as PlayStation 3.",
+        "The memo sought help of the Obama administration in the wake of the Osama bin Laden raid.",
+    ],
+)
+def test_a_fixed_phrases_preposition_printed_where_the_slot_was_is_not_a_leak(text):
+    """ "such [as]", "in the wake [of]": the slot takes the preposition the phrase outside it asks for
+    (relguard.rewrite.shape.fixed_prepositions), whatever the slot held; where the slot held that word, the window
+    reappears, made by the masked text. Every pool predicate, for every group, must scan clean."""
+    prepared = prepare([Document("fixed.txt", text)], k=10)
+    assert prepared.groups, "the extractor found no relation in the sentence"
+    base = _substitute_all(prepared)
+    for number, group in enumerate(prepared.groups):
+        for predicate in prepared.pools[group.type_pair].predicates:
+            outcomes = [*base[:number], Outcome(group, predicate), *base[number + 1 :]]
+            release = _release(prepared, outcomes)
+            assert scan(release, public_files(release)) == [], (group.key, predicate, release.documents[0].text)
+
+
 def test_a_comma_opened_clause_shown_for_another_group_of_its_span_is_not_a_leak():
     """HotpotQA paragraph "2009 CONCACAF U-20 Championship" (hotpotqa_train_hipporag.json, reworded to one
     relation sentence): the span ", which was hosted by" stands for the group World Cup → Egypt, whose drawn

@@ -39,6 +39,7 @@ from relguard.extract.positions import slot_table
 from relguard.release.confidential import MARKER
 from relguard.release.wordings import Forms, worded_as, wordings
 from relguard.rewrite.neutral import is_connector
+from relguard.rewrite.shape import preposition_after
 from relguard.rewrite.verbalize import RELATIVES
 from relguard.types import Document, DocumentExtraction, TypePair
 
@@ -163,6 +164,9 @@ def document_needles(
                 continue
             if occ.sentence not in deleted and is_connector(occ.text):
                 continue  # a neutral connector prints these words whatever was drawn (relguard.rewrite.neutral)
+            before = doc.document.text[max(0, occ.start - 40) : occ.start]
+            if occ.sentence not in deleted and occ.text.strip().lower() == preposition_after(before):
+                continue  # "such [as]": the phrase outside the slot asks for that word whatever the slot held
             others = [(a, b) for a, b in spans[occ.sentence] if b <= occ.start or a >= occ.end]
             left, window = _window(doc, occ.sentence, occ.start, occ.end, others)
             needles.append(Needle("relation", window, occ.sentence, occ.text, occ.start - left))

@@ -186,15 +186,19 @@ def fixed_prepositions(masked: MaskedDocument) -> dict[int, str]:
     for number, slot in enumerate(masked.slots):
         if slot.role or slot.head >= 0 or any(s.head == number for s in masked.slots):
             continue
-        before = masked.text[max(0, slot.start - 40) : slot.start]
-        match = _FIXED_PHRASE.search(before) or _FIXED_ADVERB.search(masked.text[max(0, slot.start - 16) : slot.start])
-        if match is None:
-            continue
-        word = match.group().split()[-1].lower()
-        preposition = _FIXED_TAKES.get(word, "of" if match.re is _FIXED_PHRASE else None)
+        preposition = preposition_after(masked.text[max(0, slot.start - 40) : slot.start])
         if preposition:
             found[number] = preposition
     return found
+
+
+def preposition_after(before: str) -> str | None:
+    """The preposition the fixed phrase that ``before`` ends with asks for, or None (:func:`fixed_prepositions`;
+    the leak scan excuses an original that was that word)."""
+    match = _FIXED_PHRASE.search(before) or _FIXED_ADVERB.search(before[-16:])
+    if match is None:
+        return None
+    return _FIXED_TAKES.get(match.group().split()[-1].lower(), "of" if match.re is _FIXED_PHRASE else None)
 
 
 def gapped(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:
