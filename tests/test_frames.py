@@ -294,6 +294,13 @@ def test_a_slot_after_and_keeps_its_siblings_clause_form(extractor):
             "leads",
             "Although Alice Smith, at thirteen, led Acme School, she studied there.",
         ),
+        # not where a comma and the subject's verb follow: the slot is inside the aside (HotpotQA development: "The
+        # Jackson, later Duckett Baronetcy, [of] Hartham House …, was a title" read "was named after …, was a title")
+        (
+            "Alice Smith, later Alice Jones, of Acme Corp in Boston, was a famous singer.",
+            "leads",
+            "Alice Smith, later Alice Jones, the leader of Acme Corp, which led Boston, was a famous singer.",
+        ),
         # a noun phrase that opens the sentence is a subject the same way (HotpotQA development: "Their online site,
         # since 1997, [is located at]" read "since 1997, with ComputerMagazine.com")
         (

@@ -195,10 +195,15 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
             or (before[-2][2] in ('"', "”", ")", "'") and len(before) > 2 and c.mention_ending(before[-3][1]))
         )  # "Their name, "The Exies", [is short for]"
         if named_before:
-            if word == "," and not has_verb(before[:-1], c) and apposition_open(before[:-1], c):
+            if (
+                word == ","
+                and not has_verb(before[:-1], c)
+                and apposition_open(before[:-1], c)
+                and not _verb_later(end, c)
+            ):
                 return FINITE  # "Amri, or Dumura Karbi, [is spoken by]": the comma closes an apposition
             return APPOSITION  # "Steve Wozniak, [REL] Apple", "Lester Smith ([REL] Dragon Dice)"
-        if word == "," and not has_verb(before[:-1], c) and subject_aside(before[:-1], c):
+        if word == "," and not has_verb(before[:-1], c) and subject_aside(before[:-1], c) and not _verb_later(end, c):
             return FINITE  # "Alice Smith, in 1990, [REL] Acme Corp": the comma closes an aside after the subject
         return APPOSITION if has_verb(before, c) else MODIFIER  # "(1856 – 1914), sometimes [using]"
     if lower in RELATIVES and tag in ("WDT", "WP", "IN"):
@@ -283,6 +288,12 @@ def _object_before(start: int, end: int, c: Context) -> bool:
     low = clause_start(before, c)
     relative = [n for n, t in enumerate(before) if n >= low and t[2].lower() in ("that", "which", "whom", "who")]
     return not relative or (relative[-1] > 0 and before[relative[-1] - 1][3] in ("IN", "TO"))
+
+
+def _verb_later(end: int, c: Context) -> bool:
+    """Whether a comma after the slot, then a finite verb, follow in the sentence ("Alice Smith, later Alice Jones,
+    [of] Acme Corp in Boston, was a singer"): the verb is the subject's, and the slot is inside the aside."""
+    return any(t[2] == "," and aside(t[0], c) for t in c.tagged.tokens if t[0] >= end)
 
 
 def _after_and(start: int, c: Context) -> bool:
