@@ -207,6 +207,14 @@ def test_a_role_noun_after_a_singular_article_is_singular(extractor):
     ]
 
 
+def test_a_participle_of_the_noun_a_name_owns_stays_with_that_noun(extractor):
+    """ "The song's [accompanying music video was directed by]" read "The song's Randee St. Nicholas and won"
+    (Re-DocRED development reading): the owned noun phrase is the verb's subject and stays, its participle too."""
+    text = '"Smoke Break" is a song by Carrie Underwood. The song\'s accompanying music video was directed by Ann Lee.'
+    _, masked, _, _ = release(extractor, text, "owned_by")
+    assert "The song's accompanying music video [REL_" in masked.text, masked.text
+
+
 def test_a_comma_between_two_places_is_replaced_only_by_a_preposition_that_reads_there(extractor):
     """ "Buffalo [,] New York [,] United States": "of" and "from" in place of the comma read "Buffalo from New
     York of United States" (HotpotQA development); a clause reads, closed by the next slot's own comma."""

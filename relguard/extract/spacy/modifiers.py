@@ -65,7 +65,7 @@ def name_heads(state: ParsedDocument) -> dict[int, int]:
     for start, end, _, _ in state.mentions:
         after = end + 1 if end < len(doc) and doc[end].tag_ == "POS" else end
         last = after
-        while last < len(doc) and doc[last].pos_ in ("NOUN", "ADJ") and doc[last].is_lower:
+        while last < len(doc) and _owned_word(doc[last]):
             last += 1  # "Badah [railway station] is located in": the nouns of one noun phrase
         if last == after or last >= len(doc) or doc[last].tag_ not in _FINITE:
             continue
@@ -73,6 +73,13 @@ def name_heads(state: ParsedDocument) -> dict[int, int]:
         if noun.pos_ == "NOUN" and any(doc[i].head.i == noun.i for i in range(start, end)):
             found[doc[end - 1].idx + len(doc[end - 1].text)] = noun.idx + len(noun.text)
     return found
+
+
+def _owned_word(tok: Token) -> bool:
+    """A lower-case word of the noun phrase a name owns: a noun, an adjective or a participle before the noun ("The
+    song's [accompanying music video] was directed by")."""
+    participle = tok.tag_ in ("VBG", "VBN") and tok.dep_ == "amod"
+    return (tok.pos_ in ("NOUN", "ADJ") or participle) and tok.is_lower
 
 
 def _after_owned_nouns(extraction: DocumentExtraction, heads: dict[int, int]) -> DocumentExtraction:
