@@ -230,7 +230,13 @@ def test_a_fill_that_ends_in_the_original_span_word_is_not_a_leak():
     sampled 'founded_by' is written "founded by", so the window around 'by' reappears, made by the sample's own
     words. Every pool predicate, for every group of the sentence, must scan clean."""
     text = "Across the Black Waters is an English novel by the Indian writer Mulk Raj Anand first published in 1939."
-    prepared = prepare([Document("rd115.txt", text)], k=10)
+    assert _every_pool_predicate_scans_clean(text) == 10 * len(prepare([Document("d.txt", text)], k=10).groups)
+
+
+def _every_pool_predicate_scans_clean(text: str) -> int:
+    """Release ``text`` with every pool predicate drawn for each group in turn (the others substituted) and assert
+    the scan finds nothing each time; returns how many releases were scanned."""
+    prepared = prepare([Document("rel.txt", text)], k=10)
     assert prepared.groups, "the extractor found no relation in the sentence"
     base = _substitute_all(prepared)
     checked = 0
@@ -240,7 +246,7 @@ def test_a_fill_that_ends_in_the_original_span_word_is_not_a_leak():
             release = _release(prepared, outcomes)
             assert scan(release, public_files(release)) == [], (group.key, predicate, release.documents[0].text)
             checked += 1
-    assert checked == 10 * len(prepared.groups)
+    return checked
 
 
 @pytest.mark.parametrize(
@@ -256,14 +262,7 @@ def test_a_fill_that_writes_its_own_relative_pronoun_or_comma_is_not_a_leak(text
     is filled by the verbalizer with its own "which …"/"that …" or, for located_in, the comma itself; when that
     reproduces the original words, they are a function of the sample (a release at ε = 5 on HotpotQA withheld four
     such sentences). Every pool predicate, for every group of the sentence, must scan clean."""
-    prepared = prepare([Document("rel.txt", text)], k=10)
-    assert prepared.groups, "the extractor found no relation in the sentence"
-    base = _substitute_all(prepared)
-    for number, group in enumerate(prepared.groups):
-        for predicate in prepared.pools[group.type_pair].predicates:
-            outcomes = [*base[:number], Outcome(group, predicate), *base[number + 1 :]]
-            release = _release(prepared, outcomes)
-            assert scan(release, public_files(release)) == [], (group.key, predicate, release.documents[0].text)
+    _every_pool_predicate_scans_clean(text)
 
 
 @pytest.mark.parametrize(
@@ -277,14 +276,7 @@ def test_a_fixed_phrases_preposition_printed_where_the_slot_was_is_not_a_leak(te
     """ "such [as]", "in the wake [of]": the slot takes the preposition the phrase outside it asks for
     (relguard.rewrite.shape.fixed_prepositions), whatever the slot held; where the slot held that word, the window
     reappears, made by the masked text. Every pool predicate, for every group, must scan clean."""
-    prepared = prepare([Document("fixed.txt", text)], k=10)
-    assert prepared.groups, "the extractor found no relation in the sentence"
-    base = _substitute_all(prepared)
-    for number, group in enumerate(prepared.groups):
-        for predicate in prepared.pools[group.type_pair].predicates:
-            outcomes = [*base[:number], Outcome(group, predicate), *base[number + 1 :]]
-            release = _release(prepared, outcomes)
-            assert scan(release, public_files(release)) == [], (group.key, predicate, release.documents[0].text)
+    _every_pool_predicate_scans_clean(text)
 
 
 def test_a_comma_opened_clause_shown_for_another_group_of_its_span_is_not_a_leak():

@@ -65,7 +65,6 @@ _FIXED_TAKES = {
     "help": "from", "respect": None,
 }  # fmt: skip
 _OPENS_ASIDE = re.compile(r"\(\s*(?:;\s*)?$")
-_NAME_THEN_DATE = re.compile(r"\s*[,;]")
 _DATE_AFTER = re.compile(rf"\s*(?:(?:on|in|c\.)\s+)?(?:\d|{_MONTH})")
 _DATE_IN_ASIDE = re.compile(rf"\s*(?:(?:on|in|c\.|ca\.|circa|between|after|before|about|around)\s+)?(?:\d|{_MONTH})")
 #: A second object that shares the first one's verb and preposition ("served as X and as Y", "leader of X until
@@ -139,6 +138,10 @@ def dated_asides(masked: MaskedDocument) -> set[int]:
         if (_OPENS_ASIDE.search(masked.text, max(0, slot.start - 4), slot.start) or _next_in_aside(masked, slot))
         and (_DATE_IN_ASIDE.match(masked.text, slot.end) or _named_before_a_date(masked, slot))
     }
+
+
+#: What stands between a name and a date in brackets: "(born Gaynor Hopkins; 8 June 1951)".
+_NAME_THEN_DATE = re.compile(r"\s*[,;]")
 
 
 def _named_before_a_date(masked: MaskedDocument, slot: Slot) -> bool:

@@ -101,9 +101,9 @@ _LIFE_AFTER = re.compile(
     re.I,
 )
 _ALIAS = re.compile(r"\b(?:known|referred to|nicknamed|called|dubbed|named)\s+(?:as\s+)?[\"“‘']\s*$")
-_QUOTE_BEFORE = re.compile(
-    r"(?:^|[^\w\s]|\b[a-z]\w*)(?:\s*[\"“‘]|\s+')\s?$"
-)  # a blank inside: tokenized text, '" X "'; a single quote only after a blank, never an apostrophe
+#: An opening quote: a blank may stand inside (tokenized text, '" X "'); a single quote only after a blank, so never
+#: an apostrophe.
+_QUOTE_BEFORE = re.compile(r"(?:^|[^\w\s]|\b[a-z]\w*)(?:\s*[\"“‘]|\s+')\s?$")
 _NAME_WORD = re.compile(r"(?:[A-Z]\.)+|(?:Mc|Mac|O['’]|D['’])?[A-Z][a-zà-ÿ'’]+(?:-[A-Z][a-zà-ÿ]+)?")
 _TITLES = words(
     """King Queen Prince Princess Emperor Empress Admiral Marshal Sir Lord Lady Dame
