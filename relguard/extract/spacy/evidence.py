@@ -101,15 +101,13 @@ _LIFE_AFTER = re.compile(
     re.I,
 )
 _ALIAS = re.compile(r"\b(?:known|referred to|nicknamed|called|dubbed|named)\s+(?:as\s+)?[\"“‘']\s*$")
-#: An opening quote: a blank may stand inside (tokenized text, '" X "'); a single quote only after a blank, so never
-#: an apostrophe.
-_QUOTE_BEFORE = re.compile(r"(?:^|[^\w\s]|\b[a-z]\w*)(?:\s*[\"“‘]|\s+')\s?$")
+_QUOTE_BEFORE = re.compile(r"(?:^|[^\w\s]|\b[a-z]\w*)\s*[\"“]\s?$")  # a blank inside: tokenized text, '" X "'
 _NAME_WORD = re.compile(r"(?:[A-Z]\.)+|(?:Mc|Mac|O['’]|D['’])?[A-Z][a-zà-ÿ'’]+(?:-[A-Z][a-zà-ÿ]+)?")
 _TITLES = words(
     """King Queen Prince Princess Emperor Empress Admiral Marshal Sir Lord Lady Dame
     Madame Monsieur Pope Duke Duchess Count Countess Baron Baroness Sultan Shah Tsar Czar Kaiser Archduke"""
 )
-_QUOTE_AFTER = re.compile(r"^\s?[,.!?]?(?:[\"”’]|'(?![a-z]))")  # not "Sean's"
+_QUOTE_AFTER = re.compile(r"^\s?[,.!?]?[\"”]")
 
 _ORG_FIRST = words(
     """university universidad université universität università universiteit escuela instituto institut istituto
