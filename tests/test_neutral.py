@@ -486,23 +486,3 @@ def test_a_slot_after_a_fixed_phrase_takes_the_preposition_the_phrase_takes_and_
     assert "[REL_" in masked.text and kept in out.text, (masked.text, out.text)
     assert out.restated_sentences == () and 0 in out.connected_sentences, out
     assert out.text.count(" lived in ") + out.text.count(" lives in ") >= 1, out.text
-
-
-@pytest.mark.parametrize(
-    ("text", "kept"),
-    [
-        (
-            "Bonnie Tyler (born Gaynor Hopkins; 8 June 1951) is a Welsh singer. The end.",
-            "(Gaynor Hopkins; 8 June 1951)",
-        ),
-        (
-            "Jung Eun-ji (born Jung Hye-rim, on August 18, 1993) is a singer. The end.",
-            "(Jung Hye-rim, on August 18, 1993)",
-        ),
-    ],
-)
-def test_a_slot_that_opens_a_bracket_before_a_name_and_a_date_holds_nothing(extractor, text, kept):
-    """ "(born Gaynor Hopkins; 8 June 1951)" read "(the opponent of Gaynor Hopkins; 8 June 1951)" (HotpotQA
-    development reading): a name and a date stand in brackets bare, and the drawn relation follows the sentence."""
-    _, masked, _, out = _release(extractor, text, "lives_in")
-    assert kept in out.text and out.connected_sentences == (0,), (masked.text, out.text)

@@ -136,21 +136,8 @@ def dated_asides(masked: MaskedDocument) -> set[int]:
         number
         for number, slot in enumerate(masked.slots)
         if (_OPENS_ASIDE.search(masked.text, max(0, slot.start - 4), slot.start) or _next_in_aside(masked, slot))
-        and (_DATE_IN_ASIDE.match(masked.text, slot.end) or _named_before_a_date(masked, slot))
+        and _DATE_IN_ASIDE.match(masked.text, slot.end)
     }
-
-
-#: What stands between a name and a date in brackets: "(born Gaynor Hopkins; 8 June 1951)".
-_NAME_THEN_DATE = re.compile(r"\s*[,;]")
-
-
-def _named_before_a_date(masked: MaskedDocument, slot: Slot) -> bool:
-    """A name right after the slot, then a comma or ";" and a date: "Jung Eun-ji ([born] Jung Hye-rim, on August 18,
-    1993)" read "(the explorer of Jung Hye-rim, on August 18, 1993)"; a name and a date stand in brackets bare."""
-    start = slot.end + len(masked.text[slot.end :]) - len(masked.text[slot.end :].lstrip())
-    name = next((m for m in masked.mentions if m[0] == start), None)
-    after = _NAME_THEN_DATE.match(masked.text, name[1]) if name is not None else None
-    return after is not None and _DATE_IN_ASIDE.match(masked.text, after.end()) is not None
 
 
 def _next_in_aside(masked: MaskedDocument, slot: Slot) -> bool:
