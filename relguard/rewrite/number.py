@@ -5,8 +5,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from relguard.rewrite.phrases import RELATIVES
+from relguard.rewrite.phrases import RELATIVES, Token
 from relguard.rewrite.verbs import Context, clause_start, has_verb
 
 _QUANTIFIERS = frozenset({"both", "all", "many", "some", "most", "several", "few"})
@@ -45,7 +46,7 @@ def plural_before(start: int, c: Context) -> bool:
     return tag == "NNS" and named is None  # a name's number is not its last word's ("United States is")
 
 
-def _owning_noun(named: tuple[int, int], before: list, c: Context) -> str | None:
+def _owning_noun(named: tuple[int, int], before: Sequence[Token], c: Context) -> str | None:
     """The tag of the common noun that opens the clause and whose prepositional phrase holds the name ("Businesses
     on or near the lake", "The members of Acme"): that noun, not the name, is the verb's subject."""
     words = [t for t in before if t[0] < named[0]]

@@ -183,8 +183,9 @@ def fixed_prepositions(masked: MaskedDocument) -> dict[int, str]:
     the slot), so it says nothing of the original relation; the drawn relation is stated after the sentence
     (:mod:`relguard.rewrite.neutral`)."""
     found: dict[int, str] = {}
+    heads = {s.head for s in masked.slots}
     for number, slot in enumerate(masked.slots):
-        if slot.role or slot.head >= 0 or any(s.head == number for s in masked.slots):
+        if slot.role or slot.head >= 0 or number in heads:
             continue
         preposition = preposition_after(masked.text[max(0, slot.start - 40) : slot.start])
         if preposition:
