@@ -479,13 +479,28 @@ def test_a_quantifier_of_them_is_the_subject_whose_number_the_verb_takes(extract
 
 @pytest.mark.parametrize(
     ("subject", "verb"),
-    [("The members of", "are"), ("Businesses on or near", "are"), ("The leader of", "is"), ("Bob Jones of", "is")],
+    [
+        ("The members of", "are"),
+        ("Businesses on or near", "are"),
+        ("The leader of", "is"),
+        ("Bob Jones of", "is"),
+        ("The men and women of", "are"),
+    ],
 )
 def test_a_noun_that_holds_the_name_in_its_phrase_is_the_subject_whose_number_the_verb_takes(extractor, subject, verb):
     """ "Businesses on or near the lake [include]" read "Businesses on or near the lake was confused with"
     (development reading): the name is the object of a preposition, the noun before it the subject."""
     _, masked, _, out = release(extractor, f"{subject} Acme Corp founded Globex Inc.", "owned_by")
     assert out.text.startswith(f"{subject} Acme Corp {verb} "), (masked.text, out.text)
+
+
+@pytest.mark.parametrize(("subject", "verb"), [("The princes", "are"), ("The prince", "is")])
+def test_a_verb_after_an_aside_takes_the_number_of_the_subject_before_it(extractor, subject, verb):
+    """ "These princes, rather than the Mamluks of Cairo themselves, [fought]" read "…, was confused with"
+    (Re-DocRED development reading): after the comma that closes an aside, the subject before the aside counts."""
+    text = f"{subject}, rather than Bob Jones himself, founded Globex Inc."
+    _, masked, _, out = release(extractor, text, "owned_by")
+    assert out.text.startswith(f"{subject}, rather than Bob Jones himself, {verb} "), (masked.text, out.text)
 
 
 def test_a_hyphen_left_outside_the_slot_makes_a_compound_not_a_clause(extractor):

@@ -13,7 +13,9 @@ from relguard.rewrite.verbs import Context, clause_start, has_verb
 _QUANTIFIERS = frozenset({"both", "all", "many", "some", "most", "several", "few"})
 _OBJECT_PLURALS = frozenset({"them", "these", "those"})  # "Many of them [REL]": the quantifier is the subject
 #: Tags of the words a noun phrase that opens a clause may have before its head ("The first two members").
-_NOUN_PHRASE = frozenset({"DT", "PDT", "PRP$", "JJ", "JJR", "JJS", "CD", "NN", "NNS", "HYPH", "VBN", "VBG", "POS"})
+_NOUN_PHRASE = frozenset(
+    {"DT", "PDT", "PRP$", "JJ", "JJR", "JJS", "CD", "NN", "NNS", "HYPH", "VBN", "VBG", "POS", "CC"}
+)  # "The men and women of"
 
 
 def plural_before(start: int, c: Context) -> bool:
@@ -24,6 +26,10 @@ def plural_before(start: int, c: Context) -> bool:
     word_start, _, word, tag = before[-1]
     if word.lower() in ("they", "we"):
         return True
+    if word == "," and not has_verb(before[:-1], c):
+        opening = [t for t in before[:-1] if t[2] == ","]
+        if opening and opening[-1] is not before[0]:
+            return plural_before(opening[-1][0], c)  # "These princes, rather than the Mamluks, [were]": the subject's
     if word.lower() in _RELATIVE_WORDS | _OBJECT_PLURALS and len(before) > 1:
         prior = [t for t in before[:-1] if t[2] != ","]
         many = len(prior) > 1 and (prior[-2][2].lower() in _QUANTIFIERS or prior[-2][3] == "CD")
