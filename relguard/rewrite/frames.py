@@ -194,16 +194,12 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
             or before[-2][3].startswith("NN")
             or (before[-2][2] in ('"', "”", ")", "'") and len(before) > 2 and c.mention_ending(before[-3][1]))
         )  # "Their name, "The Exies", [is short for]"
+        closing = word == "," and not has_verb(before[:-1], c) and not _verb_later(end, c)  # the subject's verb next
         if named_before:
-            if (
-                word == ","
-                and not has_verb(before[:-1], c)
-                and apposition_open(before[:-1], c)
-                and not _verb_later(end, c)
-            ):
+            if closing and apposition_open(before[:-1], c):
                 return FINITE  # "Amri, or Dumura Karbi, [is spoken by]": the comma closes an apposition
             return APPOSITION  # "Steve Wozniak, [REL] Apple", "Lester Smith ([REL] Dragon Dice)"
-        if word == "," and not has_verb(before[:-1], c) and subject_aside(before[:-1], c) and not _verb_later(end, c):
+        if closing and subject_aside(before[:-1], c):
             return FINITE  # "Alice Smith, in 1990, [REL] Acme Corp": the comma closes an aside after the subject
         return APPOSITION if has_verb(before, c) else MODIFIER  # "(1856 – 1914), sometimes [using]"
     if lower in RELATIVES and tag in ("WDT", "WP", "IN"):

@@ -168,7 +168,7 @@ def connected_words(
     }  # the tail inside the bracket: "([born] c. 1075) [was a daughter of] El Cid" is no place after a date
     dated |= _after_a_date_in_brackets(masked, numbers) - asides
     neutral.update(dict.fromkeys(dated, ","))  # "([born] 2 July 1961 [in] Toulouse)": "(2 July 1961, Toulouse)"
-    fixed = {n: p for n, p in fixed_prepositions(masked).items() if n in numbers}
+    fixed = fixed_prepositions(masked, numbers)
     neutral.update(fixed)  # "teams such [as] FC Brașov", "in the wake [of] the raid": what the phrase takes
     own = {n: w for n, w in own.items() if n not in asides | dated | fixed.keys()}
     if any(n not in neutral and n not in own for n in numbers):

@@ -7,15 +7,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relguard.rewrite.phrases import RELATIVES, Token
+from relguard.rewrite.phrases import NOUN_PHRASE_TAGS, RELATIVES, Token
 from relguard.rewrite.verbs import Context, clause_start, has_verb
 
 _QUANTIFIERS = frozenset({"both", "all", "many", "some", "most", "several", "few"})
 _OBJECT_PLURALS = frozenset({"them", "these", "those"})  # "Many of them [REL]": the quantifier is the subject
 #: Tags of the words a noun phrase that opens a clause may have before its head ("The first two members").
-_NOUN_PHRASE = frozenset(
-    {"DT", "PDT", "PRP$", "JJ", "JJR", "JJS", "CD", "NN", "NNS", "HYPH", "VBN", "VBG", "POS", "CC"}
-)  # "The men and women of"
+_NOUN_PHRASE = NOUN_PHRASE_TAGS | {"VBN", "VBG", "CC"}  # "The leading members", "The men and women of"
 
 
 def plural_before(start: int, c: Context) -> bool:

@@ -11,6 +11,9 @@ from collections.abc import Sequence
 
 Token = tuple[int, int, str, str]
 RELATIVES = frozenset({"who", "which", "that", "whom", "where"})
+#: Tags of the words of a common noun phrase: its article or possessive, adjectives, numbers and nouns ("The first two
+#: members", "Their online site"); the readers that need more add to it.
+NOUN_PHRASE_TAGS = frozenset({"DT", "PDT", "PRP$", "JJ", "JJR", "JJS", "CD", "NN", "NNS", "HYPH", "POS"})
 #: Adverbs of two words whose first is a preposition the tagger reads as one ("was at first [named]": not the
 #: noun "at first [organization that]").
 ADVERB_PHRASES = frozenset(

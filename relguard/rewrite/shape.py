@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from relguard.extract.regions import DETERMINER_BEFORE
 from relguard.rewrite.mask import MaskedDocument, Slot, prints_own
@@ -162,11 +162,7 @@ def after_fixed_phrase(masked: MaskedDocument) -> set[int]:
     return {
         slot.sentence
         for number, slot in enumerate(masked.slots)
-        if number not in own
-        and (
-            _FIXED_PHRASE.search(masked.text[max(0, slot.start - 40) : slot.start])
-            or _FIXED_ADVERB.search(masked.text[max(0, slot.start - 16) : slot.start])
-        )
+        if number not in own and _fixed_phrase(masked.text[max(0, slot.start - 40) : slot.start])
     }
 
 
@@ -176,15 +172,16 @@ def connector_only(masked: MaskedDocument) -> set[int]:
     return dated_asides(masked) | set(fixed_prepositions(masked))
 
 
-def fixed_prepositions(masked: MaskedDocument) -> dict[int, str]:
+def fixed_prepositions(masked: MaskedDocument, numbers: Iterable[int] | None = None) -> dict[int, str]:
     """The preposition a fixed phrase right before a slot takes ("in front [of]", "such [as]", "in the wake [of]",
     "according [to]"), per slot that is a whole expression (no parts): no drawn fill reads there, and that
     preposition reads there whatever the slot held. It is a function of the masked text (the phrase is outside
     the slot), so it says nothing of the original relation; the drawn relation is stated after the sentence
-    (:mod:`relguard.rewrite.neutral`)."""
+    (:mod:`relguard.rewrite.neutral`). ``numbers``: only these slots (one sentence's), not the document's."""
     found: dict[int, str] = {}
     heads = {s.head for s in masked.slots}
-    for number, slot in enumerate(masked.slots):
+    for number in range(len(masked.slots)) if numbers is None else numbers:
+        slot = masked.slots[number]
         if slot.role or slot.head >= 0 or number in heads:
             continue
         preposition = preposition_after(masked.text[max(0, slot.start - 40) : slot.start])
@@ -196,10 +193,15 @@ def fixed_prepositions(masked: MaskedDocument) -> dict[int, str]:
 def preposition_after(before: str) -> str | None:
     """The preposition the fixed phrase that ``before`` ends with asks for, or None (:func:`fixed_prepositions`;
     the leak scan excuses an original that was that word)."""
-    match = _FIXED_PHRASE.search(before) or _FIXED_ADVERB.search(before[-16:])
+    match = _fixed_phrase(before)
     if match is None:
         return None
     return _FIXED_TAKES.get(match.group().split()[-1].lower(), "of" if match.re is _FIXED_PHRASE else None)
+
+
+def _fixed_phrase(before: str) -> re.Match[str] | None:
+    """The fixed phrase (a noun of one, or a word that makes one) that ``before`` ends with, if any."""
+    return _FIXED_PHRASE.search(before) or _FIXED_ADVERB.search(before[-16:])
 
 
 def gapped(masked: MaskedDocument, texts: Mapping[int, str]) -> set[int]:

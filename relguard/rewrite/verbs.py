@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from relguard.extract.regions import DETERMINER_BEFORE
-from relguard.rewrite.phrases import RELATIVES, Token
+from relguard.rewrite.phrases import NOUN_PHRASE_TAGS, RELATIVES, Token
 from relguard.rewrite.tagging import Tagged
 from relguard.wordlist import words
 
@@ -23,8 +23,8 @@ COPULA_WORDS = words(
 CONJUNCTIONS = frozenset({"and", "or", "but", "nor", "then", "yet"})
 #: Marks that end a clause: after one, the slot opens a new clause.
 _CLAUSE_MARKS = frozenset({";", ":", "—", "–", "(", ")"})
-#: Tags of a noun phrase's words ("Their online site", "The first two members").
-_PHRASE = frozenset({"DT", "PDT", "PRP$", "JJ", "JJR", "JJS", "CD", "NN", "NNS", "NNP", "NNPS", "HYPH", "POS"})
+#: Tags of a noun phrase's words, names among them ("Their online site", "The Acme board").
+_PHRASE = NOUN_PHRASE_TAGS | {"NNP", "NNPS"}
 #: Words that open a subordinate or relative clause: the clause before has ended.
 _SUBORDINATORS = words(
     """which who whom whose where when while although though because since after before if until whereas unless
