@@ -228,6 +228,13 @@ NEGATIVE = [
     # French, and that succeeded Josef von Sternberg", "for writer Nicholas Meyer, it defeated Denis Sanders")
     ("The film starred Tom Reed, Carl Hahn and Eve Stone, and was directed by Ann Berg.", ("Tom Reed", "Ann Berg")),
     ("The first film venture for writer Tom Reed, it was directed by Ann Berg.", ("Tom Reed", "Ann Berg")),
+    # a verb below the path's top whose subject is a common noun is a third party's clause, relating neither name
+    # (Re-DocRED development: "impressed Brezhnev to such an extent that Western commentators [believed] that
+    # Kulakov would become" read "commentators associated with that Kulakov")
+    (
+        "Ann Berg impressed Tom Reed to such an extent that critics believed that Carl Hahn would become his heir.",
+        ("Tom Reed", "Carl Hahn"),
+    ),
     # self-relation after alias merging (Microsoft = Microsoft Corp.)
     ("Microsoft acquired Microsoft Corp.", ("Microsoft Corp", "Microsoft Corp")),
     # another name for the same entity is an alias, not a relation

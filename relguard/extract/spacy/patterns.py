@@ -147,6 +147,8 @@ class SentenceRelations(NounRules, SpanCutter):
                 inner = [t for t in inner if t.i != lca.i]
         if any(_second_subject(t, path) for t in inner):
             return None  # "The first film of X, it was directed by Y": the verb's subject is "it", not X's phrase
+        if any(_someone_elses_clause(t, path, lca) for t in inner):
+            return None  # "impressed X so much that commentators believed that Y would": the verb is theirs
         described: set[int] = set()
         for end in (path[0], path[-1]):
             noun = end.head
@@ -363,6 +365,15 @@ def _second_subject(tok: Token, path: list[Token]) -> bool:
     for a subject ("The first film venture for X, it was directed by Y")."""
     subjects = [c for c in tok.children if c.dep_ in _SUBJECTS]
     return len(subjects) > 1 and any(c in path for c in subjects) and not all(c in path for c in subjects)
+
+
+def _someone_elses_clause(tok: Token, path: list[Token], lca: Token) -> bool:
+    """Whether the path passes through a verb below its top whose subject is a common noun off the path: the
+    clause says what a third party did or thought ("to such an extent that commentators [believed] that Y would",
+    "in Paris, where her father [worked] for Acme"), which relates neither name to the other."""
+    if tok.i == lca.i or tok.pos_ not in ("VERB", "AUX"):
+        return False
+    return any(c.dep_ in _SUBJECTS and c.pos_ == "NOUN" and c not in path for c in tok.children)
 
 
 def _hyphen_joined(doc, tok: Token, sent: Span) -> Iterable[Token]:
