@@ -345,6 +345,20 @@ def test_a_kind_alone_is_no_name_and_a_list_the_ner_ran_together_is_two(extracto
     assert "SSDC, Inc" in drawn_types(extractor, "SSDC, Inc. is based in Rochester, New York.")
 
 
+def test_a_country_before_national_team_names_the_team_a_body(extractor):
+    """Re-DocRED development reading at c158f4e: "her debut for the Netherlands national team" made the country the
+    pair's end, drawn "She was a citizen of the Netherlands national team". The team's words are the name's own;
+    the country alone keeps its kind."""
+    text = (
+        "Anna Vos made her debut for the Netherlands national team in 2003. Marta Silva scored for the Brazil "
+        "women's national team. Anna Vos later moved to the Netherlands."
+    )
+    types = drawn_types(extractor, text)
+    assert types.get("Netherlands national team") == "ORG", types
+    assert types.get("Brazil women's national team") == "ORG", types
+    assert types.get("Netherlands") == "GPE", types
+
+
 def test_a_string_without_a_letter_is_no_name(extractor):
     """HotpotQA development paragraphs 600–799 ("Demographics of New Zealand"): the NER took the markup
     "/1000000" for a nationality, and its slot turned "people living in New Zealand" into "people live in"."""

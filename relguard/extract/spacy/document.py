@@ -21,7 +21,7 @@ from relguard.extract.spacy.entities import EntityResolution
 from relguard.extract.spacy.modifiers import positioned
 from relguard.extract.spacy.patterns import SentenceRelations
 from relguard.extract.spacy.spelled import name_runs, role_word, spelled_labels
-from relguard.extract.spacy.titles import broken_at, hyphen_glued, no_name, place_shape, quoted_titles
+from relguard.extract.spacy.titles import broken_at, hyphen_glued, no_name, place_shape, quoted_titles, team_end
 from relguard.types import (
     ENTITY_TYPES,
     Document,
@@ -245,7 +245,12 @@ class DocumentState(EntityResolution, Coreference):
                 end -= 1
             if start >= end or self.sent_of[start] < 0 or doc[start].is_punct or no_name(doc[start:end]):
                 continue
-            found.append((start, end, ent.label_))
+            label = ent.label_
+            if label in ("GPE", "NORP", "LOC") and (
+                team := team_end(doc, end, self.sent_spans[self.sent_of[start]].end)
+            ):
+                end, label = team, "ORG"  # "the Netherlands national team": a body, not the country
+            found.append((start, end, label))
         found, self.described = (found, []) if self.strict else with_described_works(doc, self.sent_spans, found)
         for start, end, label in sorted(found):
             self._add_mention(start, end, -1)

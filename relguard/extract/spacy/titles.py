@@ -66,6 +66,28 @@ def broken_at(doc: Doc, i: int, end: int) -> bool:
     return after.is_title and after.lower_.strip(".") not in lex.ORG_SUFFIXES and "." not in after.text
 
 
+_TEAM_WORDS = frozenset({"team", "side", "squad", "xi"})
+_TEAM_SEXES = frozenset({"men", "women", "boys", "girls"})
+
+
+def team_end(doc: Doc, end: int, limit: int) -> int | None:
+    """The end of "X national team" after a place or nationality that ends at ``end`` ("the Netherlands
+    [national team]", "the Turkish [national football team]", "Brazil women's [national team]"), or None: the
+    name is the team's, a body, not the country. It reads the name's own words only ("national", at most two
+    lower-case words, a team's head noun); none of them can be a relation's, which lies between two names."""
+    i = end
+    if i + 1 < limit and doc[i].lower_ in _TEAM_SEXES and doc[i + 1].tag_ == "POS":
+        i += 2
+    if i >= limit or doc[i].lower_ != "national":
+        return None
+    for j in range(i + 1, min(i + 4, limit)):
+        if doc[j].lower_ in _TEAM_WORDS:
+            return j + 1
+        if not (doc[j].is_alpha and doc[j].is_lower):
+            return None
+    return None
+
+
 def hyphen_glued(doc: Doc, start: int, end: int) -> bool:
     """Whether the name ``doc[start:end]`` ends in a lower-case word glued by a hyphen to a capitalized one: a
     given name's second syllable ("Jung Eun-ji", "Lee Se-young"), not a verb's prefix the NER took in ("Omar
