@@ -47,6 +47,10 @@ CASES = [
      "Ann Wu is a critic. She said Tom Lee criticized Vogue."),
     # the verb of its clause: a finite verb, the slot holding the whole expression (auxiliaries, agent "by")
     ("Acme Corp is sponsored by Globex Inc.", FINITE, "acquired", "Acme Corp acquired Globex Inc."),
+    # a relative clause inside the opening phrase ends at its comma: the name after it is the subject (Re-DocRED
+    # development: "In a career that spanned 12 years, Astle [played] 81 Tests" read "Astle associated with")
+    ("In a career that spanned 12 years, Alice Smith joined Acme Corp.", FINITE, "leads",
+     "In a career that spanned 12 years, Alice Smith led Acme Corp."),
     # an adverb that opens the clause stays, and "later" tells the past where no other verb does
     ("Alice Smith later joined Acme Corp.", FINITE, "leads", "Alice Smith later led Acme Corp."),
     # the description stays ("a racing video game"); the slot after it is a participle

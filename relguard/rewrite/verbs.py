@@ -70,7 +70,7 @@ def clause_start(words: Sequence[Token], c: Context) -> int:
         elif word in _CLAUSE_MARKS:
             start, subordinate = number + 1, False
         elif tag in ("WDT", "WP", "WP$", "WRB") or (lower in _SUBORDINATORS and tag in ("IN", "WRB")):
-            start, subordinate = number, tag in ("WRB", "IN")
+            start, subordinate = number, tag in ("WRB", "IN") or _in_opening_phrase(words, number)
         elif lower == "but" and tag == "CC" and _verb_and_no_not(words[start:number], c):
             start, subordinate = number + 1, False  # "will remain a company but Outright Distribution [REL]"
         elif word == "," and subordinate and number + 1 < len(words):
@@ -86,6 +86,19 @@ def clause_start(words: Sequence[Token], c: Context) -> int:
             if opens_verb or (not listed and verb):
                 start = number + 1  # ", and was honored"; "X was unsuccessful, and Y [returned]"
     return start
+
+
+def _in_opening_phrase(words: Sequence[Token], number: int) -> bool:
+    """Whether word ``number`` (a relative pronoun) is inside the prepositional phrase that opens the sentence, no
+    comma yet: "In a career that spanned 12 years, Astle [REL]": the comma that closes the phrase opens the main
+    clause, as after a subordinate clause."""
+    first = words[0] if words else None
+    return (
+        first is not None
+        and first[3] == "IN"
+        and first[2].lower() not in _SUBORDINATORS
+        and not any(t[2] == "," for t in words[:number])
+    )
 
 
 def _verb_and_no_not(segment: Sequence[Token], c: Context) -> bool:
