@@ -239,6 +239,9 @@ NEGATIVE = [
     ("Microsoft acquired Microsoft Corp.", ("Microsoft Corp", "Microsoft Corp")),
     # another name for the same entity is an alias, not a relation
     ("Rakim Mayers, better known by his stage name ASAP Rocky, is a rapper.", ("Rakim Mayers", "ASAP Rocky")),
+    # so is a birth name (development readings: "Bonnie Tyler (born Gaynor Hopkins; 8 June 1951)" read "(the
+    # promoter of Gaynor Hopkins; 8 June 1951)")
+    ("Bonnie Tyler (born Gaynor Hopkins; 8 June 1951) is a Welsh singer.", ("Bonnie Tyler", "Gaynor Hopkins")),
     # "like" compares or exemplifies, it relates nothing ("funded_like")
     (
         "The senator sponsored the Community Health Access Act, which funds clinics like Harbor Street.",

@@ -279,7 +279,14 @@ class SentenceRelations(NounRules, SpanCutter):
             return None
         if _names_an_alias(predicate.split("_")):
             return None  # "better known by his stage name", "stylized as": another name, not a relation
+        if predicate in lex.BIRTH_NAME_WORDS and self._name_follows(max(t.i for t in expression), b):
+            return None  # "Bonnie Tyler (born Gaynor Hopkins; 1951)": her birth name
         return predicate
+
+    def _name_follows(self, i: int, mention: int) -> bool:
+        """Whether ``mention`` starts right after token ``i``, quotes aside."""
+        start = self.s.mentions[mention][0]
+        return i < start and all(t.is_punct for t in self.doc[i + 1 : start])
 
 
 def _one_preposition_per_run(words: list[str]) -> list[str]:
