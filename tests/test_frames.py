@@ -47,6 +47,11 @@ CASES = [
      "Ann Wu is a critic. She said Tom Lee criticized Vogue."),
     # the verb of its clause: a finite verb, the slot holding the whole expression (auxiliaries, agent "by")
     ("Acme Corp is sponsored by Globex Inc.", FINITE, "acquired", "Acme Corp acquired Globex Inc."),
+    # a noun a name qualifies stays in the text before a preposition, and a modifier after it is the name's
+    # (Re-DocRED development: "the Great Belt [strait between] the Danish islands" lost "strait"; HotpotQA
+    # development: "the Carbery division [of] Cork GAA" read "division associated with")
+    ("The club plays in the Carbery division of Cork GAA.", MODIFIER, "named_after",
+     "The club plays in the Carbery division named after Cork GAA."),
     # a relative clause inside the opening phrase ends at its comma: the name after it is the subject (Re-DocRED
     # development: "In a career that spanned 12 years, Astle [played] 81 Tests" read "Astle associated with")
     ("In a career that spanned 12 years, Alice Smith joined Acme Corp.", FINITE, "leads",

@@ -67,7 +67,7 @@ def off_subject(
         start = masked.sentences[slot.sentence][0]
         before = masked.text[start : slot.start]
         stripped = before.rstrip(" ,(")  # "Lester Smith ([REL]": the aside is the name's
-        if start + len(stripped) in ends or COORDINATED.search(stripped + " "):
+        if start + len(stripped) in ends or COORDINATED.search(stripped + " ") or _name_noun(masked, start, slot):
             continue
         copulas = list(_COPULA_BEFORE.finditer(before))
         if copulas:
@@ -79,6 +79,19 @@ def off_subject(
                 continue
         found.add(slot.sentence)
     return found
+
+
+def _name_noun(masked: MaskedDocument, start: int, slot: Slot) -> bool:
+    """Whether the slot follows a lower-case noun that the name right before it qualifies ("the Great Belt
+    [strait]", "Hanna-Barbera's Space Age [counterpart]"): the noun is what the name is, its description, which a
+    widened slot leaves in the text (:func:`~relguard.extract.spacy.modifiers.name_heads`)."""
+    before = _named_within(masked, start, slot.start)
+    if not before:
+        return False
+    first, last, kind = max(before, key=lambda m: m[1])
+    if kind in ("NORP", "LANGUAGE") or not masked.text[first : first + 1].isupper():
+        return False  # "the Tamil [audience]": an adjective's noun; "her [relationships]": a pronoun's
+    return _NAME_NOUN.fullmatch(masked.text, last, slot.start) is not None
 
 
 def _off_the_name(masked: MaskedDocument, slot: Slot) -> bool:
@@ -108,6 +121,8 @@ def _off_the_name(masked: MaskedDocument, slot: Slot) -> bool:
     return _inside_the_subject(masked, slot)
 
 
+#: One or two lower-case nouns right after a name, up to a modifier slot: " strait ", " member station ".
+_NAME_NOUN = re.compile(r" (?:[a-z][a-z-]* )?[a-z][a-z-]* ?")
 #: The lower-case words a nationality qualifies, up to a verb slot: " edition ", " first edition ".
 _MODIFIED_NOUN = re.compile(r"\s+(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*\s*")
 #: The noun a possessive pronoun owns, up to a verb slot: " work ", " offices ", " most prominent TV roles ".
