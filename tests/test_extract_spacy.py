@@ -239,6 +239,12 @@ NEGATIVE = [
     ("Microsoft acquired Microsoft Corp.", ("Microsoft Corp", "Microsoft Corp")),
     # another name for the same entity is an alias, not a relation
     ("Rakim Mayers, better known by his stage name ASAP Rocky, is a rapper.", ("Rakim Mayers", "ASAP Rocky")),
+    # and "known in X as" another name (2Wiki development: "known in the United States as Victor Seastrom" read
+    # "in the United States of Victor Seastrom")
+    (
+        "Victor Sjöström, sometimes known in the United States as Victor Seastrom, was a Swedish director.",
+        ("United States", "Victor Seastrom"),
+    ),
     # so is a birth name (development readings: "Bonnie Tyler (born Gaynor Hopkins; 8 June 1951)" read "(the
     # promoter of Gaynor Hopkins; 8 June 1951)")
     ("Bonnie Tyler (born Gaynor Hopkins; 8 June 1951) is a Welsh singer.", ("Bonnie Tyler", "Gaynor Hopkins")),

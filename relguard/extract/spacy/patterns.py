@@ -311,13 +311,16 @@ _PREPOSITIONS = lex.words(
 
 def _names_an_alias(words: list[str]) -> bool:
     """Whether the predicate gives another name: an alias word, except "known" with a complement that is not a
-    name ("known for founding Acme" is a relation, "known as"/"known by" an alias)."""
+    name ("known for founding Acme" is a relation; "known as", "known by", "known in X as" an alias)."""
     for n, word in enumerate(words):
         if word not in lex.ALIAS_WORDS:
             continue
         following = words[n + 1] if n + 1 < len(words) else ""
+        later = words[n + 1 :]
         if word != "known" or following in ("", "as", "by", "under"):
             return True
+        if "as" in later and all(w in _PREPOSITIONS for w in later[: later.index("as")]):
+            return True  # "known in the United States as Victor Seastrom"; not "known for his role as" a part
     return False
 
 
