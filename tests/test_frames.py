@@ -47,6 +47,10 @@ CASES = [
      "Ann Wu is a critic. She said Tom Lee criticized Vogue."),
     # the verb of its clause: a finite verb, the slot holding the whole expression (auxiliaries, agent "by")
     ("Acme Corp is sponsored by Globex Inc.", FINITE, "acquired", "Acme Corp acquired Globex Inc."),
+    # a slot between two mentions of the object reads from the subject, as the verb it is coordinated with (2Wiki
+    # development: "directed by Kat Coiro and [co-written by] Coiro" read "and censored Coiro")
+    ("Life Happens is a comedy film directed by Kat Coiro and co-written by Coiro and Krysten Ritter.", MODIFIER,
+     "adapted_by", "Life Happens is a comedy film by Kat Coiro and by Coiro and Krysten Ritter."),
     # a noun a name qualifies stays in the text before a preposition, and a modifier after it is the name's
     # (Re-DocRED development: "the Great Belt [strait between] the Danish islands" lost "strait"; HotpotQA
     # development: "the Carbery division [of] Cork GAA" read "division associated with")

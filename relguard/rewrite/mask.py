@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -119,7 +120,9 @@ def mask(extraction: DocumentExtraction, group_index: Mapping[PairKey, int]) -> 
                 region.sentence,
                 new_start + len(pad),
                 new_start + len(token) - len(pad),
-                _inverted(table.mentions, region, groups[0], group_index),
+                _inverted(
+                    table.mentions, region, groups[0], group_index, after_and=bool(_AND.search(text, 0, region.start))
+                ),
                 region.role,
                 region.head,
                 (region.start, region.end),
@@ -156,6 +159,10 @@ def mask(extraction: DocumentExtraction, group_index: Mapping[PairKey, int]) -> 
     )
 
 
+#: A conjunction right before a slot: the verb it opens is coordinated with one before it.
+_AND = re.compile(r"\b(?:and|or)\s*$")
+
+
 def _groups(region: SlotRegion, group_index: Mapping[PairKey, int]) -> tuple[int, ...]:
     """The region's groups by index, the one named nearest first (then by index)."""
     ranked = sorted((distance, group_index[key]) for key, distance in region.pairs.items())
@@ -163,7 +170,14 @@ def _groups(region: SlotRegion, group_index: Mapping[PairKey, int]) -> tuple[int
     return (primary, *sorted({index for _, index in ranked} - {primary}))
 
 
-def _inverted(mentions: MentionTable, region: SlotRegion, primary: int, group_index: Mapping[PairKey, int]) -> bool:
+def _inverted(
+    mentions: MentionTable,
+    region: SlotRegion,
+    primary: int,
+    group_index: Mapping[PairKey, int],
+    *,
+    after_and: bool = False,
+) -> bool:
     """The slot reads from the object: the mention right before it is the object's, not the subject's.
 
     Extractors put the subject first (the entity named first in the sentence), so a slot between the two reads
@@ -179,4 +193,7 @@ def _inverted(mentions: MentionTable, region: SlotRegion, primary: int, group_in
     before_object = [s for s in obj if s < region.start]
     if not before_object:
         return False
+    after = [s for s in subject + obj if s >= region.end]
+    if after_and and before_subject and after and min(after) in obj:
+        return False  # "directed by Kat Coiro and [co-written by] Coiro": the object again, the verb the subject's
     return not before_subject or max(before_object) > max(before_subject)

@@ -261,6 +261,8 @@ class FormVerbalizer:
             if noun:
                 return f"the {noun}"
             headed = _headed(finite, type_pair, inverted=inverted)
+            if headed.split()[0] == "one":
+                return None  # "is a Gaelic football and a one that overshadowed" (development reading)
             return f"{indefinite_article(headed)} {headed}"  # "an organization that", "a person who"
         if frame == fr.APPOSITION:
             if noun and not place.has_tail:
