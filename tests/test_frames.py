@@ -589,16 +589,17 @@ def test_an_emptied_aside_before_a_date_and_a_place_keeps_one_comma_and_no_blank
 
 
 def test_a_relative_clause_right_after_the_name_that_closes_another_is_kept_as_the_last_try(extractor):
-    """ "Studio 92 [in] Canada [by] Norm Barker": after each noun phrase the drawn predicate's preposition ("of
-    Canada of Norm Barker"): awkward, kept in place rather than restated. A bare "by" reads only after what is made
-    (a work, a building), not after a place ("Canada by Norm Barker"): the participle there."""
+    """ "Studio 92 [in] Canada [by] Norm Barker": after each name a relative clause, kept in place rather than
+    restated (a bare "of" after a name, "Studio 92 of Canada of Norm Barker", reads as its owner). A bare "by"
+    reads only after what is made (a work, a building), not after a place ("Canada by Norm Barker"): the
+    participle there."""
     text = "The other six tracks were recorded at Studio 92 in Canada by Norm Barker and Richard Uglow. The end."
     _, masked, _, out = release(extractor, text, "capital_of")
     assert masked.text.count("[REL_") == 2, masked.text
-    assert (
-        out.text
-        == "The other six tracks were recorded at Studio 92 of Canada of Norm Barker and Richard Uglow. The end."
-    )
+    assert out.text == (
+        "The other six tracks were recorded at Studio 92 that was the capital of Canada that was the capital of "
+        "Norm Barker and Richard Uglow. The end."
+    ), out.text
     assert out.restated_sentences == ()
     _, _, _, out = release(extractor, text, "owned_by")
     assert out.text == (
@@ -648,6 +649,18 @@ def test_a_role_noun_between_two_names_only_names_a_person_of_a_body_or_place():
     assert VERBALIZE("employs", ("ORG", "PERSON"), Place(ROLE)) == "employee"
     assert VERBALIZE("died_in", ("PERSON", "GPE"), Place(ROLE, person=True)) == ", who died in"
     assert VERBALIZE("friend_of", ("PERSON", "PERSON"), Place(ROLE, person=True)) == ", who is a friend of"
+
+
+def test_a_bare_of_reads_after_a_noun_but_not_after_a_name():
+    """From the development readings at c158f4e: "made 222 against England [in] Christchurch" read "England of
+    Christchurch", "Sacramento [between] Counting Crows tours" read "Sacramento of": after a name a bare "of" reads
+    as the name's owner. After a noun it is the relation's preposition ("a member of X")."""
+    from relguard.rewrite.verbalize import Place, Styled
+
+    preposition = Styled(VERBALIZE, "preposition")
+    assert preposition("member_of", ("PERSON", "ORG"), Place(MODIFIER)) == "of"
+    after_a_name = preposition("member_of", ("PERSON", "ORG"), Place(MODIFIER, kind_before="PERSON"))
+    assert after_a_name != "of" and "of" in after_a_name, after_a_name
 
 
 def test_a_clause_closed_after_a_name_takes_no_second_comma_before_a_fill_that_opens_with_one():

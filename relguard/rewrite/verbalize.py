@@ -304,7 +304,8 @@ class FormVerbalizer:
 STYLES = ("preposition", "own", "relative")
 _PREPOSITION_FRAMES = frozenset({fr.MODIFIER, fr.COMMA})
 #: The prepositions that alone, after a noun, read as a relation to the name after ("a film by X", "a river in
-#: X"); others need the noun to govern them ("a film to X", "a church to X").
+#: X"); others need the noun to govern them ("a film to X", "a church to X"). After a name, "of" reads as the
+#: name's owner, no relation ("England of Christchurch", "Sacramento of Counting Crows tours": development readings).
 _AFTER_A_NOUN = frozenset({"by", "in", "of", "from", "with", "for", "at", "on", "near", "within"})
 #: The prepositions that read in place of the comma between two places ("Albany [in] New York"); "Albany of New
 #: York" and "Albany from New York" do not (after another name "World Cup [by] Egypt" does).
@@ -333,7 +334,15 @@ class Styled:
             chain = place.frame != fr.COMMA or not set(coarse_pair(type_pair)) <= _PLACES or closing in _ALONG_A_CHAIN
             maker = coarse_type(place.kind_before or type_pair[1 if place.inverted else 0])
             made = maker in _MADE_BY or closing != "by"
-            if closing in _AFTER_A_NOUN and chain and made and not place.preposition_after and not place.has_tail:
+            owned = closing == "of" and place.kind_before is not None and place.frame == fr.MODIFIER
+            if (
+                closing in _AFTER_A_NOUN
+                and chain
+                and made
+                and not owned
+                and not place.preposition_after
+                and not place.has_tail
+            ):
                 return closing
         if self.style == "relative" and place.frame == fr.MODIFIER and own and not RELATIVE.match(own):
             finite = self.base.finite(predicate, type_pair, inverted=place.inverted)
