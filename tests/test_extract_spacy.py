@@ -245,6 +245,13 @@ NEGATIVE = [
         "Victor Sjöström, sometimes known in the United States as Victor Seastrom, was a Swedish director.",
         ("United States", "Victor Seastrom"),
     ),
+    # and a name that the noun "name" gives (Re-DocRED development: "the SmackDown brand under the ring name Naomi"
+    # read "brand owned by the ring name Naomi"); "takes its name from X" stays a relation
+    (
+        "Trinity Fatu is an American wrestler signed to WWE, performing on the SmackDown brand under the ring name "
+        "Naomi.",
+        ("WWE", "Naomi"),
+    ),
     # so is a birth name (development readings: "Bonnie Tyler (born Gaynor Hopkins; 8 June 1951)" read "(the
     # promoter of Gaynor Hopkins; 8 June 1951)")
     ("Bonnie Tyler (born Gaynor Hopkins; 8 June 1951) is a Welsh singer.", ("Bonnie Tyler", "Gaynor Hopkins")),

@@ -145,6 +145,8 @@ class SentenceRelations(NounRules, SpanCutter):
                 if other is not None and child.dep_ == "conj" and other.dep_ not in _SUBJECTS:
                     return None  # the carrier's object is not the next verb's subject ("starred X and was directed by")
                 inner = [t for t in inner if t.i != lca.i]
+        if len(path) > 2 and (_named_as(path[1], path[0]) or _named_as(path[-2], path[-1])):
+            return None  # "wrote under the pen name Mark Twain", "the ring name Naomi": another name, an alias
         if any(_second_subject(t, path) for t in inner):
             return None  # "The first film of X, it was directed by Y": the verb's subject is "it", not X's phrase
         if any(_someone_elses_clause(t, path, lca) for t in inner):
@@ -384,6 +386,16 @@ def _someone_elses_clause(tok: Token, path: list[Token], lca: Token) -> bool:
     if tok.i == lca.i or tok.pos_ not in ("VERB", "AUX"):
         return False
     return any(c.dep_ in _SUBJECTS and c.pos_ == "NOUN" and c not in path for c in tok.children)
+
+
+def _named_as(noun: Token, name: Token) -> bool:
+    """Whether ``name`` is what the noun "name" next to it on the path says ("the ring name Naomi", "his pen name
+    Mark Twain"), not a name its preposition leads to ("takes its name from X" is a relation)."""
+    if noun.lemma_.lower() != "name" or noun.pos_ != "NOUN":
+        return False
+    return (name.head.i == noun.i and name.dep_ in ("appos", "compound", "nmod")) or (
+        noun.head.i == name.i and noun.dep_ in ("compound", "nmod", "appos")
+    )
 
 
 def _hyphen_joined(doc, tok: Token, sent: Span) -> Iterable[Token]:
