@@ -21,7 +21,7 @@ from relguard.extract.spacy.entities import EntityResolution
 from relguard.extract.spacy.modifiers import positioned
 from relguard.extract.spacy.patterns import SentenceRelations
 from relguard.extract.spacy.spelled import name_runs, role_word, spelled_labels
-from relguard.extract.spacy.titles import broken_at, hyphen_glued, no_name, place_shape, quoted_titles, team_end
+from relguard.extract.spacy.titles import as_team, broken_at, hyphen_glued, no_name, place_shape, quoted_titles
 from relguard.types import (
     ENTITY_TYPES,
     Document,
@@ -245,11 +245,7 @@ class DocumentState(EntityResolution, Coreference):
                 end -= 1
             if start >= end or self.sent_of[start] < 0 or doc[start].is_punct or no_name(doc[start:end]):
                 continue
-            label = ent.label_
-            if label in ("GPE", "NORP", "LOC") and (
-                team := team_end(doc, end, self.sent_spans[self.sent_of[start]].end)
-            ):
-                end, label = team, "ORG"  # "the Netherlands national team": a body, not the country
+            end, label = as_team(doc, end, ent.label_, self.sent_spans[self.sent_of[start]].end)
             found.append((start, end, label))
         found, self.described = (found, []) if self.strict else with_described_works(doc, self.sent_spans, found)
         for start, end, label in sorted(found):

@@ -30,11 +30,7 @@ from relguard.extract.spacy.juxtaposed import juxtaposed, juxtaposed_predicate
 from relguard.extract.spacy.nouns import NounRules
 from relguard.extract.spacy.parsed import ParsedDocument
 from relguard.extract.spacy.spans import SpanCutter
-from relguard.extract.spacy.wordclass import (
-    bearing,
-    hedge,
-    noun_part,
-)
+from relguard.extract.spacy.wordclass import SUBJECTS, bearing, hedge, named_as, noun_part, someone_elses_clause
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -52,7 +48,6 @@ MAX_MENTIONS = 24
 #: Links from a word to a clause it heads; the word above may only carry the subject into that clause.
 CARRIER_LINKS = frozenset({"conj", "ccomp", "advcl", "parataxis"})
 _OWN_COMPLEMENTS = frozenset({"dobj", "attr", "prep", "agent", "dative", "oprd", "acomp", "pobj"})
-_SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "expl"})
 _VERB_PARTS = frozenset({"aux", "auxpass", "neg", "prt"})
 _MODIFIER_DEPS = frozenset({"amod", "compound", "nmod", "nummod"})
 
@@ -142,14 +137,14 @@ class SentenceRelations(NounRules, SpanCutter):
             if self._carrier(lca, child, a, b):
                 if other is not None and self.ment_of[other.i] not in (a, b):
                     return None  # the other name hangs on the carrier's own adjunct ("based in Berlin and founded by")
-                if other is not None and child.dep_ == "conj" and other.dep_ not in _SUBJECTS:
+                if other is not None and child.dep_ == "conj" and other.dep_ not in SUBJECTS:
                     return None  # the carrier's object is not the next verb's subject ("starred X and was directed by")
                 inner = [t for t in inner if t.i != lca.i]
-        if len(path) > 2 and (_named_as(path[1], path[0]) or _named_as(path[-2], path[-1])):
+        if len(path) > 2 and (named_as(path[1], path[0]) or named_as(path[-2], path[-1])):
             return None  # "wrote under the pen name Mark Twain", "the ring name Naomi": another name, an alias
         if any(_second_subject(t, path) for t in inner):
             return None  # "The first film of X, it was directed by Y": the verb's subject is "it", not X's phrase
-        if any(_someone_elses_clause(t, path, lca) for t in inner):
+        if any(someone_elses_clause(t, path, lca) for t in inner):
             return None  # "impressed X so much that commentators believed that Y would": the verb is theirs
         described: set[int] = set()
         for end in (path[0], path[-1]):
@@ -346,7 +341,7 @@ def _relativizer(tok: Token, verb: Token) -> bool:
     """The relative pronoun that opens a relative clause's verb ("a game that was created by"): part of the
     expression, since a release fills the slot with its own relative form and a "that" left outside would
     tell a relative wording from a participle ("a game created by")."""
-    return verb.dep_ == "relcl" and tok.i < verb.i and tok.dep_ in _SUBJECTS and tok.tag_ in ("WDT", "WP")
+    return verb.dep_ == "relcl" and tok.i < verb.i and tok.dep_ in SUBJECTS and tok.tag_ in ("WDT", "WP")
 
 
 def _bare(verb: Token, relations: SentenceRelations) -> bool:
@@ -369,33 +364,14 @@ def _thing(tok: Token) -> bool:
 
 
 def _has_subject(tok: Token) -> bool:
-    return any(c.dep_ in _SUBJECTS for c in tok.children)
+    return any(c.dep_ in SUBJECTS for c in tok.children)
 
 
 def _second_subject(tok: Token, path: list[Token]) -> bool:
     """Whether the verb ``tok`` has two subjects, one on the path and one off it: a fronted phrase the parse took
     for a subject ("The first film venture for X, it was directed by Y")."""
-    subjects = [c for c in tok.children if c.dep_ in _SUBJECTS]
+    subjects = [c for c in tok.children if c.dep_ in SUBJECTS]
     return len(subjects) > 1 and any(c in path for c in subjects) and not all(c in path for c in subjects)
-
-
-def _someone_elses_clause(tok: Token, path: list[Token], lca: Token) -> bool:
-    """Whether the path passes through a verb below its top whose subject is a common noun off the path: the
-    clause says what a third party did or thought ("to such an extent that commentators [believed] that Y would",
-    "in Paris, where her father [worked] for Acme"), which relates neither name to the other."""
-    if tok.i == lca.i or tok.pos_ not in ("VERB", "AUX"):
-        return False
-    return any(c.dep_ in _SUBJECTS and c.pos_ == "NOUN" and c not in path for c in tok.children)
-
-
-def _named_as(noun: Token, name: Token) -> bool:
-    """Whether ``name`` is what the noun "name" next to it on the path says ("the ring name Naomi", "his pen name
-    Mark Twain"), not a name its preposition leads to ("takes its name from X" is a relation)."""
-    if noun.lemma_.lower() != "name" or noun.pos_ != "NOUN":
-        return False
-    return (name.head.i == noun.i and name.dep_ in ("appos", "compound", "nmod")) or (
-        noun.head.i == name.i and noun.dep_ in ("compound", "nmod", "appos")
-    )
 
 
 def _hyphen_joined(doc, tok: Token, sent: Span) -> Iterable[Token]:

@@ -70,11 +70,17 @@ _TEAM_WORDS = frozenset({"team", "side", "squad", "xi"})
 _TEAM_SEXES = frozenset({"men", "women", "boys", "girls"})
 
 
-def team_end(doc: Doc, end: int, limit: int) -> int | None:
-    """The end of "X national team" after a place or nationality that ends at ``end`` ("the Netherlands
-    [national team]", "the Turkish [national football team]", "Brazil women's [national team]"), or None: the
-    name is the team's, a body, not the country. It reads the name's own words only ("national", at most two
-    lower-case words, a team's head noun); none of them can be a relation's, which lies between two names."""
+def as_team(doc: Doc, end: int, label: str, limit: int) -> tuple[int, str]:
+    """The end and label of a name the NER labelled ``label`` and ended at ``end``: a place or nationality before
+    "national team" ("the Netherlands [national team]", "the Turkish [national football team]", "Brazil women's
+    [national team]") names the team, a body, not the country (ORG). It reads the name's own words only
+    ("national", at most two lower-case words, a team's head noun); none of them can be a relation's, which lies
+    between two names."""
+    team = _team_end(doc, end, limit) if label in ("GPE", "NORP", "LOC") else None
+    return (team, "ORG") if team else (end, label)
+
+
+def _team_end(doc: Doc, end: int, limit: int) -> int | None:
     i = end
     if i + 1 < limit and doc[i].lower_ in _TEAM_SEXES and doc[i + 1].tag_ == "POS":
         i += 2

@@ -13,6 +13,8 @@ from relguard.extract.spacy import lexicon as lex
 if TYPE_CHECKING:
     from spacy.tokens import Token
 
+#: The dependency labels of a verb's subject.
+SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "expl"})
 #: Parts of speech that can carry a relation.
 BEARING = frozenset({"VERB", "NOUN", "PROPN", "ADJ", "ADP", "NUM"})
 #: Words a span may take between two expression words: they modify the relation, they are not a description.
@@ -60,3 +62,22 @@ def edge(tok: Token) -> bool:
 
 def bearing(tok: Token) -> bool:
     return tok.pos_ in BEARING
+
+
+def someone_elses_clause(tok: Token, path: list[Token], lca: Token) -> bool:
+    """Whether the path passes through a verb below its top whose subject is a common noun off the path: the
+    clause says what a third party did or thought ("to such an extent that commentators [believed] that Y would",
+    "in Paris, where her father [worked] for Acme"), which relates neither name to the other."""
+    if tok.i == lca.i or tok.pos_ not in ("VERB", "AUX"):
+        return False
+    return any(c.dep_ in SUBJECTS and c.pos_ == "NOUN" and c not in path for c in tok.children)
+
+
+def named_as(noun: Token, name: Token) -> bool:
+    """Whether ``name`` is what the noun "name" next to it on the path says ("the ring name Naomi", "his pen name
+    Mark Twain"), not a name its preposition leads to ("takes its name from X" is a relation)."""
+    if noun.lemma_.lower() != "name" or noun.pos_ != "NOUN":
+        return False
+    return (name.head.i == noun.i and name.dep_ in ("appos", "compound", "nmod")) or (
+        noun.head.i == name.i and noun.dep_ in ("compound", "nmod", "appos")
+    )
