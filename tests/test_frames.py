@@ -47,6 +47,10 @@ CASES = [
      "Ann Wu is a critic. She said Tom Lee criticized Vogue."),
     # the verb of its clause: a finite verb, the slot holding the whole expression (auxiliaries, agent "by")
     ("Acme Corp is sponsored by Globex Inc.", FINITE, "acquired", "Acme Corp acquired Globex Inc."),
+    # a word the tagger read as a verb between an article and a noun is the noun phrase's (Re-DocRED development:
+    # "A Mandarin Chinese [cover] version by Coco Lee [has been released in] China" read "Lee supported by China")
+    ("A Mandarin Chinese cover version by Coco Lee has also been released in China.", FINITE, "supported_by",
+     "A Mandarin Chinese cover version by Coco Lee was supported by China."),
     # a slot between two mentions of the object reads from the subject, as the verb it is coordinated with (2Wiki
     # development: "directed by Kat Coiro and [co-written by] Coiro" read "and censored Coiro")
     ("Life Happens is a comedy film directed by Kat Coiro and co-written by Coiro and Krysten Ritter.", MODIFIER,

@@ -177,12 +177,26 @@ def has_verb(before: Sequence[Token], c: Context) -> bool:
     words in parentheses or quotes do not count."""
     clause = before[clause_start(before, c) :]
     low = clause[0][0] if clause else 0
-    for start, _, word, tag in clause:
+    for n, (start, _, word, tag) in enumerate(clause):
         if start in c.hidden or word.lower() in RELATIVES:
             continue
-        if finite_word((start, 0, word, tag)):
+        if finite_word((start, 0, word, tag)) and not _inside_noun_phrase(clause, n):
             return True
     return any(frame in ("finite", "copula") and start >= low for start, frame in c.earlier)
+
+
+_NOUN_PHRASE_INSIDE = frozenset({"JJ", "NNP", "NNPS", "NN", "HYPH", "CD"})
+
+
+def _inside_noun_phrase(clause: Sequence[Token], n: int) -> bool:
+    """Whether word ``n``, tagged a finite verb, stands between an article (its adjectives and names after it) and
+    a noun: a noun the tagger misread ("A Mandarin Chinese [cover] version by Coco Lee [REL]" has no verb yet)."""
+    if n + 1 >= len(clause) or clause[n + 1][3] not in ("NN", "NNS"):
+        return False
+    k = n - 1
+    while k >= 0 and clause[k][3] in _NOUN_PHRASE_INSIDE:
+        k -= 1
+    return k >= 0 and k < n - 1 and clause[k][2].lower() in ("a", "an", "the")
 
 
 def verb_after(position: int, c: Context) -> bool:
