@@ -47,6 +47,11 @@ CASES = [
      "Ann Wu is a critic. She said Tom Lee criticized Vogue."),
     # the verb of its clause: a finite verb, the slot holding the whole expression (auxiliaries, agent "by")
     ("Acme Corp is sponsored by Globex Inc.", FINITE, "acquired", "Acme Corp acquired Globex Inc."),
+    # ", and one of" goes on a list of what the subject is, no new clause (2Wiki development: "and one of the
+    # influential directors [in the cinema of] Argentina" read "directors were educated in Argentina")
+    ("Ann Berg was a director, writer and composer, and one of the leading directors in the cinema of Argentina.",
+     MODIFIER, "lived_in", "Ann Berg was a director, writer and composer, and one of the leading directors in "
+     "Argentina."),
     # a word the tagger read as a verb between an article and a noun is the noun phrase's (Re-DocRED development:
     # "A Mandarin Chinese [cover] version by Coco Lee [has been released in] China" read "Lee supported by China")
     ("A Mandarin Chinese cover version by Coco Lee has also been released in China.", FINITE, "supported_by",

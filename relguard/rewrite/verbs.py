@@ -77,7 +77,9 @@ def clause_start(words: Sequence[Token], c: Context) -> int:
             start, subordinate = number + 1, False
         elif word == "," and number + 2 < len(words) and words[number + 1][2].lower() in CONJUNCTIONS:
             opens_verb = words[number + 2][3].startswith(("VB", "MD"))
-            listed = words[number + 2][3] in ("NN", "NNS", "JJ")  # "a musician, bandleader, and educator [from]"
+            listed = words[number + 2][3] in ("NN", "NNS", "JJ") or (  # "a musician, bandleader, and educator [from]"
+                words[number + 2][2].lower() == "one" and number + 3 < len(words) and words[number + 3][2] == "of"
+            )  # "a director and composer, and one of the influential directors [in]"
             segment = [t for t in words[start:number] if t[0] not in c.hidden]
             finite = [t[0] for t in segment if finite_word(t)]
             verb = _after_a_verb_slot(words, start, number, c) or (
