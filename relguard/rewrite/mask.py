@@ -121,7 +121,11 @@ def mask(extraction: DocumentExtraction, group_index: Mapping[PairKey, int]) -> 
                 new_start + len(pad),
                 new_start + len(token) - len(pad),
                 _inverted(
-                    table.mentions, region, groups[0], group_index, after_and=bool(_AND.search(text, 0, region.start))
+                    table.mentions,
+                    region,
+                    groups[0],
+                    group_index,
+                    after_and=bool(_AND.search(text[max(0, region.start - 8) : region.start])),
                 ),
                 region.role,
                 region.head,
@@ -182,7 +186,9 @@ def _inverted(
 
     Extractors put the subject first (the entity named first in the sentence), so a slot between the two reads
     from the subject; a slot after both ("In Madrid, Sofia Jansen [REL] three concerts", "Bob Jones, an Acme
-    Corp [REL]") reads from the object, which stands next to it.
+    Corp [REL]") reads from the object, which stands next to it. A slot ``after_and`` between two mentions of the
+    object reads from the subject, as the verb it is coordinated with ("directed by Kat Coiro and [co-written by]
+    Coiro").
     """
     key = next(k for k in region.pairs if group_index[k] == primary)
     subject = [m.start for m in mentions.of((key[0], key[1]), region.sentence)]

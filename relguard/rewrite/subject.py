@@ -82,9 +82,9 @@ def off_subject(
 
 
 def _name_noun(masked: MaskedDocument, start: int, slot: Slot) -> bool:
-    """Whether the slot follows a lower-case noun that the name right before it qualifies ("the Great Belt
-    [strait]", "Hanna-Barbera's Space Age [counterpart]"): the noun is what the name is, its description, which a
-    widened slot leaves in the text (:func:`~relguard.extract.spacy.modifiers.name_heads`)."""
+    """Whether the slot follows a lower-case noun that the name right before it qualifies ("the Carbery
+    [division]", "the Wellington [suburb]"): the noun says what the name is, as a description after a copula does,
+    and the parse left it out of the slot."""
     before = _named_within(masked, start, slot.start)
     if not before:
         return False
@@ -121,7 +121,7 @@ def _off_the_name(masked: MaskedDocument, slot: Slot) -> bool:
     return _inside_the_subject(masked, slot)
 
 
-#: One or two lower-case nouns right after a name, up to a modifier slot: " strait ", " member station ".
+#: One or two lower-case nouns right after a name, up to a modifier slot: " division ", " member station ".
 _NAME_NOUN = re.compile(r" (?:[a-z][a-z-]* )?[a-z][a-z-]* ?")
 #: The lower-case words a nationality qualifies, up to a verb slot: " edition ", " first edition ".
 _MODIFIED_NOUN = re.compile(r"\s+(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*\s*")

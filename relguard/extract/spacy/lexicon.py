@@ -61,12 +61,12 @@ NAME_STOP_WORDS = words(
     """the a an in on at after before however but and or he she it they his her its their this that these those
     when while since during for from with by of to as if yesterday today then later also meanwhile"""
 )
-#: Predicates that name the same entity twice ("X, also known as Y"): aliases, not relations.
 #: Words that give an entity another name ("better known as", "stylized as"): aliases, never relations.
 ALIAS_WORDS = words("known stylized stylised spelled spelt nicknamed aka dubbed abbreviated transliterated")
 #: Words right before a birth name ("X (born Y; 1951)", "née Y"): an alias where the name follows at once, not
 #: where a place comes first ("a London born playwright").
 BIRTH_NAME_WORDS = words("born née nee")
+#: Predicates that name the same entity twice ("X, also known as Y"): aliases, not relations.
 IDENTITY = words("known_as also_known_as referred_as referred_to_as called renamed renamed_as named_as aka")
 #: Role nouns allowed without a preposition ("Acme's founder Alice", "Apple CEO Tim Cook").
 ROLE_NOUNS = words(

@@ -312,9 +312,8 @@ def _names_an_alias(words: list[str]) -> bool:
     for n, word in enumerate(words):
         if word not in lex.ALIAS_WORDS:
             continue
-        following = words[n + 1] if n + 1 < len(words) else ""
         later = words[n + 1 :]
-        if word != "known" or following in ("", "as", "by", "under"):
+        if word != "known" or not later or later[0] in ("as", "by", "under"):
             return True
         if "as" in later and all(w in _PREPOSITIONS for w in later[: later.index("as")]):
             return True  # "known in the United States as Victor Seastrom"; not "known for his role as" a part

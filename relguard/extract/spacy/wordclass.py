@@ -66,8 +66,8 @@ def bearing(tok: Token) -> bool:
 
 def someone_elses_clause(tok: Token, path: list[Token], lca: Token) -> bool:
     """Whether the path passes through a verb below its top whose subject is a common noun off the path: the
-    clause says what a third party did or thought ("to such an extent that commentators [believed] that Y would",
-    "in Paris, where her father [worked] for Acme"), which relates neither name to the other."""
+    clause says what a third party did or thought ("impressed X to such an extent that commentators [believed]
+    that Y would"), which relates neither name to the other."""
     if tok.i == lca.i or tok.pos_ not in ("VERB", "AUX"):
         return False
     return any(c.dep_ in SUBJECTS and c.pos_ == "NOUN" and c not in path for c in tok.children)
