@@ -203,6 +203,8 @@ def _ner_alone(name: str, ner: str, *, surname: bool = False) -> str:
         return "PERSON"  # "Wilfried Schneider … Schneider later moved"; "Jennifer", a lone census given name
     if ner == "ORG" and _ACRONYM.fullmatch(core):
         return "ORG"  # "BBC", "SXSW": letters the NER reads as a body are one four times in five
+    if ner == "NORP" and " " not in core and gazetteer.given_name(core):
+        return UNSURE  # "Maria": a given name no source holds as a people, whatever the NER said
     return ner if ner in _SURE_ALONE else UNSURE
 
 
