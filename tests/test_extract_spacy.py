@@ -206,6 +206,12 @@ FAIL_CLOSED = [
     ("Alice Smith allegedly founded Acme Corp.", ("Alice Smith", "Acme Corp"), "allegedly founded"),
     ("Tim Cook is not the CEO of Microsoft.", ("Tim Cook", "Microsoft"), "is not the CEO of"),
     ("Bill Gates joined Google, but he did not join Apple.", ("Bill Gates", "Apple"), "did not join"),
+    # the noun "name" with a preposition leads to a relation, not an alias ("the ring name Naomi" is one)
+    (
+        "The Parker School takes its name from Francis Wayland Parker.",
+        ("Parker School", "Francis Wayland Parker"),
+        "takes its name from",
+    ),
 ]
 
 
