@@ -60,8 +60,7 @@ CASES = [
     # development: "directed by Kat Coiro and [co-written by] Coiro" read "and censored Coiro")
     ("Life Happens is a comedy film directed by Kat Coiro and co-written by Coiro and Krysten Ritter.", MODIFIER,
      "adapted_by", "Life Happens is a comedy film by Kat Coiro and by Coiro and Krysten Ritter."),
-    # a noun a name qualifies stays in the text before a preposition, and a modifier after it is the name's
-    # (Re-DocRED development: "the Great Belt [strait between] the Danish islands" lost "strait"; HotpotQA
+    # a modifier after a lower-case noun that the name before it qualifies is said of the name (HotpotQA
     # development: "the Carbery division [of] Cork GAA" read "division associated with")
     ("The club plays in the Carbery division of Cork GAA.", MODIFIER, "named_after",
      "The club plays in the Carbery division named after Cork GAA."),
