@@ -26,6 +26,7 @@ from relguard.rewrite.antecedent import named_opening
 from relguard.rewrite.collapse import collapsed, collapsible
 from relguard.rewrite.frames import Frame, read_frames
 from relguard.rewrite.layout import complement, removed_ranges
+from relguard.rewrite.llm_verbalize import worded_by_model
 from relguard.rewrite.mask import MaskedDocument, prints_own
 from relguard.rewrite.neutral import Neutral, connected_words
 from relguard.rewrite.placing import place_of
@@ -34,14 +35,12 @@ from relguard.rewrite.seams import assemble, stray_of, trimmed
 from relguard.rewrite.shape import (
     CLOSE,
     RELATIVE,
-    after_fixed_phrase,
-    connector_only,
     crowded,
     dated_between,
+    dictated,
     gapped,
     inside_name,
     mismatched,
-    orphaned,
     ranged,
     reads_between,
     repeated,
@@ -52,7 +51,6 @@ from relguard.rewrite.subject import off_subject, possessor_after
 from relguard.rewrite.verbalize import (
     RANK,
     STYLES,
-    Ask,
     FormVerbalizer,
     Place,
     Styled,
@@ -184,7 +182,8 @@ def fill_slots(
     frames = tuple(frames) if frames is not None else read_frames(masked)
     deleted = {s.sentence for s in masked.slots if any(outcomes[i].predicate is None for i in s.groups)}
     kept = [n for n, s in enumerate(masked.slots) if s.sentence not in deleted]
-    fixed = (after_fixed_phrase(masked) | ranged(masked) | inside_name(masked)) - deleted
+    phrased, closed = dictated(masked)
+    fixed = (phrased | ranged(masked) | inside_name(masked)) - deleted
     styles = STYLES if isinstance(verbalize, FormVerbalizer) else ("own",)
     if hasattr(verbalize, "rewrite_sentence"):
         styles = ("own",)  # a model words the sentence whole; the offline fills it falls back on are its own
@@ -197,7 +196,9 @@ def fill_slots(
         if not open_sentences:
             break
         only = [n for n in kept if masked.slots[n].sentence in open_sentences]
-        words, failed = _kept_where_read(masked, outcomes, verbalize, style, frames, only, deleted, texts, lenient)
+        words, failed = _kept_where_read(
+            masked, outcomes, verbalize, style, frames, only, deleted, texts, lenient, closed=closed
+        )
         open_sentences = failed & open_sentences
         if style == "own" and not lenient:
             for number in only:
@@ -219,7 +220,9 @@ def fill_slots(
     # better than a restatement that loses every other word of the sentence (held-out paired reading of 82805b6).
     for style in lenient_styles if open_sentences else ():
         only = [n for n in kept if masked.slots[n].sentence in open_sentences]
-        _, failed = _kept_where_read(masked, outcomes, verbalize, style, frames, only, deleted, texts, True, False)
+        _, failed = _kept_where_read(
+            masked, outcomes, verbalize, style, frames, only, deleted, texts, True, False, closed=closed
+        )
         open_sentences &= failed
     if fixed:  # no fill reads there whatever its words; the own forms feed the restatement's first clause
         texts.update(
@@ -258,72 +261,48 @@ class Filled:
 
 
 def _kept_where_read(
-    masked, outcomes, verbalize, style, frames, only, deleted, texts, lenient, appositions=True
+    masked, outcomes, verbalize, style, frames, only, deleted, texts, lenient, appositions=True, *, closed
 ) -> tuple[dict[int, str], set[int]]:
     """The slots ``only`` worded in ``style`` (:func:`_worded`): ``texts`` takes the words of every sentence they
     read in; returns all the words and the sentences where they do not read."""
     worder = verbalize if style == "own" else Styled(verbalize, style)
     words, failed = _worded(
-        masked, outcomes, worder, frames, only=only, deleted=deleted, lenient=lenient, appositions=appositions
+        masked,
+        outcomes,
+        worder,
+        frames,
+        only=only,
+        deleted=deleted,
+        closed=closed,
+        lenient=lenient,
+        appositions=appositions,
     )
     texts.update({n: words[n] for n in only if masked.slots[n].sentence not in failed and n in words})
     return words, failed
 
 
 def _worded(
-    masked, outcomes, verbalize, frames, *, only, deleted, lenient=False, appositions=True
+    masked, outcomes, verbalize, frames, *, only, deleted, closed, lenient=False, appositions=True
 ) -> tuple[dict[int, str], set[int]]:
-    """The words of the slots ``only`` in one wording, and the sentences where they do not read. ``lenient``
-    lets several fills share a clause (awkward, not broken: the guard still reads every fill in its place), the
-    last try before a sentence is given up; ``appositions=False`` also lets a role noun stand in apposition to a
-    noun that is no name (:func:`~relguard.rewrite.subject.off_subject`)."""
+    """The words of the slots ``only`` in one wording, and the sentences where they do not read (``closed``: those
+    no wording reads in, read once by the caller). ``lenient`` lets several fills share a clause (awkward, not
+    broken: the guard still reads every fill in its place), the last try before a sentence is given up;
+    ``appositions=False`` also lets a role noun stand in apposition to a noun that is no name
+    (:func:`~relguard.rewrite.subject.off_subject`)."""
     texts, unfillable = slot_words(masked, outcomes, verbalize, frames, only=only)
     if hasattr(verbalize, "rewrite_sentence"):
-        unfillable -= _worded_by_model(masked, outcomes, verbalize, frames, only, texts)
+        unfillable -= worded_by_model(masked, outcomes, verbalize, frames, only, texts)
     if not lenient:
         unfillable |= crowded(masked, texts) | stacked(masked, texts) | repeated(masked, texts)
         unfillable |= mismatched(masked, texts)
-    unfillable |= gapped(masked, texts) | wants_plural(masked, texts) | orphaned(masked)
-    unfillable |= off_subject(masked, texts, frames, appositions=appositions)
-    unfillable |= possessor_after(masked, texts, frames) | {masked.slots[n].sentence for n in connector_only(masked)}
+    unfillable |= gapped(masked, texts) | wants_plural(masked, texts) | closed
+    unfillable |= off_subject(masked, texts, frames, appositions=appositions) | possessor_after(masked, texts, frames)
     sentences = {masked.slots[n].sentence for n in only}
     unfillable &= sentences
     unfillable |= guard.misread_sentences(
         masked, texts, skip=deleted | unfillable | ({s.sentence for s in masked.slots} - sentences)
     )
     return texts, unfillable
-
-
-def _worded_by_model(masked, outcomes, verbalize, frames, kept, texts: dict[int, str]) -> set[int]:
-    """Sentences an LLM verbalizer words whole (``rewrite_sentence``): its phrases replace the offline fills.
-    Sentences with an expression in parts keep the offline fill. Returns the sentences the model made fillable."""
-    rescued: set[int] = set()
-    by_sentence: dict[int, list[int]] = {}
-    for number in kept:
-        by_sentence.setdefault(masked.slots[number].sentence, []).append(number)
-    for sentence, numbers in by_sentence.items():
-        if any(masked.slots[n].role or masked.slots[n].head >= 0 for n in numbers) or any(
-            s.head in numbers for s in masked.slots
-        ):
-            continue
-        base, end = masked.sentences[sentence]
-        asks = [
-            Ask(
-                masked.slots[n].start - base,
-                masked.slots[n].end - base,
-                outcomes[masked.slots[n].groups[0]].predicate,
-                outcomes[masked.slots[n].groups[0]].type_pair,
-                place_of(masked, n, frames[n], {}, set()),
-            )
-            for n in numbers
-        ]
-        phrases = verbalize.rewrite_sentence(masked.text[base:end], asks)
-        if phrases is None:
-            continue
-        for n, phrase in zip(numbers, phrases, strict=True):
-            texts[n] = phrase
-        rescued.add(sentence)
-    return rescued
 
 
 def slot_words(

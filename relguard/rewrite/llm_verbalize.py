@@ -23,6 +23,7 @@ from relguard.llm.client import LLMClient, LLMConfig, LLMError, Usage
 from relguard.llm.fence import DATA_RULE, fenced
 from relguard.llm.schemas import InvalidReply
 from relguard.rewrite import frames as fr
+from relguard.rewrite.placing import place_of
 from relguard.rewrite.verbalize import IRREGULAR_PARTICIPLES, PREPOSITIONS, Ask, Forms, FormVerbalizer
 from relguard.wordlist import words
 
@@ -157,3 +158,35 @@ class LLMVerbalizer(FormVerbalizer):
             **spent,
             "declined": self.declined,
         }
+
+
+def worded_by_model(masked, outcomes, verbalize, frames, kept, texts: dict[int, str]) -> set[int]:
+    """Sentences an LLM verbalizer words whole (``rewrite_sentence``): its phrases replace the offline fills.
+    Sentences with an expression in parts keep the offline fill. Returns the sentences the model made fillable."""
+    rescued: set[int] = set()
+    by_sentence: dict[int, list[int]] = {}
+    for number in kept:
+        by_sentence.setdefault(masked.slots[number].sentence, []).append(number)
+    for sentence, numbers in by_sentence.items():
+        if any(masked.slots[n].role or masked.slots[n].head >= 0 for n in numbers) or any(
+            s.head in numbers for s in masked.slots
+        ):
+            continue
+        base, end = masked.sentences[sentence]
+        asks = [
+            Ask(
+                masked.slots[n].start - base,
+                masked.slots[n].end - base,
+                outcomes[masked.slots[n].groups[0]].predicate,
+                outcomes[masked.slots[n].groups[0]].type_pair,
+                place_of(masked, n, frames[n], {}, set()),
+            )
+            for n in numbers
+        ]
+        phrases = verbalize.rewrite_sentence(masked.text[base:end], asks)
+        if phrases is None:
+            continue
+        for n, phrase in zip(numbers, phrases, strict=True):
+            texts[n] = phrase
+        rescued.add(sentence)
+    return rescued

@@ -153,12 +153,13 @@ def bracketed_before(masked: MaskedDocument, slot: Slot) -> str | None:
     return before if before.rfind("(") > before.rfind(")") else None
 
 
-def after_fixed_phrase(masked: MaskedDocument) -> set[int]:
+def after_fixed_phrase(masked: MaskedDocument, own: Mapping[int, str] | None = None) -> set[int]:
     """Sentences with a slot right after a noun of a fixed preposition ("in front [of] the Parliament") or a word
     that makes one ("together [with] the Soviet Union"): a clause or a verb there reads "in front that is a
     member of", "together the invader of". Not where the slot is a whole expression of its own and the phrase
-    names its preposition (:func:`fixed_prepositions`): that sentence keeps the preposition as its connector."""
-    own = fixed_prepositions(masked)
+    names its preposition (``own``, :func:`fixed_prepositions` unless the caller has read them): that sentence
+    keeps the preposition as its connector."""
+    own = fixed_prepositions(masked) if own is None else own
     return {
         slot.sentence
         for number, slot in enumerate(masked.slots)
@@ -166,10 +167,19 @@ def after_fixed_phrase(masked: MaskedDocument) -> set[int]:
     }
 
 
-def connector_only(masked: MaskedDocument) -> set[int]:
+def dictated(masked: MaskedDocument) -> tuple[set[int], set[int]]:
+    """What the masked text dictates whatever is drawn, read once for every wording a fill tries: the sentences
+    with a fixed phrase before a slot (:func:`after_fixed_phrase`), and those no wording reads in (orphaned, or a
+    slot that takes only a connector: :func:`orphaned`, :func:`connector_only`)."""
+    own = fixed_prepositions(masked)
+    closed = orphaned(masked) | {masked.slots[n].sentence for n in connector_only(masked, own)}
+    return after_fixed_phrase(masked, own), closed
+
+
+def connector_only(masked: MaskedDocument, own: Mapping[int, str]) -> set[int]:
     """Slots no drawn fill is tried in, only a connector the masked text dictates: a bracket before a date
-    (:func:`dated_asides`) and a fixed phrase's preposition (:func:`fixed_prepositions`)."""
-    return dated_asides(masked) | set(fixed_prepositions(masked))
+    (:func:`dated_asides`) and a fixed phrase's preposition (``own``, :func:`fixed_prepositions`)."""
+    return dated_asides(masked) | set(own)
 
 
 def fixed_prepositions(masked: MaskedDocument, numbers: Iterable[int] | None = None) -> dict[int, str]:

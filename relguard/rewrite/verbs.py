@@ -94,11 +94,10 @@ def _in_opening_phrase(words: Sequence[Token], number: int) -> bool:
     """Whether word ``number`` (a relative pronoun) is inside the prepositional phrase that opens the sentence, no
     comma yet: "In a career that spanned 12 years, Astle [REL]": the comma that closes the phrase opens the main
     clause, as after a subordinate clause."""
-    first = words[0] if words else None
     return (
-        first is not None
-        and first[3] == "IN"
-        and first[2].lower() not in _SUBORDINATORS
+        bool(words)
+        and words[0][3] == "IN"
+        and words[0][2].lower() not in _SUBORDINATORS
         and not any(t[2] == "," for t in words[:number])
     )
 
@@ -187,7 +186,8 @@ def has_verb(before: Sequence[Token], c: Context) -> bool:
     return any(frame in ("finite", "copula") and start >= low for start, frame in c.earlier)
 
 
-_NOUN_PHRASE_INSIDE = frozenset({"JJ", "NNP", "NNPS", "NN", "HYPH", "CD"})
+#: The words a noun phrase may have between its article and its head: :data:`_PHRASE` without the determiners.
+_NOUN_PHRASE_INSIDE = _PHRASE - {"DT", "PDT", "PRP$", "POS"}
 
 
 def _inside_noun_phrase(clause: Sequence[Token], n: int) -> bool:
