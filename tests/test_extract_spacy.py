@@ -241,6 +241,13 @@ NEGATIVE = [
         "Ann Berg impressed Tom Reed to such an extent that critics believed that Carl Hahn would become his heir.",
         ("Tom Reed", "Carl Hahn"),
     ),
+    # a name that is the subject of an adverbial or complement clause below the path's top does what that clause
+    # says alone (Re-DocRED development: "adopted its current calls when Sangamon State merged with" read "and
+    # criticized its current calls"); a relative clause's subject still relates to the name it qualifies
+    (
+        "Radio Alpha became Beta FM in 1989, and adopted its current name when Sangamon State merged with Acme.",
+        ("Radio Alpha", "Sangamon State"),
+    ),
     # self-relation after alias merging (Microsoft = Microsoft Corp.)
     ("Microsoft acquired Microsoft Corp.", ("Microsoft Corp", "Microsoft Corp")),
     # another name for the same entity is an alias, not a relation
@@ -303,6 +310,8 @@ STRUCTURAL = [
     # development: "a song recorded by … Carrie Underwood from her fifth studio album, Storyteller")
     ('"Night Song" is a song recorded by Lana Grey from her fifth studio album, Storyteller.',
      ("Lana Grey", "Storyteller"), ["from"]),
+    # a relative clause's subject relates to the name the clause qualifies (its verb is no subordinate clause's)
+    ("Acme Corp, which Tom Reed founded in 1990, sells tools.", ("Acme Corp", "Tom Reed"), ["founded"]),
     ("Bob Jones wrote the foreword for the Acme Corp annual report.", ("Bob Jones", "Acme Corp"),
      ["wrote the foreword for"]),
     ("Alice Smith lives in Dublin in Ireland.", ("Dublin", "Ireland"), ["in"]),

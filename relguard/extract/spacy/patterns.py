@@ -144,6 +144,8 @@ class SentenceRelations(NounRules, SpanCutter):
             return None  # "wrote under the pen name Mark Twain", "the ring name Naomi": another name, an alias
         if any(_second_subject(t, path) for t in inner):
             return None  # "The first film of X, it was directed by Y": the verb's subject is "it", not X's phrase
+        if any(_subordinate_subject(end, lca) for end in (path[0], path[-1])):
+            return None  # "adopted its calls when Sangamon State merged with": its own clause's subject
         if any(someone_elses_clause(t, path, lca) for t in inner):
             return None  # "impressed X so much that commentators believed that Y would": the verb is theirs
         described: set[int] = set()
@@ -360,6 +362,12 @@ def _bare(verb: Token, relations: SentenceRelations) -> bool:
 def _thing(tok: Token) -> bool:
     """A preposition's object that is a common noun and no time ("with a diploma", not "in 2010", "in May")."""
     return tok.dep_ == "pobj" and tok.pos_ == "NOUN" and tok.ent_type_ not in ("DATE", "TIME")
+
+
+def _subordinate_subject(end: Token, lca: Token) -> bool:
+    """Whether a name at one end of the path is the subject of a subordinate clause (adverbial or complement)
+    below the path's top: what it does there is said of it alone, not of the name outside the clause."""
+    return end.dep_ in SUBJECTS and end.head.dep_ in ("advcl", "ccomp") and end.head.i != lca.i
 
 
 def _has_subject(tok: Token) -> bool:
