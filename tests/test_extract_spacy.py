@@ -289,6 +289,21 @@ def test_exclusions(extractor: SpacyExtractor, text: str, pair: tuple[str, str])
     assert not {(s, o) for s, _, o in triples(result)} & {pair, pair[::-1]}, triples(result)
 
 
+def test_a_rank_alone_is_no_name_but_a_surname_is(extractor: SpacyExtractor) -> None:
+    """A rank without its holder names an office (2Wiki development: "Knud, Hereditary Prince of Denmark" read
+    "Knud, Hereditary Prince [was banned in] Denmark"): the pair is the holder and the country, the rank is in the
+    slot. One word that ends a longer name of the document is that person's surname and stays a name."""
+    result = run(extractor, "Knud, Hereditary Prince of Denmark, was born in Copenhagen.")
+    assert "Hereditary Prince" not in {e.name for e in result.entities}
+    slots = {(t.subject, t.object): [o.text for o in t.occurrences] for t in result.triples}
+    assert any("Hereditary Prince of" in text for text in slots.get(("Knud", "Denmark"), [])), slots
+    result = run(extractor, "Eric Klipping was King of Denmark.")
+    assert ("Eric Klipping", "Denmark") in {(s, o) for s, _, o in triples(result)}, triples(result)
+    assert "King" not in {e.name for e in result.entities}
+    result = run(extractor, "Stephen King lives in Maine. King wrote Carrie in Bangor.")
+    assert ("Stephen King", "Carrie") in {(s, o) for s, _, o in triples(result)}, triples(result)
+
+
 # Fail closed on the tree's shape, not on word lists (invariant 11, issue 12): a name that modifies the noun
 # predicated of the other ("an American singer": citizenship in Re-DocRED gold), a noun object between the names
 # ("wrote the foreword for"), and a third name nested by prepositions or apposition ("in Dublin in Ireland",

@@ -304,7 +304,7 @@ class DocumentState(EntityResolution, Coreference):
         if self.sent_of[i] < 0 or self.sent_of[i] != self.sent_of[j - 1]:
             return False
         article = any(c.dep_ == "det" for c in doc[i].children)
-        return not (j - i == 1 and (article or doc[i].lower_ in common))
+        return not (no_name(doc[i:j], kinds=False) or (j - i == 1 and (article or doc[i].lower_ in common)))
 
     # -- output
 

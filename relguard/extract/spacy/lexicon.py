@@ -170,3 +170,12 @@ GENERIC_NAMES = words(
     album song show award prize cup festival empire republic government court central north south east west
     social media narrative program programme project report"""
 )
+#: Ranks and offices of a ruler or noble ("King", "Hereditary Prince", "Holy Roman Emperor"): a name made of them
+#: alone names the office, not its holder, and one of its head words must be among them.
+RANK_HEADS = words(
+    """king queen prince princess emperor empress duke duchess count countess baron baroness earl marquess marquis
+    margrave margravine landgrave archduke archduchess viscount viscountess sultan sultana tsar tsarina czar czarina
+    shah emir caliph khedive pharaoh pope elector regent custodian dauphin infante infanta consort heir"""
+)
+RANK_MODIFIERS = words("hereditary crown holy roman royal grand dowager palatine apparent presumptive mother")
+RANKS = RANK_HEADS | RANK_MODIFIERS

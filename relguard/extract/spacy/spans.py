@@ -149,9 +149,11 @@ class SpanCutter:
         return tok.i in self._quoted
 
     def _title_modifier(self, tok: Token) -> bool:
-        """A capitalized role modifier right before a role noun: "Managing Director", "Vice President"."""
-        nxt = self.doc[tok.i + 1] if tok.i + 1 < len(self.doc) else None
-        return tok.lower_ in lex.ROLE_MODIFIERS and nxt is not None and nxt.lower_ in lex.ROLE_NOUNS
+        """A capitalized role modifier right before a role noun: "Managing Director", "Vice President", and a
+        rank's ("Hereditary Prince", "Holy Roman Emperor")."""
+        nxt = self.doc[tok.i + 1].lower_ if tok.i + 1 < len(self.doc) else ""
+        rank = tok.lower_ in lex.RANK_MODIFIERS and nxt in lex.RANKS
+        return rank or (tok.lower_ in lex.ROLE_MODIFIERS and nxt in lex.ROLE_NOUNS)
 
     def _title_word(self, tok: Token) -> bool:
         """A capitalized word inside the sentence (not its first word, not an acronym)."""

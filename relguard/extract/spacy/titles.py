@@ -107,16 +107,28 @@ def hyphen_glued(doc: Doc, start: int, end: int) -> bool:
     )
 
 
-def no_name(words: Span) -> bool:
+def no_name(words: Span, *, kinds: bool = True) -> bool:
     """Numbers and ordinals alone ("204th", "1990s"; blanks, punctuation and words without a letter count too:
     "/1000000"): a rank or a date the NER took for a name, whose slot would rewrite the noun it counts ("the
     104th overall [episode of]"); or one word that alone is a kind, not a name
     (:data:`~relguard.extract.spacy.lexicon.GENERIC_NAMES`: "Library", "Television"), which drawn states what no
-    kind can be ("Television is an enclave within Saint Alphonsa")."""
+    kind can be ("Television is an enclave within Saint Alphonsa"), unless ``kinds`` is false; or a rank alone
+    (:func:`rank_alone`)."""
     kept = [t for t in words if not (t.is_punct or t.is_space)]
-    if len(kept) == 1 and kept[0].lower_ in lex.GENERIC_NAMES:
+    if (kinds and len(kept) == 1 and kept[0].lower_ in lex.GENERIC_NAMES) or rank_alone(words):
         return True
     return all(t.like_num or _NUMERAL.fullmatch(t.text) or not _LETTER.search(t.text) for t in kept)
+
+
+def rank_alone(words: Span) -> bool:
+    """A rank or office without its holder ("King", "Hereditary Prince", "Holy Roman Emperor"), which the NER
+    takes for a person: drawn, it made "Knud, Hereditary Prince [was banned in] Denmark" of "Knud, Hereditary
+    Prince of Denmark". One word that is also the last word of a longer name in the document ("King" after
+    "Stephen King") is that person's surname and stays a name."""
+    kept = [t.lower_ for t in words if t.is_alpha]
+    if not kept or not set(kept) <= lex.RANKS or lex.RANK_HEADS.isdisjoint(kept):
+        return False
+    return len(kept) > 1 or all(name[-1].lower_ != kept[0] for name in words.doc.ents if len(name) > 1)
 
 
 _NUMERAL = re.compile(r"\d+(?:st|nd|rd|th|s)?", re.I)

@@ -46,9 +46,10 @@ def noun_part(tok: Token) -> bool:
     "late wife", "board member"); not a description ("a small village", "the 2010 album")."""
     if tok.dep_ == "det":
         return True
+    rank = tok.lower_ in lex.RANK_MODIFIERS and tok.head.lower_ in lex.RANKS  # "Hereditary Prince"
     if tok.dep_ == "compound":  # "board member", "gen. mgr", "Managing Director"
-        return tok.pos_ == "NOUN" or tok.is_lower or tok.text == "." or tok.lower_ in lex.ROLE_MODIFIERS
-    return tok.dep_ == "amod" and tok.lower_ in lex.ROLE_MODIFIERS
+        return tok.pos_ == "NOUN" or tok.is_lower or tok.text == "." or tok.lower_ in lex.ROLE_MODIFIERS or rank
+    return tok.dep_ == "amod" and (tok.lower_ in lex.ROLE_MODIFIERS or rank)
 
 
 def hedge(tok: Token) -> bool:
