@@ -30,7 +30,15 @@ from relguard.extract.spacy.juxtaposed import juxtaposed, juxtaposed_predicate
 from relguard.extract.spacy.nouns import NounRules
 from relguard.extract.spacy.parsed import ParsedDocument
 from relguard.extract.spacy.spans import SpanCutter
-from relguard.extract.spacy.wordclass import SUBJECTS, bearing, hedge, named_as, noun_part, someone_elses_clause
+from relguard.extract.spacy.wordclass import (
+    SUBJECTS,
+    bearing,
+    foreign,
+    hedge,
+    named_as,
+    noun_part,
+    someone_elses_clause,
+)
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -278,6 +286,8 @@ class SentenceRelations(NounRules, SpanCutter):
             return None
         if _names_an_alias(predicate.split("_")):
             return None  # "better known by his stage name", "stylized as": another name, not a relation
+        if foreign(expression):
+            return None  # "Quel [maledetto] treno [blindato]": the inside of a foreign title, no relation
         if predicate in lex.BIRTH_NAME_WORDS and self._name_follows(max(t.i for t in expression), b):
             return None  # "Bonnie Tyler (born Gaynor Hopkins; 1951)": her birth name
         return predicate

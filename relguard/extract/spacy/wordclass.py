@@ -6,6 +6,7 @@ sentence states, so the same classes decide the span of every wording.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from relguard.extract.spacy import lexicon as lex
@@ -82,3 +83,21 @@ def named_as(noun: Token, name: Token) -> bool:
     return (name.head.i == noun.i and name.dep_ in ("appos", "compound", "nmod")) or (
         noun.head.i == name.i and noun.dep_ in ("compound", "nmod", "appos")
     )
+
+
+def foreign(words: list[Token]) -> bool:
+    """Whether no word of ``words`` is English and one of them is a word of four letters or more: the inside of a
+    foreign title or name the NER cut up ("Quel [maledetto] treno [blindato]", "Lo [squartatore di] New York",
+    "[iure uxoris] Marquis"), which relates nothing. Short unknown words ("ft.", "vs", "aka") may be English
+    abbreviations of a relation and never count."""
+    letters = [t.lower_ for t in words if t.is_alpha]
+    return any(len(w) >= 4 for w in letters) and not any(_english(w) for w in letters)
+
+
+@cache
+def _english(word: str) -> bool:
+    """In lemminflect's English lexicon or spaCy's English stop words."""
+    from lemminflect import getAllLemmas
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return word in STOP_WORDS or bool(getAllLemmas(word))
