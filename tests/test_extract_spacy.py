@@ -255,6 +255,10 @@ NEGATIVE = [
         "Inglorious Bastards).",
         ("Quel", "treno"),
     ),
+    # a nationality that qualifies a common noun in object position says what that noun is, not how the subject
+    # relates to the nation (Re-DocRED development: "The novel had provided a test for American laws" read "The
+    # novel premiered in American laws"); with a name on that noun the slot stays (below)
+    ("Tom Reed had provided a test for American laws on pornography.", ("Tom Reed", "American")),
     # self-relation after alias merging (Microsoft = Microsoft Corp.)
     ("Microsoft acquired Microsoft Corp.", ("Microsoft Corp", "Microsoft Corp")),
     # another name for the same entity is an alias, not a relation
@@ -309,6 +313,16 @@ def test_a_rank_alone_is_no_name_but_a_surname_is(extractor: SpacyExtractor) -> 
     assert "King" not in {e.name for e in result.entities}
     result = run(extractor, "Stephen King lives in Maine. King wrote Carrie in Bangor.")
     assert ("Stephen King", "Carrie") in {(s, o) for s, _, o in triples(result)}, triples(result)
+
+
+def test_a_nationality_on_a_named_noun_keeps_its_slot(extractor: SpacyExtractor) -> None:
+    """ "the daughter of Indian filmmaker, Mahesh Bhatt": the noun the nationality qualifies carries a name, so the
+    relation's words stay masked (2Wiki development), unlike "a test for American laws"."""
+    text = (
+        "Pooja Bhatt is an actress. Born into the Bhatt family, she is the daughter of Indian filmmaker, Mahesh Bhatt."
+    )
+    result = run(extractor, text)
+    assert "is the daughter of" in {o.text for t in result.triples for o in t.occurrences}, triples(result)
 
 
 # Fail closed on the tree's shape, not on word lists (invariant 11, issue 12): a name that modifies the noun

@@ -37,6 +37,7 @@ from relguard.extract.spacy.wordclass import (
     hedge,
     named_as,
     noun_part,
+    qualifies_an_object,
     someone_elses_clause,
 )
 
@@ -161,6 +162,8 @@ class SentenceRelations(NounRules, SpanCutter):
             noun = end.head
             if end.dep_ not in _MODIFIER_DEPS or self.ment_of[noun.i] >= 0 or noun.pos_ not in _NOUNS:
                 continue
+            if qualifies_an_object(end, self.ment_of):
+                return None  # "provided a test for American laws": the adjective says what the laws are
             described.add(noun.i)  # "Lana Grey is an American singer", "Bob, an Acme Corp employee"
         inner = self._nouns(path, inner, described)
         if len(inner) > MAX_INNER_TOKENS:

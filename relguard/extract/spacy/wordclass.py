@@ -85,6 +85,18 @@ def named_as(noun: Token, name: Token) -> bool:
     )
 
 
+def qualifies_an_object(end: Token, ment_of: list[int]) -> bool:
+    """Whether a name at one end of a path is an adjective ("American", "Italian") on a common noun that is a
+    verb's or preposition's object and carries no name of its own: the adjective says what that thing is ("had
+    provided a test for American laws", "founded the first Italian school"), not how the other name relates to
+    the nation. A name on the noun ("the daughter of Indian filmmaker, Mahesh Bhatt") keeps the pair."""
+    noun = end.head
+    named = any(ment_of[c.i] >= 0 and c.i != end.i for c in noun.children)
+    return (
+        end.dep_ == "amod" and end.pos_ == "ADJ" and noun.pos_ == "NOUN" and noun.dep_ in ("dobj", "pobj") and not named
+    )
+
+
 def foreign(words: list[Token]) -> bool:
     """Whether no word of ``words`` is English and one of them is a word of four letters or more: the inside of a
     foreign title or name the NER cut up ("Quel [maledetto] treno [blindato]", "Lo [squartatore di] New York",
