@@ -182,6 +182,7 @@ def test_the_corpus_gives_an_unsure_type_up_where_a_document_settles_the_kind() 
         ("Weta Workshop", "ORG"),
         ("Seven Network", "ORG"),
         ("Kaintuck Territory", "LOC"),
+        ("Warner Bros.", "ORG"),  # Re-DocRED development: "Warner Bros. is a citizen of the US" (typed PERSON)
         ("John Smith", None),
         ("Bari", None),
     ],

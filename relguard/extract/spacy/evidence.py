@@ -126,7 +126,7 @@ _ORG_LAST = words(
     insurance church churches magazine network channel xi tv television radio broadcasting productions films
     workshop ironworks quartet quintet shipping energy energie clinic motors industries solutions technology books
     parliament senate congress philharmonic government assembly representatives commons bureau administration
-    service exchange force forces legion fellowship nations limited team"""
+    service exchange force forces legion fellowship nations limited team bros"""
 )
 _FAC_LAST = words(
     """airport station bridge stadium arena palace castle cathedral basilica chapel abbey monastery temple mosque
