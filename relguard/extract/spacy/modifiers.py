@@ -49,9 +49,13 @@ def name_modifiers(state: ParsedDocument) -> dict[int, int]:
 
 
 def _describes(tok: Token, name: set[int], ment_of: list[int]) -> bool:
-    """Whether ``tok`` is a lower-case noun or adjective hung on ``name`` (its tokens and modifiers so far)."""
-    hung = tok.dep_ in _NAME_MODIFIERS and tok.head.i in name and tok.pos_ in ("NOUN", "ADJ")
-    return hung and tok.is_lower and tok.is_alpha and ment_of[tok.i] < 0
+    """Whether ``tok`` is a lower-case noun or adjective hung on ``name`` (its tokens and modifiers so far), or a
+    number that counts it ("has won [two] Golden Globe Awards": a fact of the text, never the relation's)."""
+    if ment_of[tok.i] >= 0 or tok.head.i not in name:
+        return False
+    if tok.dep_ == "nummod" and tok.pos_ == "NUM":
+        return True
+    return tok.dep_ in _NAME_MODIFIERS and tok.pos_ in ("NOUN", "ADJ") and tok.is_lower and tok.is_alpha
 
 
 def name_heads(state: ParsedDocument) -> dict[int, int]:
