@@ -87,14 +87,17 @@ def named_as(noun: Token, name: Token) -> bool:
 
 def qualifies_an_object(end: Token, ment_of: list[int]) -> bool:
     """Whether a name at one end of a path is an adjective ("American", "Italian") on a common noun that is a
-    verb's or preposition's object and carries no name of its own: the adjective says what that thing is ("had
-    provided a test for American laws", "founded the first Italian school"), not how the other name relates to
-    the nation. A name on the noun ("the daughter of Indian filmmaker, Mahesh Bhatt") keeps the pair."""
+    verb's direct object, or the object of a preposition on one, and carries no name of its own: the adjective
+    says what that thing is ("founded the first Italian school", "had provided a test for American laws"), not
+    how the other name relates to the nation. On a noun said of the subject ("an actress of Armenian descent",
+    "a screenwriter of Iranian cinema"), after a verb's preposition ("worked in Argentine film") or with a name
+    ("the daughter of Indian filmmaker, Mahesh Bhatt") it keeps the pair."""
     noun = end.head
+    if end.dep_ != "amod" or end.pos_ != "ADJ" or noun.pos_ != "NOUN":
+        return False
     named = any(ment_of[c.i] >= 0 and c.i != end.i for c in noun.children)
-    return (
-        end.dep_ == "amod" and end.pos_ == "ADJ" and noun.pos_ == "NOUN" and noun.dep_ in ("dobj", "pobj") and not named
-    )
+    on_object = noun.dep_ == "dobj" or (noun.dep_ == "pobj" and noun.head.head.dep_ == "dobj")
+    return on_object and not named
 
 
 def foreign(words: list[Token]) -> bool:
