@@ -857,3 +857,16 @@ def test_an_adverb_of_two_words_before_a_slot_is_read_past(extractor):
     assert 'The band Nelson was at first an organization that praised "Forever Young"' in out.text, out.text
     _, _, _, out = release(extractor, text, "named_after")
     assert 'The band Nelson was at first named after "Forever Young"' in out.text, out.text
+
+
+def test_a_slot_after_and_keeps_its_verb_in_the_preposition_style(extractor):
+    """2Wiki development: "a film [directed by] E.W. Emo and [starring] Paul Hörbiger" read "named after E.W. Emo
+    and by Paul Hörbiger": after "and", a bare preposition has nothing to hang on unless the slot before printed
+    one too ("a film by X and by Y", test above)."""
+    text = "Last Stop is a German comedy film directed by Ann Berg and starring Tom Reed."
+    extraction, masked, _, _ = release(extractor, text)
+    keys = sorted({t.pair_key for t in extraction.triples})
+    first = next(n for n, key in enumerate(keys) if key[2] == "Ann Berg")
+    outcomes = {n: Sampled((k[1], k[3]), "named_after" if n == first else "inspired_by") for n, k in enumerate(keys)}
+    out = fill(masked, outcomes, VERBALIZE)
+    assert out.text == "Last Stop is a German comedy film named after Ann Berg and inspired by Tom Reed.", out.text

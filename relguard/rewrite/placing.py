@@ -49,7 +49,16 @@ def place_of(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[i
         comma_after=masked.text[slot.end : slot.end + 1] == ",",
         owning_after=_owning_after(masked, slot.end),
         after_verb=frame.after_verb,
+        coordinated=frame.coordinated and not _bare_sibling(masked, number, forms),
     )
+
+
+def _bare_sibling(masked: MaskedDocument, number: int, forms: Mapping[int, str]) -> bool:
+    """Whether the last slot filled before ``number`` in its sentence printed a bare preposition: after "a film by
+    X and", another bare preposition continues the list ("and by Y")."""
+    sentence = masked.slots[number].sentence
+    earlier = [n for n in forms if n < number and masked.slots[n].sentence == sentence]
+    return bool(earlier) and " " not in forms[max(earlier)].strip()
 
 
 def _person_noun_before(text: str, position: int) -> bool:

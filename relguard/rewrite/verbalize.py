@@ -90,7 +90,8 @@ class Place:
     stands right before it (``owner``: "Sean's [REL] East Asia"), and the kind of a name right before it
     (``kind_before``: "a film [by] X" reads, "Harry [by] X" does not), whether a comma follows it at once, and
     whether what follows it owns a noun (``owning_after``: "Dore's [REL] Dante's Divine Comedy", "[REL] its"), and
-    whether a modifier slot follows a name's verb (``after_verb``: "debuts [REL] the film")."""
+    whether a modifier slot follows a name's verb (``after_verb``: "debuts [REL] the film"), and whether it follows
+    a conjunction and an earlier slot of its clause (``coordinated``: "directed by X and [REL] Y")."""
 
     frame: str
     inverted: bool = False
@@ -109,6 +110,7 @@ class Place:
     comma_after: bool = False
     owning_after: bool = False
     after_verb: bool = False
+    coordinated: bool = False
 
 
 @dataclass(frozen=True)
@@ -342,8 +344,9 @@ class Styled:
                 and not owned
                 and not place.preposition_after
                 and not place.has_tail
+                and not place.coordinated
             ):
-                return closing
+                return closing  # not after "and": "named after X and [by] Y" leaves "by" with nothing to hang on
         if self.style == "relative" and place.frame == fr.MODIFIER and own and not RELATIVE.match(own):
             finite = self.base.finite(predicate, type_pair, inverted=place.inverted)
             finite = plural_verb(finite) if place.plural else finite
