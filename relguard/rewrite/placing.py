@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from relguard.rewrite.frames import ARTICLE_ONLY, Frame
 from relguard.rewrite.mask import MaskedDocument, mention_at
 from relguard.rewrite.seams import CLOSING
-from relguard.rewrite.verbalize import Place
+from relguard.rewrite.verbalize import PREPOSITIONS, Place
 from relguard.wordlist import PERSON_NOUNS
 
 _OWNER_BEFORE = re.compile(r"\w['’]s?\s*$")
@@ -58,7 +58,7 @@ def _bare_sibling(masked: MaskedDocument, number: int, forms: Mapping[int, str])
     X and", another bare preposition continues the list ("and by Y")."""
     sentence = masked.slots[number].sentence
     earlier = [n for n in forms if n < number and masked.slots[n].sentence == sentence]
-    return bool(earlier) and " " not in forms[max(earlier)].strip()
+    return bool(earlier) and forms[max(earlier)].strip() in PREPOSITIONS
 
 
 def _person_noun_before(text: str, position: int) -> bool:

@@ -91,7 +91,8 @@ class Place:
     (``kind_before``: "a film [by] X" reads, "Harry [by] X" does not), whether a comma follows it at once, and
     whether what follows it owns a noun (``owning_after``: "Dore's [REL] Dante's Divine Comedy", "[REL] its"), and
     whether a modifier slot follows a name's verb (``after_verb``: "debuts [REL] the film"), and whether it follows
-    a conjunction and an earlier slot of its clause (``coordinated``: "directed by X and [REL] Y")."""
+    a conjunction and an earlier slot of its clause that printed more than a bare preposition (``coordinated``:
+    "named after X and [REL] Y")."""
 
     frame: str
     inverted: bool = False
