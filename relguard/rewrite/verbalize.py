@@ -98,6 +98,7 @@ class Place:
     inverted: bool = False
     person: bool = False
     closed: bool = True
+    coordinated: bool = False
     head: str | None = None
     pronoun: bool = False
     name_after: bool = True
@@ -111,7 +112,6 @@ class Place:
     comma_after: bool = False
     owning_after: bool = False
     after_verb: bool = False
-    coordinated: bool = False
 
 
 @dataclass(frozen=True)
