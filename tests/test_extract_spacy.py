@@ -315,6 +315,15 @@ def test_a_rank_alone_is_no_name_but_a_surname_is(extractor: SpacyExtractor) -> 
     assert ("Stephen King", "Carrie") in {(s, o) for s, _, o in triples(result)}, triples(result)
 
 
+def test_a_name_particle_between_two_parts_of_a_name_joins_them(extractor: SpacyExtractor) -> None:
+    """2Wiki development: "Adalberto Pereira dos Santos" was two names (the NER's PERSON and GPE), "dos" a verb
+    between them, released "Adalberto Pereira, who was a rival of Santos,". One person, the given name's type."""
+    result = run(extractor, "Adalberto Pereira dos Santos (11 April 1905 – 2 April 1984) was a Brazilian general.")
+    people = {e.name: e.type for e in result.entities}
+    assert people.get("Adalberto Pereira dos Santos") == "PERSON", people
+    assert not triples(result), triples(result)
+
+
 def test_a_nationality_on_a_named_noun_keeps_its_slot(extractor: SpacyExtractor) -> None:
     """ "the daughter of Indian filmmaker, Mahesh Bhatt": the noun the nationality qualifies carries a name, so the
     relation's words stay masked (2Wiki development), unlike "a test for American laws"."""

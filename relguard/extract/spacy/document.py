@@ -20,7 +20,7 @@ from relguard.extract.spacy.described import with_described_works
 from relguard.extract.spacy.entities import EntityResolution
 from relguard.extract.spacy.modifiers import positioned
 from relguard.extract.spacy.patterns import SentenceRelations
-from relguard.extract.spacy.spelled import name_runs, role_word, spelled_labels
+from relguard.extract.spacy.spelled import continues_name, name_runs, role_word, spelled_labels
 from relguard.extract.spacy.titles import as_team, broken_at, hyphen_glued, no_name, place_shape, quoted_titles
 from relguard.types import (
     ENTITY_TYPES,
@@ -170,21 +170,16 @@ class DocumentState(EntityResolution, Coreference):
 
     def _join_adjacent_names(self) -> None:
         """Names the NER cut in two with nothing between ("Corvid" + "Media"): one mention, labelled as its last
-        part (its head), so where a name ends does not depend on the verb before it ("sued" / "acquired")."""
+        part (its head), so where a name ends does not depend on the verb before it ("sued" / "acquired"); and a
+        person's name cut at a lower-case particle ("Adalberto Pereira dos Santos")."""
         joined: list[list] = []
         labels: list[str] = []
         for mention, label in zip(self.mentions, self.labels, strict=True):
             start, end = mention[:2]
-            if (
-                joined
-                and joined[-1][1] == start
-                and joined[-1][2] == mention[2]
-                and self.doc[start].text[:1].isupper()
-                and self.doc[start - 1].text[:1].isupper()
-                and not self.doc[start - 1].is_punct
-            ):
+            gap = continues_name(self.doc, joined[-1][1], start) if joined and joined[-1][2] == mention[2] else None
+            if gap is not None:
                 joined[-1][1] = end
-                labels[-1] = label
+                labels[-1] = label if gap == 0 else labels[-1]  # "Pereira [dos] Santos": the given name's label
                 continue
             joined.append(list(mention))
             labels.append(label)

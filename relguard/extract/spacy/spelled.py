@@ -20,7 +20,7 @@ from relguard.extract.spacy import lexicon as lex
 from relguard.wordlist import MONTHS
 
 if TYPE_CHECKING:
-    from spacy.tokens import Span, Token
+    from spacy.tokens import Doc, Span, Token
 
 #: Lower-case words a name may hold between two of its capitalized words.
 JOINERS = frozenset({"of", "de", "del", "della", "da", "du", "des", "van", "von", "der", "den", "the", "&", "la", "le"})
@@ -145,3 +145,21 @@ def spelled_labels(
     """A first label for each run from the name alone (the NER on the name by itself, else its shape), or ""."""
     names = label_names(sorted({doc[a:b].text for a, b in runs}))
     return [names.get(doc[a:b].text) or shape(doc[a:b]) or "" for a, b in runs]
+
+
+#: Lower-case particles inside a person's name between two capitalized parts ("Pereira dos Santos", "García del
+#: Rivero", "Villaverde y García").
+_JOINING_PARTICLES = lex.NAME_PARTICLES | frozenset({"dos", "das", "do", "y"})
+
+
+def continues_name(doc: Doc, end: int, start: int) -> int | None:
+    """How many tokens lie between a name ending at ``end`` and one starting at ``start`` that continues it, or
+    None: 0 when the second follows at once, both capitalized ("Corvid" + "Media"); 1 across a lower-case name
+    particle between two capitalized words ("Adalberto Pereira [dos] Santos"). Reads the names' own words and the
+    particle, which no relation is worded with."""
+    if end == start and doc[start].text[:1].isupper() and doc[start - 1].text[:1].isupper():
+        return None if doc[start - 1].is_punct else 0
+    particle = doc[end] if end + 1 == start else None
+    if particle is None or not particle.is_lower or particle.text not in _JOINING_PARTICLES:
+        return None
+    return 1 if doc[start].text[:1].isupper() and doc[end - 1].text[:1].isupper() else None
