@@ -171,7 +171,7 @@ class DocumentState(EntityResolution, Coreference):
     def _join_adjacent_names(self) -> None:
         """Names the NER cut in two with nothing between ("Corvid" + "Media"): one mention, labelled as its last
         part (its head), so where a name ends does not depend on the verb before it ("sued" / "acquired"); and a
-        person's name cut at a lower-case particle ("Adalberto Pereira dos Santos")."""
+        name cut at a lower-case particle ("Adalberto Pereira dos Santos"), labelled as its first part."""
         joined: list[list] = []
         labels: list[str] = []
         for mention, label in zip(self.mentions, self.labels, strict=True):
@@ -179,7 +179,7 @@ class DocumentState(EntityResolution, Coreference):
             gap = continues_name(self.doc, joined[-1][1], start) if joined and joined[-1][2] == mention[2] else None
             if gap is not None:
                 joined[-1][1] = end
-                labels[-1] = label if gap == 0 else labels[-1]  # "Pereira [dos] Santos": the given name's label
+                labels[-1] = label if gap == 0 else labels[-1]  # "Pereira [dos] Santos": not the GPE "Santos"
                 continue
             joined.append(list(mention))
             labels.append(label)

@@ -147,8 +147,9 @@ def spelled_labels(
     return [names.get(doc[a:b].text) or shape(doc[a:b]) or "" for a, b in runs]
 
 
-#: Lower-case particles inside a person's name between two capitalized parts ("Pereira dos Santos", "García del
-#: Rivero", "Villaverde y García").
+#: Lower-case particles inside a name between two capitalized parts ("Pereira dos Santos", "García del Rivero",
+#: "Villaverde y García"). Narrower than :data:`JOINERS`: the NER's two names are not joined across "of" or "the"
+#: ("Queen Victoria of England" is two).
 _JOINING_PARTICLES = lex.NAME_PARTICLES | frozenset({"dos", "das", "do", "y"})
 
 
