@@ -870,3 +870,11 @@ def test_a_slot_after_and_keeps_its_verb_in_the_preposition_style(extractor):
     outcomes = {n: Sampled((k[1], k[3]), "named_after" if n == first else "inspired_by") for n, k in enumerate(keys)}
     out = fill(masked, outcomes, VERBALIZE)
     assert out.text == "Last Stop is a German comedy film named after Ann Berg and inspired by Tom Reed.", out.text
+
+
+def test_a_clause_after_a_person_noun_and_its_comma_opens_with_who(extractor):
+    """2Wiki development: "an Indian film director and screenwriter, [who worked in] Hindi cinema" read
+    "screenwriter, which standardized Hindi cinema": the noun before the comma is a person's, so "who"."""
+    text = "Anil Ganguly (1933 – 2016) was an Indian film director and screenwriter, who worked in Hindi cinema."
+    out = release(extractor, text, "works_in")[3]
+    assert "screenwriter, who worked in Hindi cinema." in out.text, out.text

@@ -23,7 +23,7 @@ _OWNING_PRONOUN = re.compile(r"(?:his|her|its|their)\s", re.IGNORECASE)
 _QUOTE_GAP = re.compile(r"[\s\"“‘']*")
 _POSSESSIVE = re.compile(r"[\"”’']?['’]s?\s")
 _OWNS_INSIDE = re.compile(r"\w['’]s?\s")  # a name that owns the rest of itself: "Dante's Divine Comedy"
-_WORD_BEFORE = re.compile(r"([A-Za-z]+)\s*$")
+_WORD_BEFORE = re.compile(r"([A-Za-z]+)\s*,?\s*$")
 
 
 def place_of(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[int, str], tailed: set[int]) -> Place:
@@ -62,8 +62,8 @@ def _bare_sibling(masked: MaskedDocument, number: int, forms: Mapping[int, str])
 
 
 def _person_noun_before(text: str, position: int) -> bool:
-    """Whether the word right before ``position`` is a noun for a person ("a professor [REL]"): a clause on it
-    opens with "who", as on a person's name."""
+    """Whether the word right before ``position``, a comma between allowed, is a noun for a person ("a professor
+    [REL]", "director and screenwriter, [REL]"): a clause on it opens with "who", as on a person's name."""
     found = _WORD_BEFORE.search(text, max(0, position - 40), position)
     word = found.group(1).lower() if found else ""
     return word in PERSON_NOUNS or (word.endswith("s") and word[:-1] in PERSON_NOUNS)  # "actors", not "actress"
