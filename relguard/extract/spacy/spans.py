@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from spacy.tokens import Span, Token
 
 
-from relguard.extract.spacy.wordclass import bearing, edge, gap_word, object_word
+from relguard.extract.spacy.wordclass import bearing, edge, gap_word, object_word, rank_modifier
 from relguard.wordlist import LOOSE_ADVERBS
 
 #: Other words a span may take between two of its expression words ("takes place every summer in").
@@ -152,8 +152,7 @@ class SpanCutter:
         """A capitalized role modifier right before a role noun: "Managing Director", "Vice President", and a
         rank's ("Hereditary Prince", "Holy Roman Emperor")."""
         nxt = self.doc[tok.i + 1].lower_ if tok.i + 1 < len(self.doc) else ""
-        rank = tok.lower_ in lex.RANK_MODIFIERS and nxt in lex.RANKS
-        return rank or (tok.lower_ in lex.ROLE_MODIFIERS and nxt in lex.ROLE_NOUNS)
+        return rank_modifier(tok.lower_, nxt) or (tok.lower_ in lex.ROLE_MODIFIERS and nxt in lex.ROLE_NOUNS)
 
     def _title_word(self, tok: Token) -> bool:
         """A capitalized word inside the sentence (not its first word, not an acronym)."""

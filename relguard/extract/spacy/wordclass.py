@@ -10,6 +10,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from relguard.extract.spacy import lexicon as lex
+from relguard.extract.spacy.spelled import openers
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -47,10 +48,16 @@ def noun_part(tok: Token) -> bool:
     "late wife", "board member"); not a description ("a small village", "the 2010 album")."""
     if tok.dep_ == "det":
         return True
-    rank = tok.lower_ in lex.RANK_MODIFIERS and tok.head.lower_ in lex.RANKS  # "Hereditary Prince"
+    rank = rank_modifier(tok.lower_, tok.head.lower_)
     if tok.dep_ == "compound":  # "board member", "gen. mgr", "Managing Director"
         return tok.pos_ == "NOUN" or tok.is_lower or tok.text == "." or tok.lower_ in lex.ROLE_MODIFIERS or rank
     return tok.dep_ == "amod" and (tok.lower_ in lex.ROLE_MODIFIERS or rank)
+
+
+def rank_modifier(word: str, noun: str) -> bool:
+    """Whether ``word`` (lower case) qualifies the rank ``noun``, as "hereditary" does "prince": one title
+    ("Hereditary Prince", "Holy Roman Emperor")."""
+    return word in lex.RANK_MODIFIERS and noun in lex.RANKS
 
 
 def hedge(tok: Token) -> bool:
@@ -111,8 +118,7 @@ def foreign(words: list[Token]) -> bool:
 
 @cache
 def _english(word: str) -> bool:
-    """In lemminflect's English lexicon or spaCy's English stop words."""
+    """In lemminflect's English lexicon or among the English function words (:func:`~.spelled.openers`)."""
     from lemminflect import getAllLemmas
-    from spacy.lang.en.stop_words import STOP_WORDS
 
-    return word in STOP_WORDS or bool(getAllLemmas(word))
+    return word in openers() or bool(getAllLemmas(word))
