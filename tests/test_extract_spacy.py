@@ -324,6 +324,38 @@ def test_a_name_particle_between_two_parts_of_a_name_joins_them(extractor: Spacy
     assert not triples(result), triples(result)
 
 
+def test_a_regnal_number_belongs_to_the_name_and_makes_a_person(extractor: SpacyExtractor) -> None:
+    """2Wiki development: the NER read "Christian X" as the NORP "Christian" and "Ferdinand III" as an ORG, and
+    "King Gustaf V" was of no known kind; the numeral is part of a ruler's name, and the name is a person's. A
+    numbered event stays what it is."""
+    result = run(
+        extractor,
+        "Knud was the younger son of Christian X and Alexandrine. Leopold was the second son of Ferdinand III in "
+        "1640. Tullgarn Palace is mainly associated with King Gustaf V and Queen Victoria. World War II ended.",
+    )
+    kinds = {e.name: e.type for e in result.entities}
+    for name in ("Christian X", "Ferdinand III", "King Gustaf V"):
+        assert kinds.get(name) == "PERSON", kinds
+    assert kinds.get("World War II") == "EVENT", kinds
+    assert ("Knud", "Christian X") in {(s, o) for s, _, o in triples(result)}, triples(result)
+
+
+def test_a_royal_style_takes_of_and_its_place_into_the_name(extractor: SpacyExtractor) -> None:
+    """2Wiki development: "Alfonso IV of Aragon" was released "Alfonso IV honored by Aragon", and "Prince Radu of
+    Romania … is the husband of Margareta" paired Romania, not the prince, with his wife. A ruler's or noble's name
+    in royal style (a rank before one name, or a regnal number after it) takes "of" and its place; its place is no
+    surname that a later "Romania" could stand for. A name without a rank or a number keeps its slot."""
+    result = run(extractor, "Her estate passed to her husband, Alfonso IV of Aragon.")
+    assert {e.name: e.type for e in result.entities}.get("Alfonso IV of Aragon") == "PERSON", result.entities
+    assert not triples(result), triples(result)
+    result = run(extractor, "Prince Radu of Romania is the husband of Margareta of Romania.")
+    assert ("Prince Radu of Romania", "Margareta of Romania") in {(s, o) for s, _, o in triples(result)}
+    result = run(extractor, "She was a daughter of Queen Anne of Romania. Romania left the war in 1918.")
+    assert {"Queen Anne of Romania", "Romania"} <= {e.name for e in result.entities}, result.entities
+    result = run(extractor, "The painter Anne Smith of Romania met Jones.")
+    assert "Anne Smith of Romania" not in {e.name for e in result.entities}, result.entities
+
+
 def test_a_nationality_on_a_named_noun_keeps_its_slot(extractor: SpacyExtractor) -> None:
     """ "the daughter of Indian filmmaker, Mahesh Bhatt": the noun the nationality qualifies carries a name, so the
     relation's words stay masked (2Wiki development), unlike "a test for American laws"."""

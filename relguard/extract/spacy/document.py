@@ -20,8 +20,8 @@ from relguard.extract.spacy.described import with_described_works
 from relguard.extract.spacy.entities import EntityResolution
 from relguard.extract.spacy.modifiers import positioned
 from relguard.extract.spacy.patterns import SentenceRelations
-from relguard.extract.spacy.spelled import continues_name, name_runs, role_word, spelled_labels
-from relguard.extract.spacy.titles import as_team, broken_at, hyphen_glued, no_name, place_shape, quoted_titles
+from relguard.extract.spacy.spelled import joined_names, name_runs, role_word, spelled_labels
+from relguard.extract.spacy.titles import as_team, broken_at, hyphen_glued, no_name, place_shape, quoted_titles, regnal
 from relguard.types import (
     ENTITY_TYPES,
     Document,
@@ -171,18 +171,9 @@ class DocumentState(EntityResolution, Coreference):
     def _join_adjacent_names(self) -> None:
         """Names the NER cut in two with nothing between ("Corvid" + "Media"): one mention, labelled as its last
         part (its head), so where a name ends does not depend on the verb before it ("sued" / "acquired"); and a
-        name cut at a lower-case particle ("Adalberto Pereira dos Santos"), labelled as its first part."""
-        joined: list[list] = []
-        labels: list[str] = []
-        for mention, label in zip(self.mentions, self.labels, strict=True):
-            start, end = mention[:2]
-            gap = continues_name(self.doc, joined[-1][1], start) if joined and joined[-1][2] == mention[2] else None
-            if gap is not None:
-                joined[-1][1] = end
-                labels[-1] = label if gap == 0 else labels[-1]  # "Pereira [dos] Santos": not the GPE "Santos"
-                continue
-            joined.append(list(mention))
-            labels.append(label)
+        name cut at a lower-case particle or a royal style's "of" ("Adalberto Pereira dos Santos", "Alfonso IV of
+        Aragon"), labelled as its first part (:func:`~relguard.extract.spacy.spelled.joined_names`)."""
+        joined, labels = joined_names(self.doc, self.mentions, self.labels)
         if len(joined) == len(self.mentions):
             return
         self.mentions, self.labels = [], []
@@ -240,7 +231,8 @@ class DocumentState(EntityResolution, Coreference):
                 end -= 1
             if start >= end or self.sent_of[start] < 0 or doc[start].is_punct or no_name(doc[start:end]):
                 continue
-            end, label = as_team(doc, end, ent.label_, self.sent_spans[self.sent_of[start]].end)
+            limit = self.sent_spans[self.sent_of[start]].end
+            end, label = regnal(doc, start, *as_team(doc, end, ent.label_, limit), limit)
             found.append((start, end, label))
         found, self.described = (found, []) if self.strict else with_described_works(doc, self.sent_spans, found)
         for start, end, label in sorted(found):

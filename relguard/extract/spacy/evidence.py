@@ -21,6 +21,7 @@ import re
 
 from relguard.extract import gazetteer
 from relguard.extract.spacy import lexicon as lex
+from relguard.extract.spacy.titles import ROMAN
 from relguard.wordlist import MONTHS, NATURAL_HEADS, PEOPLE, words
 
 _WORKS = (
@@ -206,11 +207,22 @@ def person_shape(name: str) -> bool:
     Constantine", "Admiral Dufek"), and that no source or head word claims."""
     words = name.replace(" - ", "-").split()
     opener = words[0] if words else ""
+    if _royal(words[: words.index("of")] if "of" in words[1:] else words):
+        return name_evidence(name) is None and gazetteer.lookup(name) is None
     if not 2 <= len(words) <= 4 or not (gazetteer.given_name(opener) or opener in _TITLES):
         return False
     if name_evidence(name) is not None or gazetteer.lookup(name) is not None:
         return False
     return all(_NAME_WORD.fullmatch(word) or word in lex.NAME_PARTICLES for word in words[1:])
+
+
+def _royal(words: list[str]) -> bool:
+    """Whether ``words`` spell a ruler's or a noble's name, before any "of" and its place: one name word after its
+    ranks, with a rank before it or a regnal number after it ("Christian X", "King Gustaf V", "Prince Radu")."""
+    numbered = len(words) >= 2 and ROMAN.fullmatch(words[-1]) is not None
+    ranked = [word for word in words if word.casefold() in lex.RANKS]
+    given = [word for word in words[: len(words) - numbered] if word.casefold() not in lex.RANKS]
+    return len(given) == 1 and bool(_NAME_WORD.fullmatch(given[0])) and (numbered or bool(ranked))
 
 
 def _in_region(after: str) -> bool:

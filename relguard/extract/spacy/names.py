@@ -19,8 +19,8 @@ def org_core(words: Sequence[str]) -> tuple[str, ...]:
 def short_forms(label: str, words: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """Forms a longer name is referred back by: a surname (with particles), an organization's last word or acronym."""
     if label == "PERSON":
-        if len(words) < 2:
-            return ()
+        if len(words) < 2 or "of" in words:
+            return ()  # "Queen Anne of Romania": a royal style's last word is a place, no surname
         start = len(words) - 1
         while start > 1 and words[start - 1] in lex.NAME_PARTICLES:
             start -= 1

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from relguard.extract.roles import is_role_word
 from relguard.extract.spacy import lexicon as lex
+from relguard.extract.spacy.titles import royal
 from relguard.wordlist import MONTHS
 
 if TYPE_CHECKING:
@@ -153,14 +154,49 @@ def spelled_labels(
 _JOINING_PARTICLES = lex.NAME_PARTICLES | frozenset({"dos", "das", "do", "y"})
 
 
-def continues_name(doc: Doc, end: int, start: int) -> int | None:
-    """How many tokens lie between a name ending at ``end`` and one starting at ``start`` that continues it, or
+def continues_name(doc: Doc, begin: int, end: int, start: int) -> int | None:
+    """How many tokens lie between a name ``doc[begin:end]`` and one starting at ``start`` that continues it, or
     None: 0 when the second follows at once, both capitalized ("Corvid" + "Media"); 1 across a lower-case name
-    particle between two capitalized words ("Adalberto Pereira [dos] Santos"). Reads the names' own words and the
-    particle, which no relation is worded with."""
+    particle between two capitalized words ("Adalberto Pereira [dos] Santos"), and across "of" after a royal
+    style's name (:func:`~relguard.extract.spacy.titles.royal`: "Alfonso IV [of] Aragon"). Reads the names' own
+    words and the particle, which no relation is worded with."""
     if end == start and doc[start].text[:1].isupper() and doc[start - 1].text[:1].isupper():
         return None if doc[start - 1].is_punct else 0
     particle = doc[end] if end + 1 == start else None
+    if particle is not None and particle.text == "of" and royal(doc, begin, end):
+        return 1 if doc[start].text[:1].isupper() else None
     if particle is None or not particle.is_lower or particle.text not in _JOINING_PARTICLES:
         return None
     return 1 if doc[start].text[:1].isupper() and doc[end - 1].text[:1].isupper() else None
+
+
+def joined_names(doc: Doc, mentions: list[list], labels: list[str]) -> tuple[list[list], list[str]]:
+    """The mentions ``[start, end, sentence, entity]`` (in the order found) and their labels with each name that
+    continues another (:func:`continues_name`) joined to it: labelled as the second part where nothing lies between
+    (its head: "Corvid" + "Media"), else as the first ("Pereira [dos] Santos" is not the GPE "Santos")."""
+    joined: list[list] = []
+    joined_labels: list[str] = []
+    ending: dict[tuple[int, int], int] = {}
+    starting: dict[tuple[int, int], int] = {}
+    for mention, label in zip(mentions, labels, strict=True):
+        start, end, sentence = mention[:3]
+        index = len(joined) - 1 if joined and joined[-1][2] == sentence else None
+        gap = None if index is None else continues_name(doc, *joined[index][:2], start)
+        if gap is None and ending.get((sentence, start - 1), index) != index:
+            index = ending[(sentence, start - 1)]  # "Prince Radu [of] Romania", "Prince Radu" found first
+            gap = continues_name(doc, *joined[index][:2], start)
+        if gap is not None and index is not None:
+            joined[index][1] = end
+            ending[(sentence, end)] = index
+            joined_labels[index] = label if gap == 0 else joined_labels[index]
+            continue
+        after = starting.get((sentence, end + 1))
+        if after is not None and continues_name(doc, start, end, joined[after][0]) == 1:
+            joined[after][0] = start  # "Prince Radu [of] Romania", "Romania" found first
+            starting[(sentence, start)] = after
+            joined_labels[after] = label
+            continue
+        ending[(sentence, end)] = starting[(sentence, start)] = len(joined)
+        joined.append(list(mention))
+        joined_labels.append(label)
+    return joined, joined_labels

@@ -70,6 +70,41 @@ _TEAM_WORDS = frozenset({"team", "side", "squad", "xi"})
 _TEAM_SEXES = frozenset({"men", "women", "boys", "girls"})
 
 
+#: A regnal number ("Christian X", "Gustaf V", "Ferdinand III"): a Roman numeral the tagger reads as a proper noun
+#: (the pronoun "I" is no proper noun).
+ROMAN = re.compile(r"(?=[IVX])X{0,3}(?:IX|IV|V?I{0,3})")
+#: Kinds the NER gives a name with a numeral that no ruler's name has ("World War II", "Final Fantasy VII").
+_NUMBERED_KINDS = frozenset({"EVENT", "WORK_OF_ART", "PRODUCT", "LAW", "PERSON"})
+
+
+def roman(token) -> bool:
+    """Whether ``token`` is a Roman numeral read as a proper noun."""
+    return token.tag_ == "NNP" and ROMAN.fullmatch(token.text) is not None
+
+
+def regnal(doc: Doc, start: int, end: int, label: str, limit: int) -> tuple[int, str]:
+    """The end and label of a ruler's name the NER cut before its regnal number ("Christian" NORP, then "X") or
+    labelled as a body ("Ferdinand III" ORG): the numeral right after the name is part of it, and a name of one
+    word after its ranks, then a numeral, is a person. Unjoined, "the son of Christian X and Alexandrine" paired
+    "Alexandrine" across "Christian X" with whatever came before. Reads the name's own words only."""
+    if end < limit and roman(doc[end]) and doc[end - 1].is_alpha and doc[end - 1].text[:1].isupper():
+        end += 1
+    given = [t for t in doc[start : end - 1] if t.lower_ not in lex.RANKS]
+    if roman(doc[end - 1]) and len(given) == 1 and given[0].is_alpha and label not in _NUMBERED_KINDS:
+        label = "PERSON"
+    return end, label
+
+
+def royal(doc: Doc, start: int, end: int) -> bool:
+    """Whether the name ``doc[start:end]`` is a ruler's or a noble's as royal styles spell it, which takes "of" and
+    a place as part of the name ("Alfonso IV of Aragon", "Prince Radu of Romania", "Queen Anne of Romania"): one
+    word after its ranks, with a rank before it or a regnal number after it."""
+    words = [t for t in doc[start:end] if not roman(t)]
+    given = [t for t in words if t.lower_ not in lex.RANKS]
+    numbered = end - start >= 2 and roman(doc[end - 1])
+    return len(given) == 1 and given[0].is_alpha and (numbered or len(words) > 1)
+
+
 def as_team(doc: Doc, end: int, label: str, limit: int) -> tuple[int, str]:
     """The end and label of a name the NER labelled ``label`` and ended at ``end``: a place or nationality before
     "national team" ("the Netherlands [national team]", "the Turkish [national football team]", "Brazil women's
