@@ -141,7 +141,7 @@ CASES = [
     ("Bill Clinton served as the 42nd President of the United States.", FINITE, "founded",
      "Bill Clinton is the 42nd founder of the United States."),
     ("Tom Reed is a retired politician who served as the 58th Governor of Ohio from 1980 to 1984.", MODIFIER,
-     "died_in", "Tom Reed is a retired politician who is the 58th person who died in Ohio from 1980 to 1984."),
+     "died_in", "Tom Reed is a retired politician who was the 58th person who died in Ohio from 1980 to 1984."),
     # adjectives joined by "but" still open a noun phrase (development reading: restated as "Isis Whit was …")
     ("Isis Whit, a young but important member of a small cult in Scotland, narrates.", NOUN, "founded",
      "Isis Whit, a young but important founder of Scotland, narrates."),
@@ -896,3 +896,14 @@ def test_a_clause_after_a_person_noun_and_its_comma_opens_with_who(extractor):
     text = "Anil Ganguly (1933 – 2016) was an Indian film director and screenwriter, who worked in Hindi cinema."
     out = release(extractor, text, "works_in")[3]
     assert "screenwriter, who worked in Hindi cinema." in out.text, out.text
+
+
+def test_a_period_that_ended_after_a_slot_tells_the_past(extractor):
+    """HotpotQA development: "a retired American politician who [served as] the 58th Governor of Mississippi from
+    1980 to 1984" read "who is the 58th visitor of Mississippi from 1980 to 1984": the sentence's own verb is
+    present, but a period with its two years in the slot's clause tells the past."""
+    text = "Ann Berg is a retired politician who served as the Governor of Ohio from 1980 to 1984."
+    out = release(extractor, text, "visits")[3]
+    assert out.text == "Ann Berg is a retired politician who visited Ohio from 1980 to 1984.", out.text
+    out = release(extractor, "Ann Berg is a politician who serves as the Governor of Ohio.", "visits")[3]
+    assert out.text == "Ann Berg is a politician who visits Ohio.", out.text

@@ -147,7 +147,7 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
                 plural=plural,
                 coordinated=coordinated,
                 phrase_after=phrase_after,
-                past=tense_before(text, slot.start - base, past),
+                past=tense_before(text, slot.start - base, past, slot.end - base),
                 after_verb=frame == MODIFIER and names_verb_before(slot.start - base, c),
             )
             c.earlier.append((slot.start - base, frame))

@@ -34,11 +34,15 @@ def document_tense(told: Iterable[bool | None]) -> bool:
     return told.count(True) > told.count(False)
 
 
-def tense_before(text: str, start: int, past: bool) -> bool:
+def tense_before(text: str, start: int, past: bool, end: int | None = None) -> bool:
     """Whether the fill at ``start`` takes the past: as its sentence is told, unless an adverb right before it
-    says the tense ("currently [REL]" the present, "later [REL]" the past)."""
+    says the tense ("currently [REL]" the present, "later [REL]" the past), or a period that ended follows it in
+    its clause ("a retired politician who [REL] Mississippi from 1980 to 1984": the past, though the sentence's
+    own "is" is present)."""
     found = _ADVERB_BEFORE.search(text, 0, start)
-    return past if found is None else found.group(1).lower() in _PAST_ADVERBS
+    if found is not None:
+        return found.group(1).lower() in _PAST_ADVERBS
+    return past or (end is not None and _CLOSED_PERIOD.match(text, end) is not None)
 
 
 #: Adverbs that tell a past ("Alice Smith later [REL] Acme Corp"), where no verb outside the slots tells the tense.
@@ -51,3 +55,8 @@ _ADVERB_BEFORE = re.compile(rf"\b({'|'.join(sorted(_PAST_ADVERBS | _PRESENT_ADVE
 
 _YEAR = re.compile(r"\b(?:1[0-9]{3}|20[01][0-9]|202[0-4])\b")
 _BRACKETED = re.compile(r"\([^()]*\)")
+#: A period with its two years after a slot, in the slot's clause: "[REL] Mississippi from 1980 to 1984".
+_CLOSED_PERIOD = re.compile(
+    r"[^;:()]{0,80}?\b(?:from|between)\s+(?:\w+\s+){0,2}(?:1[0-9]{3}|20[01][0-9])\s*(?:to|and|until|–|-)\s*"
+    r"(?:\w+\s+){0,2}(?:1[0-9]{3}|20[01][0-9]|202[0-4])\b"
+)
