@@ -356,6 +356,18 @@ def test_a_royal_style_takes_of_and_its_place_into_the_name(extractor: SpacyExtr
     assert "Anne Smith of Romania" not in {e.name for e in result.entities}, result.entities
 
 
+def test_a_name_cut_in_two_is_joined_whichever_part_was_found_first(extractor: SpacyExtractor) -> None:
+    """2Wiki development: the NER labelled "Fregonese" a NORP and left "Hugo" (a CARDINAL) to the proper-noun pass,
+    so the two parts were two names and "Hugo Fregonese [starring] Ricardo Montalban" read "commemorates Hugo
+    Fregonese Ricardo Montalban". One name, a person's by its spelling, whatever the NER's EVENT said of it."""
+    result = run(
+        extractor,
+        "The Mark of the Renegade is a 1951 American western film directed by Hugo Fregonese starring Ricardo "
+        "Montalban and Cyd Charisse.",
+    )
+    assert {e.name: e.type for e in result.entities}.get("Hugo Fregonese") == "PERSON", result.entities
+
+
 def test_a_nationality_on_a_named_noun_keeps_its_slot(extractor: SpacyExtractor) -> None:
     """ "the daughter of Indian filmmaker, Mahesh Bhatt": the noun the nationality qualifies carries a name, so the
     relation's words stay masked (2Wiki development), unlike "a test for American laws"."""

@@ -198,7 +198,7 @@ def _ner_alone(name: str, ner: str, *, surname: bool = False) -> str:
     if ner == "PERSON" and _ACRONYM.fullmatch(name):
         return "GPE" if name in gazetteer.PLACE_CODES else "ORG"  # "JTBC", "BBFC": letters spell no person's name
     if person_shape(core):
-        return ner if ner in _NAMED_KINDS else "PERSON"
+        return ner if ner in _NAMED_KINDS - {"EVENT"} else "PERSON"  # "Hugo Fregonese": the NER's EVENT alone
     if ner == "PERSON" and (surname or (" " not in core and gazetteer.given_name(core))):
         return "PERSON"  # "Wilfried Schneider … Schneider later moved"; "Jennifer", a lone census given name
     if ner == "ORG" and _ACRONYM.fullmatch(core):

@@ -182,19 +182,21 @@ def joined_names(doc: Doc, mentions: list[list], labels: list[str]) -> tuple[lis
         start, end, sentence = mention[:3]
         index = len(joined) - 1 if joined and joined[-1][2] == sentence else None
         gap = None if index is None else continues_name(doc, *joined[index][:2], start)
-        if gap is None and ending.get((sentence, start - 1), index) != index:
-            index = ending[(sentence, start - 1)]  # "Prince Radu [of] Romania", "Prince Radu" found first
-            gap = continues_name(doc, *joined[index][:2], start)
+        for before in (start, start - 1):  # a name the NER or the parser found first: "Prince Radu [of] Romania"
+            if gap is None and ending.get((sentence, before), index) != index:
+                index = ending[(sentence, before)]
+                gap = continues_name(doc, *joined[index][:2], start)
         if gap is not None and index is not None:
             joined[index][1] = end
             ending[(sentence, end)] = index
             joined_labels[index] = label if gap == 0 else joined_labels[index]
             continue
-        after = starting.get((sentence, end + 1))
-        if after is not None and continues_name(doc, start, end, joined[after][0]) == 1:
-            joined[after][0] = start  # "Prince Radu [of] Romania", "Romania" found first
+        after = next((starting[(sentence, at)] for at in (end, end + 1) if (sentence, at) in starting), None)
+        gap = None if after is None else continues_name(doc, start, end, joined[after][0])
+        if after is not None and gap is not None:
+            joined[after][0] = start  # "Hugo" found after "Fregonese": labelled as the second part, its head
             starting[(sentence, start)] = after
-            joined_labels[after] = label
+            joined_labels[after] = joined_labels[after] if gap == 0 else label
             continue
         ending[(sentence, end)] = starting[(sentence, start)] = len(joined)
         joined.append(list(mention))
