@@ -292,17 +292,6 @@ def not_a_noun_after_possessive(tokens: Sequence[Token], fill: Span) -> bool:
 _CLAUSE_OPENERS = frozenset({"that", "which", "who", "whose", "is", "was", "are", "were", "has", "had"})
 
 
-def relative_after_and(tokens: Sequence[Token], fill: Span) -> bool:
-    """A relative clause opened right after "and" or "or" with no clause of that pronoun before it to join: "a 1975
-    French film by Claude Chabrol and that owns its screenwriter", "a song by X and that satirizes Y" (development
-    readings). "A film that mentions X and that owns Y" joins two."""
-    words = _inside(tokens, fill)
-    before = _before(tokens, fill)
-    if not words or words[0][2].lower() not in _RELATIVES or before is None or before[2].lower() not in ("and", "or"):
-        return False
-    return not any(t[2].lower() == words[0][2].lower() for t in tokens if t[1] <= before[0])
-
-
 def dangling_preposition(tokens: Sequence[Token], fill: Span) -> bool:
     """A fill that ends with a preposition with nothing after it to take: a mark or the sentence's end ("The song
     was commissioned by, at number 37"; "Vietnam's last place that was inspired by.")."""
@@ -338,7 +327,6 @@ CHECKS = {
     "clause_in_aside": clause_in_aside,
     "not_a_noun_after_possessive": not_a_noun_after_possessive,
     "dangling_preposition": dangling_preposition,
-    "relative_after_and": relative_after_and,
 }
 
 

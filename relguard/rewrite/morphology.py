@@ -19,8 +19,6 @@ if TYPE_CHECKING:
 DETERMINERS = frozenset({"the", "a", "an", "its", "his", "her", "their"})
 _AUXILIARIES = {"is": "are", "was": "were", "has": "have", "does": "do"}
 _PAST_AUXILIARIES = {"is": "was", "are": "were", "has": "had", "have": "had", "does": "did", "do": "did"}
-#: Auxiliaries, whose "-ing" would open a clause that no list of participles reads ("having as a descendant").
-_NO_PARTICIPLE = frozenset({"is", "are", "was", "were", "be", "been", "has", "have", "had", "does", "do", "did"})
 
 
 _IMPORTING = threading.Lock()
@@ -85,17 +83,6 @@ def past_tense(finite: str) -> str:
         return finite
     past = _inflected(first, ("VBZ", "VBP"), "VBD")
     return f"{past} {rest}".strip() if past else finite
-
-
-def present_participle(finite: str) -> str | None:
-    """The "-ing" form of a clause that opens with its own verb ("parodies X" → "parodying X", "inspired" →
-    "inspiring"), which joins a list of participles after "and" ("a film directed by X and starring Y"); None for
-    a clause that opens with an auxiliary or no verb ("is a prequel to", "has its copyright held by")."""
-    first, _, rest = finite.partition(" ")
-    if first in _NO_PARTICIPLE or first in DETERMINERS or not first.isalpha():
-        return None
-    found = _inflected(first, ("VBZ", "VBP", "VBD"), "VBG")
-    return f"{found} {rest}".strip() if found else None
 
 
 @functools.cache

@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from relguard.rewrite.frames import ARTICLE_ONLY, Frame
 from relguard.rewrite.mask import MaskedDocument, mention_at
 from relguard.rewrite.seams import CLOSING
-from relguard.rewrite.shape import RELATIVE
 from relguard.rewrite.verbalize import PREPOSITIONS, Place
 from relguard.wordlist import PERSON_NOUNS
 
@@ -51,35 +50,15 @@ def place_of(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[i
         owning_after=_owning_after(masked, slot.end),
         after_verb=frame.after_verb,
         coordinated=frame.coordinated and not _bare_sibling(masked, number, forms),
-        after_and=_listing(masked, number, frame, forms),
     )
-
-
-#: A conjunction right before a slot: "by X and [REL] Y", not "and then [REL] Canada", where a participle reads as
-#: no verb of the clause.
-_AND_BEFORE = re.compile(r"\b(?:and|or)\s*$")
-
-
-def _sibling(masked: MaskedDocument, number: int, forms: Mapping[int, str]) -> str | None:
-    """What the last slot filled before ``number`` in its sentence printed, if any."""
-    sentence = masked.slots[number].sentence
-    earlier = [n for n in forms if n < number and masked.slots[n].sentence == sentence]
-    return forms[max(earlier)].strip() if earlier else None
 
 
 def _bare_sibling(masked: MaskedDocument, number: int, forms: Mapping[int, str]) -> bool:
     """Whether the last slot filled before ``number`` in its sentence printed a bare preposition: after "a film by
     X and", another bare preposition continues the list ("and by Y")."""
-    return _sibling(masked, number, forms) in PREPOSITIONS
-
-
-def _listing(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[int, str]) -> bool:
-    """Whether slot ``number`` follows "and" and an earlier slot that opened no relative clause, so that a
-    participle continues the list ("a film by X and [parodying] Y"); after "a film that parodies X and", a second
-    relative clause does."""
-    before = masked.text[max(0, masked.slots[number].start - 8) : masked.slots[number].start]
-    sibling = _sibling(masked, number, forms)
-    return frame.coordinated and _AND_BEFORE.search(before) is not None and not RELATIVE.match(f"{sibling} ")
+    sentence = masked.slots[number].sentence
+    earlier = [n for n in forms if n < number and masked.slots[n].sentence == sentence]
+    return bool(earlier) and forms[max(earlier)].strip() in PREPOSITIONS
 
 
 def _person_noun_before(text: str, position: int) -> bool:

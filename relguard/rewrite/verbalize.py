@@ -21,14 +21,7 @@ from dataclasses import dataclass, replace
 from relguard.candidates.forms import default_forms
 from relguard.kinds import coarse_pair, coarse_type
 from relguard.rewrite import frames as fr
-from relguard.rewrite.morphology import (
-    DETERMINERS,
-    indefinite_article,
-    past_tense,
-    plural_verb,
-    present_participle,
-    singular_head,
-)
+from relguard.rewrite.morphology import DETERMINERS, indefinite_article, past_tense, plural_verb, singular_head
 from relguard.rewrite.shape import RELATIVE
 from relguard.types import TypePair
 from relguard.wordlist import words
@@ -99,15 +92,13 @@ class Place:
     whether what follows it owns a noun (``owning_after``: "Dore's [REL] Dante's Divine Comedy", "[REL] its"), and
     whether a modifier slot follows a name's verb (``after_verb``: "debuts [REL] the film"), and whether it follows
     a conjunction and an earlier slot of its clause that printed more than a bare preposition (``coordinated``:
-    "named after X and [REL] Y") or any earlier slot (``after_and``: "by X and [REL] Y" takes "parodying", not
-    "that parodies")."""
+    "named after X and [REL] Y")."""
 
     frame: str
     inverted: bool = False
     person: bool = False
     closed: bool = True
     coordinated: bool = False
-    after_and: bool = False
     head: str | None = None
     pronoun: bool = False
     name_after: bool = True
@@ -258,8 +249,7 @@ class FormVerbalizer:
         if frame == fr.FINITE:
             return finite
         if frame == fr.MODIFIER:
-            listed = present_participle(finite) if place.after_and else None  # "by X and [parodying] Y"
-            return participle(finite) or listed or f"{relative} {finite}"
+            return participle(finite) or f"{relative} {finite}"
         if frame == fr.NOUN:
             if noun:
                 return noun if place.plural else singular_head(noun)
