@@ -14,6 +14,7 @@ of that shape is English, so a sentence that reads well is not deleted for its m
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 Token = tuple[int, int, str, str, str]
 Span = tuple[int, int]
 
+_YEAR = re.compile(r"1\d{3}|20\d\d")
 _FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _FINITE_WORDS = frozenset({"is", "was", "are", "were", "has", "had", "have", "does", "did"})
 _RELATIVES = frozenset({"that", "who", "which"})
@@ -292,6 +294,18 @@ def not_a_noun_after_possessive(tokens: Sequence[Token], fill: Span) -> bool:
 _CLAUSE_OPENERS = frozenset({"that", "which", "who", "whose", "is", "was", "are", "were", "has", "had"})
 
 
+def clause_after_a_date(tokens: Sequence[Token], fill: Span) -> bool:
+    """A fill that is no preposition right after a year inside an open bracket: "Louis Chollet (5 April 1815
+    governed Paris - 21 March 1851, Paris)" (Re-DocRED and 2Wiki development). A date and a place stand in
+    brackets with a preposition or a comma between them ("(5 April 1815, Paris"), not a clause."""
+    words = _inside(tokens, fill)
+    before = _before(tokens, fill)
+    if not words or before is None or before[3] != "CD" or not _YEAR.fullmatch(before[2]) or words[0][3] in ("IN", ","):
+        return False
+    opened = [t[2] for t in tokens if t[1] <= before[0] and t[2] in "()"]
+    return bool(opened) and opened[-1] == "("
+
+
 def dangling_preposition(tokens: Sequence[Token], fill: Span) -> bool:
     """A fill that ends with a preposition with nothing after it to take: a mark or the sentence's end ("The song
     was commissioned by, at number 37"; "Vietnam's last place that was inspired by.")."""
@@ -327,6 +341,7 @@ CHECKS = {
     "clause_in_aside": clause_in_aside,
     "not_a_noun_after_possessive": not_a_noun_after_possessive,
     "dangling_preposition": dangling_preposition,
+    "clause_after_a_date": clause_after_a_date,
 }
 
 
