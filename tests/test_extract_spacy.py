@@ -368,6 +368,15 @@ def test_a_name_cut_in_two_is_joined_whichever_part_was_found_first(extractor: S
     assert {e.name: e.type for e in result.entities}.get("Hugo Fregonese") == "PERSON", result.entities
 
 
+def test_a_hyphen_glued_to_its_word_ends_no_sentence(extractor: SpacyExtractor) -> None:
+    """2Wiki development: the parser ended a sentence at "a 1961 Spanish-" (2Wiki's text sets a blank after a
+    compound's hyphen), so "Mexican film directed by Luis Buñuel" was a sentence of its own and the film related to
+    nobody; released, it read "Mexican film is associated with Luis Buñuel". One sentence, the film its subject."""
+    result = run(extractor, "Viridiana is a 1961 Spanish- Mexican film directed by Luis Buñuel.")
+    assert len(result.sentences) == 1, result.sentences
+    assert ("Viridiana", "Luis Buñuel") in {(s, o) for s, _, o in triples(result)}, triples(result)
+
+
 def test_a_nationality_on_a_named_noun_keeps_its_slot(extractor: SpacyExtractor) -> None:
     """ "the daughter of Indian filmmaker, Mahesh Bhatt": the noun the nationality qualifies carries a name, so the
     relation's words stay masked (2Wiki development), unlike "a test for American laws"."""

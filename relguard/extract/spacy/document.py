@@ -323,10 +323,13 @@ class DocumentState(EntityResolution, Coreference):
 
 
 def _continues(before: Span, sent: Span) -> bool:
-    """Whether ``sent`` goes on the sentence ``before``: that ends with a short lower-case word and a full stop
-    (an abbreviation: "gen.", "asst.", "dir.") and ``sent`` starts in lower case."""
+    """Whether ``sent`` goes on the sentence ``before``: that ends with a hyphen glued to its word, or with a short
+    lower-case word and a full stop (an abbreviation: "gen.", "asst.", "dir.") and ``sent`` starts in lower case."""
     words = [t for t in before if not t.is_space]
     first = next((t for t in sent if not t.is_space), None)
+    glued = len(words[-1]) > 1 or (len(words) > 1 and not words[-2].whitespace_) if words else False
+    if glued and words[-1].text[-1:] in ("-", "–"):
+        return True  # "a 1961 Spanish- Mexican film": a hyphen glued to its word ends no sentence
     if first is not None and words and opens_what_follows(words, first):
         return True
     if first is None or not first.text[:1].islower() or not words:
