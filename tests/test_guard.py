@@ -65,8 +65,8 @@ def _misread(text: str, fill: str) -> str | None:
          "dangling_preposition"),
         # a clause right after a year inside brackets (2Wiki development: "(6 July 1564 [at] Château de
         # Lichtenberg" read "(6 July 1564 shared a name with Château de Lichtenberg")
-        ("Louis Chollet (5 April 1815 governed Paris - 21 March 1851, Paris) was a composer.", "governed",
-         "clause_after_a_date"),
+        ("Johanna Sibylla (6 July 1564 shared a name with Château de Lichtenberg – 24 March 1636 in Runkel) was a "
+         "countess.", "shared a name with", "clause_after_a_date"),
     ],
 )  # fmt: skip
 def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
@@ -106,8 +106,8 @@ def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
         # [directed by] Rajko Grlić" had no main verb, and the sentence was restated without its year)
         ("That Summer of White Roses is a 1989 British film by Rajko Grlić.", "by"),
         ("The drawing was praised by critics.", "praised by"),  # the preposition takes what follows it
-        ("Louis Chollet (5 April 1815 in Paris - 21 March 1851, Paris) was a composer.", "in"),  # a date's place
-        ("Louis Chollet (born 1815) governed Paris until 1850.", "governed"),  # the bracket is closed
+        ("Johanna Sibylla (6 July 1564 at Château de Lichtenberg – 1636) was a countess.", "at"),  # a date's place
+        ("Johanna Sibylla (born 1564) governed Runkel until 1600.", "governed"),  # the bracket is closed
         # a complementizer "that" opens a clause with its own subject: no comma splice after its aside
         ("The report says that Alice Smith, who leads Bob Jones, leads Paris.", "leads Paris"),
     ],

@@ -295,9 +295,9 @@ _CLAUSE_OPENERS = frozenset({"that", "which", "who", "whose", "is", "was", "are"
 
 
 def clause_after_a_date(tokens: Sequence[Token], fill: Span) -> bool:
-    """A fill that is no preposition right after a year inside an open bracket: "Louis Chollet (5 April 1815
-    governed Paris - 21 March 1851, Paris)" (Re-DocRED and 2Wiki development). A date and a place stand in
-    brackets with a preposition or a comma between them ("(5 April 1815, Paris"), not a clause."""
+    """A fill that is no preposition right after a year inside an open bracket: "Johanna Sibylla (6 July 1564 shared
+    a name with Château de Lichtenberg – 24 March 1636 in Runkel)" (2Wiki development). A date and a place stand in
+    brackets with a preposition or a comma between them ("(6 July 1564, Château de Lichtenberg"), not a clause."""
     words = _inside(tokens, fill)
     before = _before(tokens, fill)
     if not words or before is None or before[3] != "CD" or not _YEAR.fullmatch(before[2]) or words[0][3] in ("IN", ","):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from relguard.extract.spacy import lexicon as lex
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc, Span
+    from spacy.tokens import Doc, Span, Token
 
 #: Longest quoted run taken as a title; longer quotations are speech.
 MAX_TITLE_TOKENS = 8
@@ -77,7 +77,7 @@ ROMAN = re.compile(r"(?=[IVX])X{0,3}(?:IX|IV|V?I{0,3})")
 _NUMBERED_KINDS = frozenset({"EVENT", "WORK_OF_ART", "PRODUCT", "LAW", "PERSON"})
 
 
-def roman(token) -> bool:
+def roman(token: Token) -> bool:
     """Whether ``token`` is a Roman numeral read as a proper noun."""
     return token.tag_ == "NNP" and ROMAN.fullmatch(token.text) is not None
 
