@@ -14,12 +14,12 @@ of that shape is English, so a sentence that reads well is not deleted for its m
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from relguard.rewrite.seams import assemble
 from relguard.rewrite.tagging import TAGGING, tagger
+from relguard.rewrite.tense import YEAR
 from relguard.wordlist import words
 
 if TYPE_CHECKING:
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 Token = tuple[int, int, str, str, str]
 Span = tuple[int, int]
 
-_YEAR = re.compile(r"1\d{3}|20\d\d")
 _FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _FINITE_WORDS = frozenset({"is", "was", "are", "were", "has", "had", "have", "does", "did"})
 _RELATIVES = frozenset({"that", "who", "which"})
@@ -300,7 +299,7 @@ def clause_after_a_date(tokens: Sequence[Token], fill: Span) -> bool:
     brackets with a preposition or a comma between them ("(6 July 1564, Château de Lichtenberg"), not a clause."""
     words = _inside(tokens, fill)
     before = _before(tokens, fill)
-    if not words or before is None or before[3] != "CD" or not _YEAR.fullmatch(before[2]) or words[0][3] in ("IN", ","):
+    if not words or before is None or before[3] != "CD" or not YEAR.fullmatch(before[2]) or words[0][3] in ("IN", ","):
         return False
     opened = [t[2] for t in tokens if t[1] <= before[0] and t[2] in "()"]
     return bool(opened) and opened[-1] == "("

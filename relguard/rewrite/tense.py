@@ -22,7 +22,7 @@ def told_in_the_past(text: str, tokens: Sequence[tuple]) -> bool | None:
     if past != present:
         return past > present
     words = {t[2].lower() for t in tokens if t[3] == "RB"}
-    if _YEAR.search(_BRACKETED.sub(" ", text)) or words & _PAST_ADVERBS:
+    if YEAR.search(_BRACKETED.sub(" ", text)) or words & _PAST_ADVERBS:
         return True
     return None
 
@@ -53,7 +53,8 @@ _PRESENT_ADVERBS = frozenset({"currently", "still", "now"})
 _ADVERB_BEFORE = re.compile(rf"\b({'|'.join(sorted(_PAST_ADVERBS | _PRESENT_ADVERBS))})\s+$", re.IGNORECASE)
 
 
-_YEAR = re.compile(r"\b(?:1[0-9]{3}|20[01][0-9]|202[0-4])\b")
+#: A year ("1564", "2014").
+YEAR = re.compile(r"\b(?:1[0-9]{3}|20[01][0-9]|202[0-4])\b")
 _BRACKETED = re.compile(r"\([^()]*\)")
 #: A period with its two years after a slot, in the slot's clause: "[REL] Mississippi from 1980 to 1984".
 _CLOSED_PERIOD = re.compile(

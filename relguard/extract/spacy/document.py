@@ -327,8 +327,8 @@ def _continues(before: Span, sent: Span) -> bool:
     lower-case word and a full stop (an abbreviation: "gen.", "asst.", "dir.") and ``sent`` starts in lower case."""
     words = [t for t in before if not t.is_space]
     first = next((t for t in sent if not t.is_space), None)
-    glued = len(words[-1]) > 1 or (len(words) > 1 and not words[-2].whitespace_) if words else False
-    if glued and words[-1].text[-1:] in ("-", "–"):
+    hyphen = bool(words) and words[-1].text[-1:] in ("-", "–")
+    if hyphen and (len(words[-1]) > 1 or (len(words) > 1 and not words[-2].whitespace_)):
         return True  # "a 1961 Spanish- Mexican film": a hyphen glued to its word ends no sentence
     if first is not None and words and opens_what_follows(words, first):
         return True

@@ -183,7 +183,7 @@ def joined_names(doc: Doc, mentions: list[list], labels: list[str]) -> tuple[lis
         index = len(joined) - 1 if joined and joined[-1][2] == sentence else None
         gap = None if index is None else continues_name(doc, *joined[index][:2], start)
         for before in (start, start - 1):  # a name the NER or the parser found first: "Prince Radu [of] Romania"
-            if gap is None and ending.get((sentence, before), index) != index:
+            if gap is None and (sentence, before) in ending and ending[(sentence, before)] != index:
                 index = ending[(sentence, before)]
                 gap = continues_name(doc, *joined[index][:2], start)
         if gap is not None and index is not None:

@@ -89,8 +89,7 @@ def regnal(doc: Doc, start: int, end: int, label: str, limit: int) -> tuple[int,
     "Alexandrine" across "Christian X" with whatever came before. Reads the name's own words only."""
     if end < limit and roman(doc[end]) and doc[end - 1].is_alpha and doc[end - 1].text[:1].isupper():
         end += 1
-    given = [t for t in doc[start : end - 1] if t.lower_ not in lex.RANKS]
-    if roman(doc[end - 1]) and len(given) == 1 and given[0].is_alpha and label not in _NUMBERED_KINDS:
+    if roman(doc[end - 1]) and royal(doc, start, end) and label not in _NUMBERED_KINDS:
         label = "PERSON"
     return end, label
 
