@@ -335,7 +335,7 @@ def test_a_slot_after_and_keeps_its_siblings_clause_form(extractor):
         (
             "Computer Shopper is a magazine. Its online site, since 1997, is located at ComputerMagazine.com.",
             "leads",
-            "Computer Shopper is a magazine. Its online site, since 1997, led ComputerMagazine.com.",
+            "Computer Shopper is a magazine. Its online site, since 1997, has led ComputerMagazine.com.",
         ),
         # a clause on a noun for a person opens with "who" (development: "is a Romanian former footballer that
         # advised"); a noun that also names things keeps "that"
@@ -889,3 +889,17 @@ def test_a_period_that_ended_after_a_slot_tells_the_past(extractor):
     assert out.text == "Ann Berg is a retired politician who visited Ohio from 1980 to 1984.", out.text
     out = release(extractor, "Ann Berg is a politician who serves as the Governor of Ohio.", "visits")[3]
     assert out.text == "Ann Berg is a politician who visits Ohio.", out.text
+
+
+def test_a_since_date_in_the_slots_clause_asks_for_the_present_perfect(extractor):
+    """Re-DocRED and HotpotQA development: "Since July 2013, Naomi [has appeared as one of the main cast members of]
+    Total Divas" read "Since July 2013, Naomi adapted", and "[has been broadcast on] BBC Two since 1980" read "was
+    licensed to": "since" a date asks for the present perfect, before the slot or after it in its clause. A period
+    that ended ("Since 1880 up to his death in 1905") keeps the past."""
+    out = release(extractor, "Since 2013, Ann Berg has worked as a teacher at Acme Corp.", "founded")[3]
+    assert out.text == "Since 2013, Ann Berg has founded Acme Corp.", out.text
+    out = release(extractor, "Acme Corp has been owned by Globex Inc since 1980.", "is_a_subsidiary_of")[3]
+    assert out.text.startswith("Acme Corp has been a subsidiary of Globex Inc since 1980"), out.text
+    out = release(extractor, "From 1880 up to his death in 1905, Ann Berg was the owner of Acme Corp.", "founded")[3]
+    assert "Ann Berg founded Acme Corp." in out.text, out.text
+

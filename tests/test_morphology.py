@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from relguard.rewrite.morphology import indefinite_article, past_tense, plural_verb
+from relguard.rewrite.morphology import indefinite_article, past_tense, perfect_tense, plural_verb
 
 
 @pytest.mark.parametrize(
@@ -41,6 +41,22 @@ def test_a_verb_for_a_plural_subject(finite: str, plural: str) -> None:
 )
 def test_a_verb_told_in_the_past(finite: str, past: str) -> None:
     assert past_tense(finite) == past
+
+
+@pytest.mark.parametrize(
+    ("finite", "plural", "perfect"),
+    [
+        ("writes", False, "has written"),  # "Since July 2013, Naomi [has written]" (issue 39)
+        ("is a member of", False, "has been a member of"),
+        ("are located in", True, "have been located in"),
+        ("founded", False, "has founded"),
+        ("was born in", False, "has been born in"),
+        ("has as a member", False, "has had as a member"),
+        ("the capital of", False, "the capital of"),
+    ],
+)
+def test_a_verb_in_the_present_perfect(finite: str, plural: bool, perfect: str) -> None:
+    assert perfect_tense(finite, plural=plural) == perfect
 
 
 @pytest.mark.parametrize(

@@ -42,7 +42,7 @@ from relguard.rewrite.phrases import (
 )
 from relguard.rewrite.tagging import PLACEHOLDER as _PLACEHOLDER
 from relguard.rewrite.tagging import hidden_tokens, tag_sentences
-from relguard.rewrite.tense import document_tense, tense_before, told_in_the_past
+from relguard.rewrite.tense import document_tense, since_a_date, tense_before, told_in_the_past
 from relguard.rewrite.verbs import (
     CONJUNCTIONS,
     COPULA_WORDS,
@@ -86,7 +86,8 @@ class Frame:
     (``past``: its other finite verbs are), for the verb's tense; whether it follows "and" after an earlier
     slot (``coordinated``: "that sanctioned X and [is owned by] Y", one clause form for both); and whether a noun
     phrase follows, a name or not (``phrase_after``: a role noun there keeps its preposition); and whether a
-    modifier slot follows a name's verb (``after_verb``), where a phrase qualifies the verb."""
+    modifier slot follows a name's verb (``after_verb``), where a phrase qualifies the verb; and whether a "since"
+    date governs a verb's slot (``perfect``), for the present perfect."""
 
     name: str
     name_after: bool = True
@@ -96,6 +97,7 @@ class Frame:
     phrase_after: bool = False
     past: bool = False
     after_verb: bool = False
+    perfect: bool = False
 
 
 def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Frame, ...]:
@@ -149,6 +151,7 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
                 phrase_after=phrase_after,
                 past=tense_before(text, slot.start - base, past, slot.end - base),
                 after_verb=frame == MODIFIER and names_verb_before(slot.start - base, c),
+                perfect=frame == FINITE and since_a_date(text, slot.start - base, slot.end - base),
             )
             c.earlier.append((slot.start - base, frame))
     return tuple(frames)

@@ -85,6 +85,22 @@ def past_tense(finite: str) -> str:
     return f"{past} {rest}".strip() if past else finite
 
 
+def perfect_tense(finite: str, *, plural: bool = False) -> str:
+    """The same form in the present perfect, for a clause that a "since" date governs ("Since 2015, Jung [has
+    worked at] the band"): "is a member of" → "has been a member of", "writes" → "has written", "founded" →
+    "has founded"; a form that opens with no verb is kept."""
+    first, _, rest = finite.partition(" ")
+    have = "have" if plural else "has"
+    if first in ("is", "was", "are", "were"):
+        return f"{have} been {rest}".strip()
+    if first in ("has", "have", "had"):
+        return f"{have} had {rest}".strip()
+    if first in DETERMINERS or not first.isalpha():
+        return finite
+    participle = _inflected(first, ("VBZ", "VBP", "VBD"), "VBN")
+    return f"{have} {participle} {rest}".strip() if participle else finite
+
+
 @functools.cache
 def _inflected(word: str, tags: tuple[str, ...], to: str) -> str | None:
     """``word`` as a present verb of one of ``tags``, told as ``to``; None when it is no such verb. Kept per

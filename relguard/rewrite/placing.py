@@ -49,6 +49,7 @@ def place_of(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[i
         comma_after=masked.text[slot.end : slot.end + 1] == ",",
         owning_after=_owning_after(masked, slot.end),
         after_verb=frame.after_verb,
+        perfect=frame.perfect,
         coordinated=frame.coordinated and not _bare_sibling(masked, number, forms),
     )
 

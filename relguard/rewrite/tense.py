@@ -45,6 +45,22 @@ def tense_before(text: str, start: int, past: bool, end: int | None = None) -> b
     return past or (end is not None and _CLOSED_PERIOD.match(text, end) is not None)
 
 
+def since_a_date(text: str, start: int, end: int) -> bool:
+    """Whether a "since" date governs the slot at ``start:end``: it opens the slot's clause or follows the slot in
+    it, and no end of the period follows ("Since July 2013, Naomi [REL]", "[REL] BBC Two since 1980"; not "Since
+    1880 up to his death in 1905"). The fill then takes the present perfect, which is what "since" asks."""
+    low = max(text.rfind(mark, 0, start) for mark in ".;:()") + 1
+    high = min((i for i in (text.find(mark, end) for mark in ".;:()") if i >= 0), default=len(text))
+    return any(_SINCE.search(part) for part in (text[low:start], text[end:high]))
+
+
+#: "since" and a date with its year, with no end of the period after it ("since 1980", "Since July 2013").
+_SINCE = re.compile(
+    r"\bsince\s+(?:[\w-]+\s+){0,2}(?:1[0-9]{3}|20[0-2][0-9])\b(?!\s*(?:up to|until|till|to|through|–|-)\b)",
+    re.IGNORECASE,
+)
+
+
 #: Adverbs that tell a past ("Alice Smith later [REL] Acme Corp"), where no verb outside the slots tells the tense.
 _PAST_ADVERBS = frozenset({"later", "formerly", "previously", "originally", "subsequently", "eventually", "once"})
 #: Adverbs that tell the present right before a slot ("and currently [REL]").

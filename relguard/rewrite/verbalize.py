@@ -21,7 +21,14 @@ from dataclasses import dataclass, replace
 from relguard.candidates.forms import default_forms
 from relguard.kinds import coarse_pair, coarse_type
 from relguard.rewrite import frames as fr
-from relguard.rewrite.morphology import DETERMINERS, indefinite_article, past_tense, plural_verb, singular_head
+from relguard.rewrite.morphology import (
+    DETERMINERS,
+    indefinite_article,
+    past_tense,
+    perfect_tense,
+    plural_verb,
+    singular_head,
+)
 from relguard.rewrite.shape import RELATIVE
 from relguard.types import TypePair
 from relguard.wordlist import words
@@ -92,7 +99,8 @@ class Place:
     whether what follows it owns a noun (``owning_after``: "Dore's [REL] Dante's Divine Comedy", "[REL] its"), and
     whether a modifier slot follows a name's verb (``after_verb``: "debuts [REL] the film"), and whether it follows
     a conjunction and an earlier slot of its clause that printed more than a bare preposition (``coordinated``:
-    "named after X and [REL] Y")."""
+    "named after X and [REL] Y"), and whether a "since" date governs a verb's slot (``perfect``: "Since 2015,
+    Jung [has worked at] the band")."""
 
     frame: str
     inverted: bool = False
@@ -112,6 +120,7 @@ class Place:
     comma_after: bool = False
     owning_after: bool = False
     after_verb: bool = False
+    perfect: bool = False
 
 
 @dataclass(frozen=True)
@@ -244,6 +253,8 @@ class FormVerbalizer:
         relative = "who" if place.person else "that"
         if place.plural:
             finite = plural_verb(finite)
+        if frame == fr.FINITE and place.perfect:
+            return perfect_tense(finite, plural=place.plural)
         if place.past:
             finite = past_tense(finite)
         if frame == fr.FINITE:
@@ -364,8 +375,10 @@ def wordings(predicate: str, type_pair: TypePair, forms: Forms = default_forms) 
     found: set[str] = {predicate.replace("_", " ")}
     for frame in fr.FRAMES:
         for inverted in (False, True):
-            for person, closed, plural, past in itertools.product((False, True), repeat=4):
-                place = Place(frame, inverted, person, closed, plural=plural, past=past)
+            for person, closed, plural, past, perfect in itertools.product((False, True), repeat=5):
+                if perfect and frame != fr.FINITE:
+                    continue
+                place = Place(frame, inverted, person, closed, plural=plural, past=past, perfect=perfect)
                 words = verbalize(predicate, type_pair, place)
                 words = words.lstrip("-") if words else words
                 if words:
