@@ -903,3 +903,11 @@ def test_a_since_date_in_the_slots_clause_asks_for_the_present_perfect(extractor
     out = release(extractor, "From 1880 up to his death in 1905, Ann Berg was the owner of Acme Corp.", "founded")[3]
     assert "Ann Berg founded Acme Corp." in out.text, out.text
 
+
+def test_an_infinitive_copula_is_no_verb_of_the_clause(extractor):
+    """HotpotQA development: "citing … a chance to be a part of a large event, MovieMaker Magazine [included] the
+    Little Rock Film Festival" read "MovieMaker Magazine associated with …": "to be" was taken for the clause's
+    verb, so the slot was read as a participle."""
+    text = "In 2010, citing a chance to be a part of a large event, Acme Corp included the Globex Fair on its list."
+    out = release(extractor, text, "sponsors")[3]
+    assert "Acme Corp sponsored the Globex Fair" in out.text, out.text
