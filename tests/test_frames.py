@@ -911,3 +911,13 @@ def test_an_infinitive_copula_is_no_verb_of_the_clause(extractor):
     text = "In 2010, citing a chance to be a part of a large event, Acme Corp included the Globex Fair on its list."
     out = release(extractor, text, "sponsors")[3]
     assert "Acme Corp sponsored the Globex Fair" in out.text, out.text
+
+
+def test_a_date_with_its_year_after_a_slot_tells_the_past(extractor):
+    """Re-DocRED development: "the band Metallica, [released] on June 4, 1996 [by] Elektra Records" read "which
+    competes on June 4, 1996 with Elektra Records": an event dated to its day or month and year happened, so the
+    verb takes the past, though the sentence's own "is" is present."""
+    out = release(extractor, "Ann Berg is a singer who appeared on 4 June 1996 with Acme Corp.", "works_for")[3]
+    assert out.text == "Ann Berg is a singer who worked on 4 June 1996 for Acme Corp.", out.text
+    out = release(extractor, "Ann Berg is a singer who appeared on 4 June with Acme Corp.", "works_for")[3]
+    assert out.text == "Ann Berg is a singer who works on 4 June for Acme Corp.", out.text  # no year: as told

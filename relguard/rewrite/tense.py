@@ -42,7 +42,9 @@ def tense_before(text: str, start: int, past: bool, end: int | None = None) -> b
     found = _ADVERB_BEFORE.search(text, 0, start)
     if found is not None:
         return found.group(1).lower() in _PAST_ADVERBS
-    return past or (end is not None and _CLOSED_PERIOD.match(text, end) is not None)
+    if past or end is None:
+        return past
+    return _CLOSED_PERIOD.match(text, end) is not None or _DATED.match(text, end) is not None
 
 
 def since_a_date(text: str, start: int, end: int) -> bool:
@@ -69,6 +71,12 @@ _PRESENT_ADVERBS = frozenset({"currently", "still", "now"})
 _ADVERB_BEFORE = re.compile(rf"\b({'|'.join(sorted(_PAST_ADVERBS | _PRESENT_ADVERBS))})\s+$", re.IGNORECASE)
 
 
+#: A day or month with its year right after a slot, or after its object in its clause: an event that happened
+#: ("Metallica, which [REL] on June 4, 1996 [REL] Elektra Records", "[REL] Acme Corp in March 2001").
+_DATED = re.compile(
+    r"[^;:(),.]{0,60}?(?:^|\s)(?:on|in)\s+(?:\d{1,2}\s+)?(?:January|February|March|April|May|June|July|August|"
+    r"September|October|November|December)\s+(?:\d{1,2},?\s+)?(?:1[0-9]{3}|20[01][0-9]|202[0-4])\b"
+)
 #: A year ("1564", "2014").
 YEAR = re.compile(r"\b(?:1[0-9]{3}|20[01][0-9]|202[0-4])\b")
 _BRACKETED = re.compile(r"\([^()]*\)")
