@@ -2,7 +2,7 @@
 
 The in-memory draw (:meth:`relguard.pipeline.Prepared.draw`), the local batch engine and the Ray engine each
 hand this step their group table and settings, so the pools a report names and hashes are always the pools the
-outcomes were drawn from, and :func:`~relguard.engine.outcomes.draw_outcomes` has one caller.
+outcomes were drawn from, and :func:`draw_step` is the one entry to the draw.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from relguard.engine.outcomes import OutcomeTable, draw_outcomes
+from relguard.engine.outcomes import OutcomeTable, distance_matrix, sample_table, table_pools
 from relguard.engine.provenance import provenance
 from relguard.engine.tally import GroupTable
 from relguard.extract.review import Review
@@ -42,21 +42,22 @@ def draw_step(
     allow_null: bool = True,
     **made: Any,
 ) -> Drawn:
-    """Draw one outcome per group of ``table`` (:func:`~relguard.engine.outcomes.draw_outcomes`) and describe it
-    with ``made``, the keywords of :func:`described` after ``teaching`` (what the release was made with).
+    """Draw one outcome per group of ``table`` and describe it with ``made``, the keywords of :func:`described`
+    after ``teaching`` (what the release was made with).
 
-    ``encoder`` computes the distance rows unless ``distances`` (and ``pools``) come from an earlier step or
-    other processes; ``allow_null=False`` is the paper's no-deletion ablation, for evaluation only.
+    The draw of every release, in memory or streamed: pools for the table's type pairs, its distance rows, then
+    :func:`~relguard.engine.outcomes.sample_table` (called from here alone). ``distances`` are the table's
+    :func:`~relguard.engine.outcomes.distance_matrix` rows in key order and ``pools`` its pools, when another
+    process or an earlier step (:func:`relguard.pipeline.prepare`) computed them; otherwise ``encoder`` computes
+    the rows. ``allow_null=False`` is the paper's no-deletion ablation, for evaluation only.
     """
-    outcomes = draw_outcomes(
-        table,
-        privacy=privacy,
-        generator=generator,
-        encoder=encoder,
-        distances=distances,
-        pools=pools,
-        allow_null=allow_null,
-    )
+    pools = pools if pools is not None else table_pools(table, generator=generator, k=privacy.k)
+    keys = table.keys
+    if distances is None:
+        if encoder is None:
+            raise ValueError("a draw without distance rows needs the encoder that computes them")
+        distances = distance_matrix([(key, table.predicates[key]) for key in keys], pools, encoder)
+    outcomes = sample_table(keys, distances, pools=pools, privacy=privacy, allow_null=allow_null)
     public, confidential = described(generator, outcomes.pools, teaching=privacy.seed is not None, **made)
     return Drawn(outcomes, public, confidential)
 

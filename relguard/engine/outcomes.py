@@ -1,7 +1,7 @@
 """The draw: one outcome per relation group, keyed by its public key, with the pools and the guarantee.
 
 :class:`OutcomeTable` is all the rewrite needs, corpus-wide: a batch run keeps it instead of the corpus, and an
-in-memory release is its one-batch case. :func:`draw_outcomes` is the one entry to the draw and
+in-memory release is its one-batch case. :func:`~relguard.engine.draw.draw_step` is the one entry to the draw and
 :func:`sample_table` the one place outcomes are drawn — from one distance row per group in sorted key order,
 through OpenDP — so every face gives the same release for one seed.
 A distance row depends on its own group alone (each embedding on its own text, the arithmetic element by
@@ -162,29 +162,3 @@ def distance_matrix(
     for pair, members in by_pair.items():
         per_triple[members] = encoder.distances([rows[m][1] for m in members], list(pools[pair].predicates), pair)
     return group_distances(per_triple, owners, len(groups))
-
-
-def draw_outcomes(
-    table: GroupTable,
-    *,
-    privacy: PrivacySettings,
-    generator: PoolGenerator,
-    encoder: Encoder | None = None,
-    distances: np.ndarray | None = None,
-    pools: Mapping[TypePair, CandidatePool] | None = None,
-    allow_null: bool = True,
-) -> OutcomeTable:
-    """The draw of every release, in memory or streamed: pools for the table's type pairs, its distance rows,
-    then :func:`sample_table` (called from here alone).
-
-    ``distances`` are the table's :func:`distance_matrix` rows in key order and ``pools`` its pools, when another
-    process or an earlier step (:func:`relguard.pipeline.prepare`) computed them; ``allow_null=False`` is the
-    paper's no-deletion ablation, for evaluation only.
-    """
-    pools = pools if pools is not None else table_pools(table, generator=generator, k=privacy.k)
-    keys = table.keys
-    if distances is None:
-        if encoder is None:
-            raise ValueError("a draw without distance rows needs the encoder that computes them")
-        distances = distance_matrix([(key, table.predicates[key]) for key in keys], pools, encoder)
-    return sample_table(keys, distances, pools=pools, privacy=privacy, allow_null=allow_null)
