@@ -227,8 +227,8 @@ class LLMExtractor:
             self._compact(text, sentences, first, last, item, lookup if base is not None else None, where, found)
 
     def _ask(self, messages, read, schema, budget):
-        reply, said = self.client.ask_json_text(
-            messages, read, purpose="extract", usage=self.usage, schema=schema, max_tokens=budget
+        reply, said = self.client.ask_json(
+            messages, lambda s: (read(s), s), purpose="extract", usage=self.usage, schema=schema, max_tokens=budget
         )
         if reply.malformed:
             self._drop("malformed_item", reply.malformed)

@@ -280,27 +280,16 @@ class LLMClient:
         schema: dict[str, Any] | None = None,
         max_tokens: int | None = None,
     ) -> T:
-        """Call, parse with ``parse``; an :class:`InvalidReply` is shown to the model and asked again."""
-        return self.ask_json_text(messages, parse, purpose=purpose, usage=usage, schema=schema, max_tokens=max_tokens)[
-            0
-        ]
+        """Call, parse with ``parse``; an :class:`InvalidReply` is shown to the model and asked again.
 
-    def ask_json_text(
-        self,
-        messages: list[dict],
-        parse: Callable[[str], T],
-        *,
-        purpose: str,
-        usage: Usage,
-        schema: dict[str, Any] | None = None,
-        max_tokens: int | None = None,
-    ) -> tuple[T, str]:
-        """As :meth:`ask_json`, also returning the reply's text (a gleaning round shows it to the model)."""
+        A caller that needs the reply's text too (a gleaning round shows it to the model) keeps it in what
+        ``parse`` returns.
+        """
         conversation = list(messages)
         for attempt in range(self.config.repair_attempts + 1):
             text = self.complete(conversation, purpose=purpose, usage=usage, schema=schema, max_tokens=max_tokens)
             try:
-                return parse(text), text
+                return parse(text)
             except InvalidReply as exc:
                 usage.add(purpose, invalid_replies=1)
                 if attempt == self.config.repair_attempts:
