@@ -1,4 +1,4 @@
-"""Scores: App. E connection/relation recovery, and HotpotQA's answer normalisation and token F1.
+"""Scores: App. E connection/relation recovery, HotpotQA's answer normalisation and token F1, and their mean ± std.
 
 The leakage score follows the paper's Appendix E exactly: per target entity,
 precision = hits / max(1, |predicted|) and recall = hits / |true|, both averaged
@@ -10,6 +10,7 @@ also asks whether the predicted predicate means the true one.
 from __future__ import annotations
 
 import re
+import statistics
 import string
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -80,6 +81,12 @@ class LeakageScore:
 
 def f1(precision: float, recall: float) -> float:
     return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+
+
+def mean_and_std(metric: str, values: Sequence[float]) -> dict[str, float]:
+    """``metric`` and ``metric_std`` of repeated measurements: their mean and sample standard deviation, the std
+    0 for a single measurement (it has no spread to estimate), so every summary row has both columns."""
+    return {metric: statistics.fmean(values), f"{metric}_std": statistics.stdev(values) if len(values) > 1 else 0.0}
 
 
 def _dedupe(facts: Iterable[Fact]) -> list[Fact]:

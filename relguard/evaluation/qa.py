@@ -22,7 +22,7 @@ from typing import Any
 
 from relguard.errors import InputError
 from relguard.evaluation.datasets import EvalDataset, Question
-from relguard.evaluation.metrics import answer_scores
+from relguard.evaluation.metrics import answer_scores, mean_and_std
 from relguard.evaluation.reader import PROMPT_VERSION, PURPOSE, Reader
 from relguard.evaluation.utility import bm25_top
 from relguard.pipeline import Prepared, prepare
@@ -160,9 +160,7 @@ class QAResult:
             item: dict[str, Any] = {"corpus": "RelGuard", "epsilon": epsilon, "lam": lam, "k": k}
             item.update(releases=len(members), questions=members[0]["questions"], reader=self.reader)
             for metric in ("em", "f1", "em_loss", "f1_loss", "f1_loss_se", "support_recall"):
-                values = [m[metric] for m in members]
-                item[metric] = statistics.fmean(values)
-                item[f"{metric}_std"] = statistics.stdev(values) if len(values) > 1 else 0.0
+                item.update(mean_and_std(metric, [m[metric] for m in members]))
             out.append(item)
         return out
 

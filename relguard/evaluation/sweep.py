@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from relguard.evaluation.cooccurrence import CooccurrenceAttacker
 from relguard.evaluation.core import Evaluation, evaluate_documents, truth_from_extraction, truth_from_gold
 from relguard.evaluation.datasets import EvalDataset
 from relguard.evaluation.matching import default_matcher
+from relguard.evaluation.metrics import mean_and_std
 from relguard.evaluation.progress import Progress, measurement_count
 from relguard.pipeline import Prepared, prepare
 from relguard.privacy.expected import expected_leakage
@@ -94,8 +94,7 @@ class SweepResult:
             for metric in METRICS:
                 values = [r[metric] for r in rows if r.get(metric) is not None]
                 if values:
-                    item[metric] = statistics.fmean(values)
-                    item[f"{metric}_std"] = statistics.stdev(values) if len(values) > 1 else 0.0
+                    item.update(mean_and_std(metric, values))
             out.append(item)
         return out
 
