@@ -157,6 +157,37 @@ def evaluate_documents(
     )
 
 
+@dataclass(frozen=True)
+class Measure:
+    """The truth, attackers, matcher, questions and dataset every corpus of one comparison is measured with, so
+    its rows differ only in the documents and how they are labelled."""
+
+    truth: Truth
+    attacker: TargetedAttacker
+    matcher: SameRelation | None
+    independent: CooccurrenceAttacker | None = None
+    questions: Sequence[Question] = ()
+    dataset: EvalDataset | None = None
+
+    def __call__(
+        self, documents: Sequence[SanitizedDocument], method: str, settings: Mapping[str, Any], deleted: float, source
+    ) -> Evaluation:
+        """:func:`evaluate_documents` of ``documents``, a sanitized version of ``source.documents``."""
+        return evaluate_documents(
+            source,
+            documents,
+            method=method,
+            truth=self.truth,
+            attacker=self.attacker,
+            matcher=self.matcher,
+            questions=self.questions,
+            settings=settings,
+            deleted_share=deleted,
+            independent=self.independent,
+            dataset=self.dataset,
+        )
+
+
 def _prefetch(matcher: SameRelation, truth: Truth, predicted: Sequence[Fact]) -> None:
     """Embed, in one batch, every predicted relation the matcher will compare with a true one on the same pair.
 

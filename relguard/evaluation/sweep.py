@@ -22,7 +22,7 @@ from relguard.evaluation.attack import TargetedAttacker
 from relguard.evaluation.comparators import compare as seed_compare
 from relguard.evaluation.comparators import report as seed_report
 from relguard.evaluation.cooccurrence import CooccurrenceAttacker
-from relguard.evaluation.core import Evaluation, evaluate_documents, truth_from_extraction, truth_from_gold
+from relguard.evaluation.core import Evaluation, Measure, truth_from_extraction, truth_from_gold
 from relguard.evaluation.datasets import EvalDataset
 from relguard.evaluation.matching import default_matcher
 from relguard.evaluation.metrics import mean_and_std
@@ -160,21 +160,11 @@ def run_evaluation(
     def record(table: str, evaluation: Evaluation, extra: dict[str, Any]) -> None:
         result.rows.append({"table": table, **evaluation.as_dict(), **extra})
 
+    measured = Measure(truth, attacker, matcher, independent, questions=dataset.questions, dataset=dataset)
+
     def measure(documents, method: str, settings: dict[str, Any], deleted: float, source: Prepared) -> Evaluation:
         progress.tick()
-        return evaluate_documents(
-            source,
-            documents,
-            method=method,
-            truth=truth,
-            attacker=attacker,
-            matcher=matcher,
-            questions=dataset.questions,
-            settings=settings,
-            deleted_share=deleted,
-            independent=independent,
-            dataset=dataset,
-        )
+        return measured(documents, method, settings, deleted, source)
 
     def relguard(
         table: str, source: Prepared, *, epsilon: float, lam_: float, allow_null: bool = True, entity: bool = False

@@ -13,11 +13,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from relguard.evaluation import TargetedAttacker, evaluate_documents
+from relguard.evaluation import TargetedAttacker
 from relguard.evaluation.comparators import COMPARATORS
 from relguard.evaluation.comparators.compare import UNITS, document_similarity, run_seed_sanitizers
 from relguard.evaluation.cooccurrence import CooccurrenceAttacker
-from relguard.evaluation.core import truth_from_extraction
+from relguard.evaluation.core import Measure, truth_from_extraction
 from relguard.evaluation.datasets import EvalDataset
 from relguard.pipeline import Prepared
 from relguard.types import Release
@@ -58,18 +58,7 @@ def compare_seed_sanitizers(
     truth = truth_from_extraction(prepared)
     independent = CooccurrenceAttacker(truth.names)
 
-    def measure(documents, method: str, settings: dict, deleted: float, source: Prepared):
-        return evaluate_documents(
-            source,
-            documents,
-            method=method,
-            truth=truth,
-            attacker=attacker,
-            matcher=matcher,
-            settings=settings,
-            deleted_share=deleted,
-            independent=independent,
-        )
+    measure = Measure(truth, attacker, matcher, independent)
 
     g = release.guarantee
     deleted = sum(o.deleted for o in release.outcomes) / max(1, len(release.outcomes))
