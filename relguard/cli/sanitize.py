@@ -42,8 +42,10 @@ from relguard.textable import plural
 
 #: Exit status when the leak scan withheld sentences and --allow-withheld was not given.
 WITHHELD_EXIT = 4
+#: The run options (:class:`RunOptions`), each given by the flag of its name.
+_OPTIONS = tuple(option.name for option in dataclasses.fields(RunOptions))
 #: Flags that change what a release is: with --config they come from the config, never from the command line.
-_RELEASE_FLAGS = ("seed", "parquet", "self_audit", "allow_withheld", "mark_slots", "no_notice")
+_RELEASE_FLAGS = ("seed", *_OPTIONS)
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -166,13 +168,7 @@ def run_of(args: argparse.Namespace, parser_defaults: dict) -> tuple[RunConfig, 
     if args.config is None:
         if not args.inputs:
             raise ConfigError("relguard sanitize needs INPUT files or folders, or --config CONFIG to replay a release")
-        options = RunOptions(
-            parquet=args.parquet,
-            self_audit=args.self_audit,
-            allow_withheld=args.allow_withheld,
-            mark_slots=args.mark_slots,
-            no_notice=args.no_notice,
-        )
+        options = RunOptions(**{name: getattr(args, name) for name in _OPTIONS})
         return RunConfig(settings_of(args), tuple(args.inputs), options), {}
     given = [f"--{name.replace('_', '-')}" for name in _RELEASE_FLAGS if getattr(args, name) != parser_defaults[name]]
     given += [spec.flag for spec in FLAGS if getattr(args, _dest(spec.flag)) != parser_defaults[_dest(spec.flag)]]
