@@ -21,6 +21,7 @@ __all__ = [
     "add_entity",
     "add_slot",
     "dismiss",
+    "download_review",
     "edit_log",
     "merge",
     "remove_slot",
@@ -91,10 +92,10 @@ def edit_log(corpus: Prepared, session: Studio) -> None:
         if undo.button("Undo", key=f"undo_{index}"):
             session.undo(index)
             st.rerun()
-    st.download_button(
-        "Download review.json (CONFIDENTIAL: replay it with relguard sanitize … --review review.json)",
-        data=session.review.to_json(),
-        file_name="review.json",
-        mime="application/json",
-        key="download_review",
-    )
+    label = "Download review.json (CONFIDENTIAL: replay it with relguard sanitize … --review review.json)"
+    download_review(session, label, key="download_review")
+
+
+def download_review(session: Studio, label: str, *, key: str) -> None:
+    """The analyst's edits as review.json, offered wherever a page tells what they are for (``label``)."""
+    st.download_button(label, data=session.review.to_json(), file_name="review.json", mime="application/json", key=key)

@@ -4,6 +4,7 @@ import datetime
 
 import streamlit as st
 
+from pages._review_forms import download_review
 from pages._shared import SAMPLE_NAMES, budget_left, help_text, lasting, studio
 from relguard.engine.marks import CLOSE, MEANING, OPEN
 from relguard.engine.memory import release_counts
@@ -111,10 +112,5 @@ else:
         key="download_audit",
     )
     if session.review:
-        st.download_button(
-            "Download review.json (CONFIDENTIAL: the analyst's edits, replayed by the command in config.toml)",
-            data=session.review.to_json(),
-            file_name="review.json",
-            mime="application/json",
-            key="download_review_export",
-        )
+        label = "Download review.json (CONFIDENTIAL: the analyst's edits, replayed by the command in config.toml)"
+        download_review(session, label, key="download_review_export")
