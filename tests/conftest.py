@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from relguard import registry
+from relguard.embed import predicate_text
 from relguard.errors import ModelError
 from relguard.evaluation.datasets import default_data_dir
 from relguard.extract.spacy import SpacyExtractor
@@ -83,3 +84,12 @@ def resources() -> Resources:
         registry.create("encoder", "sentence-transformers", model="all-MiniLM-L6-v2"),
         ExtractionCache(),
     )
+
+
+@pytest.fixture(scope="session")
+def mixed_lengths() -> list[str]:
+    """Typed predicates short and long in one batch, where padding would move a short text's bits if it could
+    (the encoders' batch-independence tests)."""
+    predicates = ["born_in", "works_for", "was_appointed_chief_executive_of", "co_founded", "married_to", "of"]
+    predicates += [f"played_for_{i}_seasons_before_joining" for i in range(20)]
+    return [predicate_text(p, pair) for p in predicates for pair in (("PERSON", "ORG"), ("GPE", "GPE"))]

@@ -94,11 +94,9 @@ def test_onnx_reads_the_tokens_sentence_transformers_reads(onnx, torch_reference
     assert len(ours[-1].ids) == model.max_seq_length
 
 
-def test_an_onnx_row_does_not_depend_on_its_batch_or_the_thread_count():
+def test_an_onnx_row_does_not_depend_on_its_batch_or_the_thread_count(mixed_lengths):
     """The same bits alone, in any batch, on one thread or all: as on torch (``tests/test_embed.py``)."""
-    predicates = ["born_in", "works_for", "was_appointed_chief_executive_of", "co_founded", "married_to", "of"]
-    predicates += [f"played_for_{i}_seasons_before_joining" for i in range(20)]
-    texts = [predicate_text(p, pair) for p in predicates for pair in (("PERSON", "ORG"), ("GPE", "GPE"))]
+    texts = mixed_lengths
     together = OnnxEncoder().embed_texts(texts)
     alone_encoder = OnnxEncoder()
     alone = np.stack([alone_encoder.embed_texts([t])[0] for t in reversed(texts)])[::-1]
