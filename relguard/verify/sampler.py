@@ -167,19 +167,19 @@ def chi2_test(
     row = np.atleast_2d(np.asarray(row, dtype=np.float64))
     expected = _probabilities(row[0], epsilon=epsilon, lam=lam) * draws
     observed = np.bincount(sampler(np.repeat(row, draws, axis=0), epsilon=epsilon, lam=lam), minlength=len(expected))
+    power = power_against_missing_halving(row[0], epsilon=epsilon, lam=lam, draws=draws, alpha=alpha)
+    return _tested(type_pair, expected, observed, draws=draws, alpha=alpha, power=power)
+
+
+def _tested(
+    type_pair: TypePair, expected: np.ndarray, observed: np.ndarray, *, draws: int, alpha: float, power: float
+) -> Chi2Result:
+    """The χ² test of ``observed`` counts against ``expected`` ones, the cells expected below 5 pooled into one."""
     cells = _cells(expected)
     e, o = _merge(expected, cells), _merge(observed.astype(np.float64), cells)
     statistic = float(np.sum((o - e) ** 2 / np.maximum(e, 1e-300)))
     df = max(len(e) - 1, 1)
-    return Chi2Result(
-        type_pair,
-        draws,
-        len(e),
-        statistic,
-        float(stats.chi2.sf(statistic, df)),
-        alpha,
-        power_against_missing_halving(row[0], epsilon=epsilon, lam=lam, draws=draws, alpha=alpha),
-    )
+    return Chi2Result(type_pair, draws, len(e), statistic, float(stats.chi2.sf(statistic, df)), alpha, power)
 
 
 def sampler_conformance(
@@ -249,16 +249,9 @@ def per_group_conformance(
     results = []
     for column, pair in enumerate(chosen):
         expected = _probabilities(matrix[column], epsilon=values[column], lam=lam) * draws
-        observed = np.bincount(drawn[:, column], minlength=len(expected)).astype(np.float64)
-        cells = _cells(expected)
-        e, o = _merge(expected, cells), _merge(observed, cells)
-        statistic = float(np.sum((o - e) ** 2 / np.maximum(e, 1e-300)))
+        observed = np.bincount(drawn[:, column], minlength=len(expected))
         power = power_against_missing_halving(
             matrix[column], epsilon=values[column], lam=lam, draws=draws, alpha=per_test
         )
-        results.append(
-            Chi2Result(
-                pair, draws, len(e), statistic, float(stats.chi2.sf(statistic, max(len(e) - 1, 1))), per_test, power
-            )
-        )
+        results.append(_tested(pair, expected, observed, draws=draws, alpha=per_test, power=power))
     return tuple(results)
