@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from relguard.cli.common import workers_count
 from relguard.errors import ConfigError
 from relguard.settings import DEFAULT_ENCODER, check_entity_epsilon, check_epsilon, check_k, check_lam
+
+if TYPE_CHECKING:
+    from relguard.evaluation.datasets import EvalDataset
 
 EXAMPLES = """examples:
   relguard evaluate --dataset hotpotqa --limit 20 --out out/eval/hotpotqa
@@ -116,7 +121,6 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 def run_evaluate(args: argparse.Namespace) -> int:
     from relguard.evaluation.comparators.compare import parse_baselines
-    from relguard.evaluation.datasets import load_dataset
     from relguard.evaluation.sweep import run_evaluation, write_outputs
 
     if args.qa:
@@ -136,12 +140,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.trials < 1:
         raise ConfigError(f"--trials must be at least 1 (got {args.trials})")
     seed_sanitizers = parse_baselines(args.baselines)
-    dataset = load_dataset(args.dataset, data_dir=Path(args.data_dir) if args.data_dir else None, limit=args.limit)
-
-    def log(message: str) -> None:
-        if not args.quiet:
-            print(message, file=sys.stderr)
-
+    dataset = _dataset(args, limit=args.limit)
+    log = _log(quiet=args.quiet)
     result = run_evaluation(
         dataset,
         epsilons=args.epsilons,
@@ -166,6 +166,23 @@ def run_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _dataset(args: argparse.Namespace, *, limit: int | None) -> EvalDataset:
+    """The dataset ``--dataset`` names, its first ``limit`` items, from ``--data-dir`` when given."""
+    from relguard.evaluation.datasets import load_dataset
+
+    return load_dataset(args.dataset, data_dir=Path(args.data_dir) if args.data_dir else None, limit=limit)
+
+
+def _log(*, quiet: bool) -> Callable[[str], None]:
+    """Progress lines on stderr; none with ``--quiet``."""
+
+    def log(message: str) -> None:
+        if not quiet:
+            print(message, file=sys.stderr)
+
+    return log
+
+
 def _remote(*, registry_name: str, kind: str, allow_remote: bool):
     """An LLM backend built here with ``allow_remote`` when the flag was given; otherwise the name, built later."""
     if not allow_remote or registry_name not in ("llm", "union"):
@@ -185,8 +202,6 @@ def _extractor(name: str, workers: int | None, *, allow_remote: bool = False):
 
 
 def run_qa_evaluation(args: argparse.Namespace) -> int:
-    from relguard.evaluation.datasets import load_dataset
-
     """``--qa``: check settings and the reader's configuration first, then read, prepare, draw and read again."""
     from relguard.evaluation.qa import run_qa, write_qa
     from relguard.evaluation.reader import Reader, reader_config
@@ -204,13 +219,8 @@ def run_qa_evaluation(args: argparse.Namespace) -> int:
         raise ConfigError(f"--qa-passages must be at least 1 (got {args.qa_passages})")
     config = reader_config(model=args.llm_model, base_url=args.base_url, api_key_env=args.api_key_env)
     reader = Reader(config, cache=not args.no_cache)
-    limit = args.limit or QA_LIMIT
-    dataset = load_dataset(args.dataset, data_dir=Path(args.data_dir) if args.data_dir else None, limit=limit)
-
-    def log(message: str) -> None:
-        if not args.quiet:
-            print(message, file=sys.stderr)
-
+    dataset = _dataset(args, limit=args.limit or QA_LIMIT)
+    log = _log(quiet=args.quiet)
     progress, close = _question_bar(not args.quiet)
     try:
         result = run_qa(
