@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from relguard.wordlist import MONTHS
+
 
 def told_in_the_past(text: str, tokens: Sequence[tuple]) -> bool | None:
     """Whether a masked sentence (its ``text`` and tagged ``tokens``, the slots blanked) is told in the past: its
@@ -71,14 +73,15 @@ _PRESENT_ADVERBS = frozenset({"currently", "still", "now"})
 _ADVERB_BEFORE = re.compile(rf"\b({'|'.join(sorted(_PAST_ADVERBS | _PRESENT_ADVERBS))})\s+$", re.IGNORECASE)
 
 
+#: A year ("1564", "2014").
+_A_YEAR = r"(?:1[0-9]{3}|20[01][0-9]|202[0-4])"
+YEAR = re.compile(rf"\b{_A_YEAR}\b")
 #: A day or month with its year right after a slot, or after its object in its clause: an event that happened
 #: ("Metallica, which [REL] on June 4, 1996 [REL] Elektra Records", "[REL] Acme Corp in March 2001").
+_MONTHS = "|".join(month.capitalize() for month in sorted(MONTHS))
 _DATED = re.compile(
-    r"[^;:(),.]{0,60}?(?:^|\s)(?:on|in)\s+(?:\d{1,2}\s+)?(?:January|February|March|April|May|June|July|August|"
-    r"September|October|November|December)\s+(?:\d{1,2},?\s+)?(?:1[0-9]{3}|20[01][0-9]|202[0-4])\b"
+    rf"[^;:(),.]{{0,60}}?(?:^|\s)(?:on|in)\s+(?:\d{{1,2}}\s+)?(?:{_MONTHS})\s+(?:\d{{1,2}},?\s+)?{_A_YEAR}\b"
 )
-#: A year ("1564", "2014").
-YEAR = re.compile(r"\b(?:1[0-9]{3}|20[01][0-9]|202[0-4])\b")
 _BRACKETED = re.compile(r"\([^()]*\)")
 #: A period with its two years after a slot, in the slot's clause: "[REL] Mississippi from 1980 to 1984".
 _CLOSED_PERIOD = re.compile(
