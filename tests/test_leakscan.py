@@ -399,3 +399,24 @@ def test_a_substitute_that_reads_like_the_original_is_counted_in_the_confidentia
 def _rows(release):
     sink = MemorySink()
     return export(release, sink, mapping=True).mapping_rows
+
+
+def test_a_release_marked_inline_is_scanned_without_its_marks(prepared):
+    """With ``--mark-slots`` the scan reads the text without the marks (what a reader's tool sees once it drops
+    them). It once read them in: the flag was shadowed by a set of the same name, so an original relation word
+    split by a mark ("found⟦ed⟧") went unseen."""
+    import re
+
+    from relguard.engine.check import leaks_in_files
+    from relguard.engine.marks import CLOSE, OPEN
+
+    release = _release(prepared, _substitute_all(prepared))
+    table = OutcomeTable.of_release(release)
+    files = dict(public_files(release))
+    name = next(n for n in files if n.startswith("documents/a"))
+    copied = f"Alice Smith found{OPEN}ed{CLOSE} Acme Corporation"
+    files[name] = re.sub(r"Alice Smith [^.]*? Acme Corporation", copied, files[name].decode(), count=1).encode()
+    assert copied.encode() in files[name]
+    documents = release.extraction.documents
+    assert leaks_in_files(documents, files, table, forms=release.forms, withheld={}, marked=True)
+    assert not leaks_in_files(documents, dict(public_files(release)), table, forms=release.forms, withheld={})

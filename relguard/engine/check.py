@@ -105,14 +105,14 @@ def public_file_leaks(
     texts = {name: data.decode("utf-8", errors="replace") for name, data in others.items()}
     leaks = [leak for name, text in texts.items() if (leak := marker_leak(name, text))]
     reports = {name: without_names(text, document_names) for name, text in texts.items()}
-    marked: set[str] = set()
+    reported: set[str] = set()
     read = OutputTexts(sink, marked=marked, notice=notice)
     for doc in documents:
         text = read.text(doc)
         file = output_name(doc.document)
         got = withheld.get(doc.document.name, ())
-        if (leak := marker_leak(f"documents/{file}", text)) and leak.file not in marked:
-            marked.add(leak.file)
+        if (leak := marker_leak(f"documents/{file}", text)) and leak.file not in reported:
+            reported.add(leak.file)
             leaks.append(leak)
         needles = document_needles(doc, table.drawn, forms=forms, withheld=got)  # both scans read them
         leaks += document_leaks(doc, text, table, forms=forms, withheld=got, file=file, needles=needles)
