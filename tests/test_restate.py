@@ -404,11 +404,11 @@ def test_an_expression_in_parts_no_fill_reads_in_is_worded_as_one_and_the_senten
     text = "Since 2004, Maria Lopez has worked at a hospital run by the city of Valencia to promote tourism. The end."
     _, masked, outcomes, out = _release(extractor, text, "died_in")
     assert "Maria Lopez [REL_0] at a hospital run [REL_0] the city [REL_0] Valencia" in masked.text, masked.text
-    assert out.text == "Since 2004, Maria Lopez died in Valencia to promote tourism. The end.", out.text
+    assert out.text == "Since 2004, Maria Lopez has died in Valencia to promote tourism. The end.", out.text
     assert out.restated_sentences == () and out.unfillable_sentences == ()
-    assert [out.text[a:b] for a, b in out.slots] == ["died in"]
+    assert [out.text[a:b] for a, b in out.slots] == ["has died in"]
     written, restated, _, merged = written_sentences(masked, outcomes, VERBALIZE)
-    assert written[0][0].startswith("Since 2004, Maria Lopez died in Valencia") and not restated
+    assert written[0][0].startswith("Since 2004, Maria Lopez has died in Valencia") and not restated
     assert len(merged.slots) == 1 and merged.slots[0].source == (masked.slots[0].source[0], masked.slots[2].source[1])
     dated = "Maria Lopez was hired in 2004 at a hospital run by the city of Valencia. The end."
     _, _, _, out = _release(extractor, dated, "died_in")
