@@ -921,3 +921,15 @@ def test_a_date_with_its_year_after_a_slot_tells_the_past(extractor):
     assert out.text == "Ann Berg is a singer who worked on 4 June 1996 for Acme Corp.", out.text
     out = release(extractor, "Ann Berg is a singer who appeared on 4 June with Acme Corp.", "works_for")[3]
     assert out.text == "Ann Berg is a singer who works on 4 June for Acme Corp.", out.text  # no year: as told
+
+
+def test_a_nationality_on_a_names_noun_describes_it_and_the_slot_before_relates_the_name(extractor):
+    """HotpotQA development: "a song recorded by Welsh singer Bonnie Tyler" read "a song that celebrates Welsh": the
+    NER labelled "Welsh" an ORG there, so "Welsh singer Bonnie Tyler" was read as "Apple CEO Tim Cook" and "singer"
+    became a slot, which hid the noun that tells the song's slot to pass the nationality. By the public gazetteer
+    "Welsh" is a nationality: it describes the singer, as "an American singer" does."""
+    extraction, masked = release(extractor, "Touch Me is a song recorded by Welsh singer Bonnie Tyler.", "x")[:2]
+    assert masked.text == "Touch Me is a song [REL_0] Welsh singer Bonnie Tyler.", masked.text
+    assert [(t.subject, t.object) for t in extraction.triples] == [("Touch Me", "Bonnie Tyler")]
+    extraction = release(extractor, "Apple CEO Tim Cook visited Berlin.", "x")[0]
+    assert ("Apple", "Tim Cook") in [(t.subject, t.object) for t in extraction.triples]  # a company still links

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from relguard.extract import gazetteer
 from relguard.extract.spacy import lexicon as lex
 
 if TYPE_CHECKING:
@@ -28,6 +29,9 @@ _SUPPORT_NOUNS = lex.LIGHT_NOUNS | lex.DIRECTION_NOUNS | lex.BODY_NOUNS
 _OBJECTS = frozenset({"dobj", "pobj", "iobj", "dative"})
 #: Prepositions that make a noun a role of the name after them ("founder of", "ambassador to", "candidate for").
 _ROLE_PREPS = frozenset({"of", "to", "for"})
+#: Kinds of name that describe the noun they stand on, as an adjective does ("Welsh singer Bonnie Tyler", as
+#: "an American singer"): such a name links nothing through that noun.
+_DESCRIBING = frozenset({"NORP", "LANGUAGE"})
 _RELATIONAL = lex.ROLE_NOUNS | lex.LIGHT_NOUNS | lex.AREA_NOUNS | lex.BODY_NOUNS | lex.PLACE_NOUNS
 _PREDICATIVE = frozenset({"attr", "appos", "oprd", "ROOT", "conj"})
 
@@ -104,10 +108,21 @@ class NounRules:
             return False  # "published an edition of": what a verb acts on; but "served as the president of"
         if any(c.dep_ == "prep" and c.lower_ in _ROLE_PREPS and c.i > noun.i for c in noun.children):
             return True
-        named = [c for c in noun.children if self.ment_of[c.i] >= 0 and c.dep_ in ("poss", "compound")]
+        named = [
+            c
+            for c in noun.children
+            if self.ment_of[c.i] >= 0 and c.dep_ in ("poss", "compound") and not self._describing(self.ment_of[c.i])
+        ]
         return bool(named) and (
             self.ment_of[noun.head.i] >= 0 or any(c.dep_ == "appos" and self.ment_of[c.i] >= 0 for c in noun.children)
         )  # "Acme's critic Alice", "his second album X", "Apple CEO Tim Cook": whatever the noun, it links them
+
+    def _describing(self, mention: int) -> bool:
+        """Whether ``mention`` is a nationality or a language by the public gazetteer, its name alone: it describes
+        the noun it stands on (the NER's label in context varies: "Welsh" was an ORG there)."""
+        start, end = self.s.mentions[mention][:2]
+        entry = gazetteer.lookup(self.doc[start:end].text)
+        return entry is not None and entry.type in _DESCRIBING
 
     def _kind_of_thing(self, noun: Token) -> bool:
         """A noun of kind or number whose "of" leads to a common noun, no name: "a set of tools", "a series of
