@@ -933,3 +933,14 @@ def test_a_nationality_on_a_names_noun_describes_it_and_the_slot_before_relates_
     assert [(t.subject, t.object) for t in extraction.triples] == [("Touch Me", "Bonnie Tyler")]
     extraction = release(extractor, "Apple CEO Tim Cook visited Berlin.", "x")[0]
     assert ("Apple", "Tim Cook") in [(t.subject, t.object) for t in extraction.triples]  # a company still links
+
+
+def test_a_second_modifier_of_a_film_reads_as_the_films(extractor):
+    """2Wiki development: "a 1954 film directed by Alfred Hitchcock, starring Ray Milland" read "a film by Alfred
+    Hitchcock, the chronicler of Ray Milland": the second slot was paired with Hitchcock and took a role noun in
+    apposition to him. It is the film's second modifier: a participle, or a relative clause on the film."""
+    text = "Pardes is a 1997 Indian film directed by Raj Kanwar, produced by Bhushan Kumar."
+    out = release(extractor, text, "directed_by")[3]
+    assert out.text == "Pardes is a 1997 Indian film by Raj Kanwar, directed by Bhushan Kumar.", out.text
+    out = release(extractor, text, "stars")[3]
+    assert out.text == "Pardes is a 1997 Indian film that stars Raj Kanwar, which stars Bhushan Kumar.", out.text

@@ -237,3 +237,27 @@ def test_words_before_a_name_open_its_phrase_only_outside_every_slot() -> None:
     slot = (text.index("state-owned"), text.index("state-owned") + len("state-owned"))
     assert opens_noun_phrase(text, start, start + len("Chinese"))
     assert not opens_noun_phrase(text, start, start + len("Chinese"), slots=[slot])
+
+
+def test_a_second_modifier_of_a_noun_phrase_joins_the_phrases_name() -> None:
+    """ "a 1947 drama film [directed by] Frank Borzage, [written by] Steve Fisher" (2Wiki development): the writer is
+    the film's, so the second slot joins the film and Fisher, not Borzage and Fisher. The same positions after a
+    verb ("later [attended] X, [REL] Y"), after a relative pronoun, or between two places keep the names' pair."""
+    names = {"Red Rose": "WORK_OF_ART", "Frank Borzage": "PERSON", "Steve Fisher": "PERSON"}
+    links = [
+        ("Red Rose", "directed_by", "Frank Borzage", "directed by"),
+        ("Frank Borzage", "w", "Steve Fisher", "written by"),
+    ]
+    text = "Red Rose is a 1947 drama film directed by Frank Borzage, written by Steve Fisher."
+    pairs = {(t.subject, t.object) for t in pair_by_position(_extraction(links, text, names)).triples}
+    assert pairs == {("Red Rose", "Frank Borzage"), ("Red Rose", "Steve Fisher")}
+    for opening in ("Red Rose later", "Red Rose, which"):
+        text = f"{opening} praised Frank Borzage, written by Steve Fisher."
+        links[0] = ("Red Rose", "praised", "Frank Borzage", "praised")
+        pairs = {(t.subject, t.object) for t in pair_by_position(_extraction(links, text, names)).triples}
+        assert pairs == {("Red Rose", "Frank Borzage"), ("Frank Borzage", "Steve Fisher")}, opening
+    places = {"Crupet": "GPE", "Wallonia": "GPE", "Belgium": "GPE"}
+    links = [("Crupet", "in", "Wallonia", "in"), ("Wallonia", "near", "Belgium", "near")]
+    text = "Crupet is a village in Wallonia, near Belgium."
+    pairs = {(t.subject, t.object) for t in pair_by_position(_extraction(links, text, places)).triples}
+    assert pairs == {("Crupet", "Wallonia"), ("Wallonia", "Belgium")}

@@ -25,6 +25,8 @@ from dataclasses import replace
 from itertools import pairwise
 
 from relguard.extract.positions import MentionTable, PlacedMention, Region, slot_regions
+from relguard.extract.siblings import NOT_MODIFIED as _NOT_MODIFIED
+from relguard.extract.siblings import continues_a_modifier
 from relguard.types import DocumentExtraction, Occurrence, Triple
 from relguard.wordlist import POSSESSIVE_PRONOUNS, words
 
@@ -51,11 +53,6 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?:;][\"'”’)\]]*)\s*$")
 _NEXT_WORD = re.compile(r"(?:,(?= [a-z]))?[ \t-]+([A-Za-z][\w'’-]*)")  # "a 1943 British, black-and-white film"
 #: The kinds of names that modify the noun phrase after them: nationalities and groups, languages ("a Hindi film").
 MODIFIER_TYPES = frozenset({"NORP", "LANGUAGE"})
-#: Lower-case words after a nationality that do not continue its noun phrase: it is a noun there ("an American who").
-_NOT_MODIFIED = words(
-    """and or but nor who whom whose which that in of on at to for from with by as into than is was are were be been
-    has had have said says"""
-)
 
 
 def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
@@ -93,6 +90,7 @@ def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
     modifiers: dict[int, frozenset[int]] = {}
     closes: dict[int, dict[int, int]] = {}
     slots = {sentence: [(r.start, r.end) for r in rows] for sentence, rows in by_sentence.items()}
+    chosen: dict[int, list[tuple[tuple[str, str], tuple[str, str]]]] = {}
     for index, region in enumerate(regions):
         row = mentions.sentence(region.sentence)
         occurrence = Occurrence(name, region.sentence, region.start, region.end, text[region.start : region.end])
@@ -109,6 +107,9 @@ def pair_by_position(extraction: DocumentExtraction) -> DocumentExtraction:
             coordinated=coordinated(text, region),
             passed=modifiers[region.sentence] | asides(row, region, closes[region.sentence]),
         )
+        if (earlier := sibling(text, row, region, regions[:index])) is not None and chosen.get(earlier):
+            pairs = sibling_pairs(row, region, chosen[earlier][0], pairs)
+        chosen[index] = pairs
         for first, second in pairs:
             ends = frozenset({first, second})
             predicates = in_region.get((index, ends)) or in_any.get(index) or {UNREAD}
@@ -330,6 +331,33 @@ def positional_pairs(
         first.setdefault(m.entity, m.start)
     a, b = pair
     return [(a, b) if first[a] <= first[b] else (b, a)]
+
+
+def sibling(text: str, row: Sequence[PlacedMention], region: Region, before: Sequence[Region]) -> int | None:
+    """The index (in ``before``) of the region that ``region`` continues as a second modifier of one noun phrase
+    (:func:`continues_a_modifier`), or None."""
+    if not before or before[-1].sentence != region.sentence:
+        return None
+    earlier, names = before[-1], [(m.start, m.end, m.type) for m in row]
+    return len(before) - 1 if continues_a_modifier(text, names, region.start, (earlier.start, earlier.end)) else None
+
+
+def sibling_pairs(
+    row: Sequence[PlacedMention],
+    region: Region,
+    earlier: tuple[tuple[str, str], tuple[str, str]],
+    pairs: list[tuple[tuple[str, str], tuple[str, str]]],
+) -> list[tuple[tuple[str, str], tuple[str, str]]]:
+    """The pair of a :func:`sibling` region: the noun phrase's name (the earlier region's first name) with the name
+    after the region; ``pairs`` where no name follows or it is that same name."""
+    after = _distinct(m for m in row if m.start >= region.end)
+    subject = earlier[0]
+    if not after or after[0] == subject:
+        return pairs
+    first: dict[tuple[str, str], int] = {}
+    for m in row:
+        first.setdefault(m.entity, m.start)
+    return [(subject, after[0]) if first[subject] <= first[after[0]] else (after[0], subject)]
 
 
 def _distinct(mentions: Iterable[PlacedMention]) -> list[tuple[str, str]]:

@@ -6,11 +6,12 @@ confidential counts name substitutes that read in the original words; both ask t
 
 from __future__ import annotations
 
+import itertools
 from functools import lru_cache
 
 from relguard.candidates.forms import default_forms
-from relguard.rewrite.verbalize import APPOSITIVE, RELATIVES
-from relguard.rewrite.verbalize import wordings as verbalized
+from relguard.rewrite import frames as fr
+from relguard.rewrite.verbalize import APPOSITIVE, RELATIVES, FormVerbalizer, Place, split_preposition
 from relguard.types import Forms, TypePair
 
 __all__ = ["Forms", "normalize", "worded_as", "wordings"]
@@ -32,7 +33,7 @@ def wordings(predicate: str, type_pair: TypePair, forms: Forms) -> frozenset[str
 
     Kept per (predicate, pair, backend's forms): a function of public wordings alone, and the leak scan asks it
     for every relation of every document, far more often than there are distinct (predicate, pair) keys."""
-    words = verbalized(predicate, type_pair, forms)
+    words = _verbalized(predicate, type_pair, forms)
     words |= {f"{pronoun} {word}" for pronoun in RELATIVES for word in words}  # "that employs", "which borders"
     if predicate in APPOSITIVE:
         words.add(",")  # "Dublin, Ohio": the comma the verbalizer writes for it between two names
@@ -48,3 +49,27 @@ def worded_as(span: str, predicate: str | None, type_pair: TypePair, forms: Form
     return any(
         w == span or w.startswith(span + " ") or w.endswith(" " + span) for w in wordings(predicate, type_pair, forms)
     )
+
+
+def _verbalized(predicate: str, type_pair: TypePair, forms: Forms) -> set[str]:
+    """Every string :class:`FormVerbalizer` may write for ``predicate``, in any frame and direction (lower case)."""
+    verbalize = FormVerbalizer(forms)
+    found: set[str] = {predicate.replace("_", " ")}
+    for frame in fr.FRAMES:
+        for inverted in (False, True):
+            for person, closed, plural, past, perfect, continued in itertools.product((False, True), repeat=6):
+                if (perfect and frame != fr.FINITE) or (continued and frame != fr.MODIFIER):
+                    continue
+                place = Place(
+                    frame, inverted, person, closed, plural=plural, past=past, perfect=perfect, continued=continued
+                )
+                words = verbalize(predicate, type_pair, place)
+                words = words.lstrip("-") if words else words
+                if words:
+                    found.add(words.strip(" ,").lower())
+                    head = split_preposition(words.strip(" ,"))[0]
+                    found.add(head.lower())
+    for value in verbalize.forms(predicate, type_pair).values():
+        if isinstance(value, str) and value:
+            found.add(value.lower())
+    return {w for w in found if w}

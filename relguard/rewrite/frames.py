@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from relguard.extract.siblings import continues_a_modifier
 from relguard.rewrite.number import people, plural_before
 from relguard.rewrite.phrases import (
     RELATIVES,
@@ -87,7 +88,8 @@ class Frame:
     slot (``coordinated``: "that sanctioned X and [is owned by] Y", one clause form for both); and whether a noun
     phrase follows, a name or not (``phrase_after``: a role noun there keeps its preposition); and whether a
     modifier slot follows a name's verb (``after_verb``), where a phrase qualifies the verb; and whether a "since"
-    date governs a verb's slot (``perfect``), for the present perfect."""
+    date governs a verb's slot (``perfect``), for the present perfect; and whether it continues the modifier slot
+    before it (``continued``: "a film [directed by] X, [written by] Y"), whose noun phrase's name it relates."""
 
     name: str
     name_after: bool = True
@@ -98,6 +100,7 @@ class Frame:
     past: bool = False
     after_verb: bool = False
     perfect: bool = False
+    continued: bool = False
 
 
 def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Frame, ...]:
@@ -133,6 +136,9 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
             slot = masked.slots[number]
             head = masked.slots[slot.head] if slot.head >= 0 else None
             frame = _frame(slot, head, slot.start - base, slot.end - base, c)
+            continued = frame in (APPOSITION, COMMA) and _continues(masked, numbers, number, base, c)
+            if continued:
+                frame = MODIFIER  # "a film [directed by] X, [written by] Y": the film's second modifier
             named_after = any(m[0] >= slot.end - base for m in mentions)
             if frame in _NEED_A_NAME_AFTER and mentions and not named_after:
                 frame = END  # "In Madrid, Sofia Jansen [played] three concerts": no name left for the relation
@@ -152,9 +158,22 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
                 past=tense_before(text, slot.start - base, past, slot.end - base),
                 after_verb=frame == MODIFIER and names_verb_before(slot.start - base, c),
                 perfect=frame == FINITE and since_a_date(text, slot.start - base, slot.end - base),
+                continued=continued,
             )
             c.earlier.append((slot.start - base, frame))
     return tuple(frames)
+
+
+def _continues(masked: MaskedDocument, numbers: Sequence[int], number: int, base: int, c: Context) -> bool:
+    """Whether slot ``number`` continues the modifier slot before it in its sentence as a second modifier of one
+    noun phrase (:func:`relguard.extract.siblings.continues_a_modifier`, which pairs it with that phrase's name)."""
+    at = numbers.index(number)
+    if at == 0 or not c.earlier or c.earlier[-1][1] != MODIFIER:
+        return False
+    slot, earlier = masked.slots[number], masked.slots[numbers[at - 1]]
+    start, span = slot.start - base, (earlier.start - base, earlier.end - base)
+    names = [(a - base, b - base, kind) for a, b, kind in masked.mentions if a - base in range(len(c.text))]
+    return continues_a_modifier(c.text, names, start, span)
 
 
 _PRONOUNS = frozenset({"he", "she", "it", "they", "him", "her", "them", "we", "i", "you"})

@@ -50,6 +50,7 @@ def place_of(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[i
         owning_after=_owning_after(masked, slot.end),
         after_verb=frame.after_verb,
         perfect=frame.perfect,
+        continued=frame.continued,
         coordinated=frame.coordinated and not _bare_sibling(masked, number, forms),
     )
 

@@ -13,7 +13,6 @@ an original's.
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -33,7 +32,7 @@ from relguard.rewrite.shape import RELATIVE
 from relguard.types import TypePair
 from relguard.wordlist import words
 
-__all__ = ["APPOSITIVE", "RELATIVES", "Ask", "FormVerbalizer", "Place", "Verbalizer", "default_forms", "wordings"]
+__all__ = ["APPOSITIVE", "RELATIVES", "Ask", "FormVerbalizer", "Place", "Verbalizer", "default_forms"]
 
 Forms = Callable[[str, TypePair], Mapping[str, str | None]]
 
@@ -100,7 +99,8 @@ class Place:
     whether a modifier slot follows a name's verb (``after_verb``: "debuts [REL] the film"), and whether it follows
     a conjunction and an earlier slot of its clause that printed more than a bare preposition (``coordinated``:
     "named after X and [REL] Y"), and whether a "since" date governs a verb's slot (``perfect``: "Since 2015,
-    Jung [has worked at] the band")."""
+    Jung [has worked at] the band"), and whether it continues an earlier modifier of one noun phrase (``continued``:
+    "a film [directed by] X, [written by] Y")."""
 
     frame: str
     inverted: bool = False
@@ -121,6 +121,7 @@ class Place:
     owning_after: bool = False
     after_verb: bool = False
     perfect: bool = False
+    continued: bool = False
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,15 @@ def ranked_role(verbalize: Verbalizer, predicate: str, type_pair: TypePair, plac
     if place.frame == fr.MODIFIER:
         copula = f"{'who' if place.person else 'that'} {copula}"
     return copula, noun
+
+
+def relative_pronoun(place: Place, type_pair: TypePair) -> str:
+    """The pronoun that opens a fill's relative clause: "who" after a person, else "that"; for the second modifier
+    of a noun phrase (``continued``: "a film by X, [which stars] Y") the relation's own subject decides, and
+    "which" follows the comma."""
+    if place.continued:
+        return "who" if coarse_pair(type_pair)[1 if place.inverted else 0] == "PERSON" else "which"
+    return "who" if place.person else "that"
 
 
 def participle(finite: str) -> str | None:
@@ -250,7 +260,7 @@ class FormVerbalizer:
         noun = self.noun_phrase(predicate, type_pair, inverted=inverted)
         if noun and not (place.name_after or place.phrase_after):
             noun = split_preposition(noun)[0]
-        relative = "who" if place.person else "that"
+        relative = relative_pronoun(place, type_pair)
         if place.plural:
             finite = plural_verb(finite)
         if frame == fr.FINITE and place.perfect:
@@ -363,32 +373,10 @@ class Styled:
             finite = self.base.finite(predicate, type_pair, inverted=place.inverted)
             finite = plural_verb(finite) if place.plural else finite
             finite = past_tense(finite) if place.past else finite
-            relative = "who" if place.person else "that"
+            relative = relative_pronoun(place, type_pair)
             words = f"{relative} {finite}"
             return split_preposition(words)[0] if place.preposition_after and not place.has_tail else words
         return own
-
-
-def wordings(predicate: str, type_pair: TypePair, forms: Forms = default_forms) -> set[str]:
-    """Every string :class:`FormVerbalizer` may write for ``predicate``, in any frame and direction (lower case)."""
-    verbalize = FormVerbalizer(forms)
-    found: set[str] = {predicate.replace("_", " ")}
-    for frame in fr.FRAMES:
-        for inverted in (False, True):
-            for person, closed, plural, past, perfect in itertools.product((False, True), repeat=5):
-                if perfect and frame != fr.FINITE:
-                    continue
-                place = Place(frame, inverted, person, closed, plural=plural, past=past, perfect=perfect)
-                words = verbalize(predicate, type_pair, place)
-                words = words.lstrip("-") if words else words
-                if words:
-                    found.add(words.strip(" ,").lower())
-                    head = split_preposition(words.strip(" ,"))[0]
-                    found.add(head.lower())
-    for value in verbalize.forms(predicate, type_pair).values():
-        if isinstance(value, str) and value:
-            found.add(value.lower())
-    return {w for w in found if w}
 
 
 def _passive(clause: str) -> str:
