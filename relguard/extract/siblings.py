@@ -31,17 +31,19 @@ def continues_a_modifier(
 ) -> bool:
     """Whether the slot at ``start`` continues the ``earlier`` slot as a second modifier of one noun phrase: "a 1947
     drama film [directed by] Frank Borzage, [written by] Steve Fisher" states the film's writer, not Borzage's.
-    The slot follows a name and its comma; that name follows the earlier slot at once; the earlier slot follows a
-    noun ("film"), not a name (whose verb it would be: "Alice [joined] Acme, [REL] Bob"), a function word ("which
-    [acquired] Acme, [REL] Bob") or an adverb ("Joss later [attended]"); and the names on either side of the
-    slot are not two places ("a village [in] Wallonia, [REL] Belgium" names where Wallonia lies). Read from the masked
-    text: the ``names`` (start, end, type) of the sentence, slot positions and the words outside the slots."""
+    The slot follows a name and its comma (or holds the comma, between two people); that name follows the earlier
+    slot at once; the earlier slot follows a noun ("film"), not a name (whose verb it would be: "Alice [joined]
+    Acme, [REL] Bob"), a function word ("which [acquired] Acme, [REL] Bob") or an adverb ("Joss later
+    [attended]"); and the names on either side of the slot are not two places ("a village [in] Wallonia, [REL]
+    Belgium" names where Wallonia lies). Read from the masked text: the ``names`` (start, end, type) of the
+    sentence, slot positions and the words outside the slots."""
     before = [n for n in names if n[1] <= start]
     after = [n for n in names if n[0] >= start]
     if not before or not after:
         return False
     name = max(before, key=lambda n: n[1])
-    if not _AFTER_A_NAME.fullmatch(text, name[1], start):
+    glued = name[1] == start and {coarse_type(name[2]), coarse_type(min(after)[2])} <= _PEOPLE
+    if not (glued or _AFTER_A_NAME.fullmatch(text, name[1], start)):
         return False
     if {coarse_type(name[2]), coarse_type(min(after)[2])} <= _PLACE_TYPES:
         return False
@@ -53,7 +55,9 @@ def continues_a_modifier(
     return noun.isalpha() and noun.islower() and noun not in NOT_MODIFIED | _ADVERBS and not noun.endswith("ly")
 
 
-#: Between a name and a slot that continues the modifier before the name: its comma, outside the slot (a slot that
-#: holds the comma itself is most often the comma between two places, "Rothenburg[,] Germany", of whatever type).
+#: Between a name and a slot that continues the modifier before the name: its comma, outside the slot. A slot that
+#: holds the comma itself is most often the comma between two places ("Rothenburg[,] Germany", whatever their
+#: types), so it continues a modifier only between :data:`_PEOPLE` ("Frank Borzage[, written by] Steve Fisher").
 _AFTER_A_NAME = re.compile(r",\s*")
+_PEOPLE = frozenset({"PERSON", "ORG"})
 _PLACE_TYPES = frozenset({"GPE", "LOC", "FAC"})

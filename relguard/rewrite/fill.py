@@ -332,6 +332,8 @@ def slot_words(
         if words is None or not _same_preposition(masked, slot, sampled, verbalize, place):
             unfillable.add(slot.sentence)
             continue
+        if frame.continued and masked.text[slot.start - 1 : slot.start].strip():
+            words = f", {words}"  # "Frank Borzage[, written by] Steve Fisher": the slot held the name's comma
         if place.preposition_after and not words.endswith(" of") and stray_of(words, masked.text, slot.end):
             words += " of"  # the seam drops the text's "of" after a verb: "sits on the board [of] Duke University"
         forms[number] = words
