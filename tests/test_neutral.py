@@ -486,3 +486,19 @@ def test_a_slot_after_a_fixed_phrase_takes_the_preposition_the_phrase_takes_and_
     assert "[REL_" in masked.text and kept in out.text, (masked.text, out.text)
     assert out.restated_sentences == () and 0 in out.connected_sentences, out
     assert out.text.count(" lived in ") + out.text.count(" lives in ") >= 1, out.text
+
+
+def test_a_verb_after_and_that_continued_a_relative_clause_the_connector_replaced_takes_the_connector_too():
+    """2Wiki development: "a 1932 French film [directed by] Leo Mittler and [starring] Renée Héribel" read "a film
+    associated with Leo Mittler and cited Renée Héribel": the second slot was worded as the second verb of the
+    first slot's relative clause ("that was inspired by X and cites Y"), and that clause gave way to the connector.
+    It keeps the connector too, and its draw is stated after the sentence."""
+    from relguard.rewrite.frames import Frame
+    from relguard.rewrite.neutral import _follows_a_connector
+
+    after_and = Frame("modifier", coordinated=True)
+    own = {0: "that was inspired by", 1: "cites"}
+    assert _follows_a_connector(after_and, [0], {0: "associated with"}, own)
+    assert not _follows_a_connector(after_and, [0], {0: "that was inspired by"}, own)
+    assert not _follows_a_connector(Frame("modifier"), [0], {0: "associated with"}, own)
+    assert not _follows_a_connector(after_and, [0], {0: "associated with"}, {0: "by", 1: "starring"})

@@ -27,6 +27,7 @@ from relguard.rewrite.guard import misread_sentences
 from relguard.rewrite.mask import mention_at
 from relguard.rewrite.shape import (
     CONNECTOR,
+    RELATIVE,
     bracketed_before,
     dated_asides,
     fixed_prepositions,
@@ -192,13 +193,25 @@ def connected_words(
             words[number] = ALONGSIDE
     if not _reads(masked, words, frames):
         return None
-    for number in numbers:
+    for at, number in enumerate(numbers):
+        if _follows_a_connector(frames[number], numbers[:at], words, own):
+            continue  # "a film associated with X and [cited] Y": its finite form followed a clause's "that"
         if number in own and words[number] != own[number] and number not in parts:
             tried = {**words, number: own[number]}
             if _reads(masked, tried, frames):
                 words = tried
     plain = {n for n in numbers if n in neutral and words[n] == neutral[n] and words[n] != own.get(n)}
     return words, plain | {n for n in parts if masked.slots[n].role == ""}
+
+
+def _follows_a_connector(frame: Frame, before: Sequence[int], words: Mapping[int, str], own: Mapping[int, str]) -> bool:
+    """Whether a modifier slot after "and" was worded as the second verb of a relative clause that an earlier slot
+    of its sentence opened ("a film that was inspired by X and [cites] Y") and that slot keeps its connector: the
+    clause no longer stands ("a film associated with X and cited Y")."""
+    if not (frame.coordinated and frame.name == fr.MODIFIER):
+        return False
+    opened = [n for n in before if RELATIVE.match(own.get(n, ""))]
+    return bool(opened) and words.get(opened[-1]) != own[opened[-1]]
 
 
 def _preposition_dropped(masked: MaskedDocument, number: int, words: str) -> str:
