@@ -42,10 +42,9 @@ def continues_a_modifier(
     if not before or not after:
         return False
     name = max(before, key=lambda n: n[1])
-    glued = name[1] == start and {coarse_type(name[2]), coarse_type(min(after)[2])} <= _PEOPLE
-    if not (glued or _AFTER_A_NAME.fullmatch(text, name[1], start)):
-        return False
-    if {coarse_type(name[2]), coarse_type(min(after)[2])} <= _PLACE_TYPES:
+    kinds = {coarse_type(name[2]), coarse_type(min(after)[2])}
+    glued = name[1] == start and kinds <= _PEOPLE
+    if kinds <= _PLACE_TYPES or not (glued or _AFTER_A_NAME.fullmatch(text, name[1], start)):
         return False
     if earlier[1] > name[0] or text[earlier[1] : name[0]].strip():
         return False

@@ -172,7 +172,7 @@ def _continues(masked: MaskedDocument, numbers: Sequence[int], number: int, base
         return False
     slot, earlier = masked.slots[number], masked.slots[numbers[at - 1]]
     start, span = slot.start - base, (earlier.start - base, earlier.end - base)
-    names = [(a - base, b - base, kind) for a, b, kind in masked.mentions if a - base in range(len(c.text))]
+    names = [(a - base, b - base, kind) for a, b, kind in masked.mentions if 0 <= a - base < len(c.text)]
     return continues_a_modifier(c.text, names, start, span)
 
 
