@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -83,3 +84,21 @@ def test_inflect_is_imported_without_its_type_checks_and_typeguard_is_left_as_it
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     restored, instrumented, shimmed = done.stdout.split()
     assert (restored, instrumented, shimmed) == ("True", "False", "True")
+
+
+def test_a_verb_lemminflect_has_no_form_for_is_kept_and_every_pool_predicate_is_worded() -> None:
+    """lemminflect guesses a lemma for words outside its lexicon ("mythologizes", "basis" as a verb "basi") but has
+    no present plural for it; the form was indexed anyway and raised IndexError. A pool predicate a release can
+    draw ("basis_of_standard", 9th of LOC|LANGUAGE) then crashed the leak scan's wordings. The form is kept."""
+    import json
+
+    from relguard.candidates.forms import default_forms
+    from relguard.release.wordings import wordings
+
+    assert plural_verb("mythologizes") == "mythologizes"
+    assert plural_verb("basis of standard for") == "basis of standard for"
+    assert plural_verb("governs") == "govern"
+    for path in (Path(__file__).resolve().parents[1] / "relguard" / "candidates" / "pools").glob("*.json"):
+        for pair, predicates in json.loads(path.read_text())["pairs"].items():
+            for predicate in predicates:
+                assert wordings(predicate, tuple(pair.split("|")), default_forms), (pair, predicate)

@@ -103,14 +103,16 @@ def perfect_tense(finite: str, *, plural: bool = False) -> str:
 
 @functools.cache
 def _inflected(word: str, tags: tuple[str, ...], to: str) -> str | None:
-    """``word`` as a present verb of one of ``tags``, told as ``to``; None when it is no such verb. Kept per
-    word: lemminflect deep-copies its tables on every call, and the leak scan words every drawn predicate in
+    """``word`` as a present verb of one of ``tags``, told as ``to``; None when it is no such verb or lemminflect
+    has no ``to`` form for it (a lemma it guessed: "mythologizes" has no VBP, "basis" reads as a verb "basi"). Kept
+    per word: lemminflect deep-copies its tables on every call, and the leak scan words every drawn predicate in
     every frame (a quarter of a release's time before this cache)."""
     getLemma, getInflection = _verbs()
     for tag in tags:
         for lemma in getLemma(word, upos="VERB"):
-            if word in getInflection(lemma, tag=tag):
-                return getInflection(lemma, tag=to)[0]
+            told = getInflection(lemma, tag=to) if word in getInflection(lemma, tag=tag) else ()
+            if told:
+                return told[0]
     return None
 
 
