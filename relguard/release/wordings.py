@@ -57,12 +57,10 @@ def _verbalized(predicate: str, type_pair: TypePair, forms: Forms) -> set[str]:
     found: set[str] = {predicate.replace("_", " ")}
     for frame in fr.FRAMES:
         for inverted in (False, True):
-            for person, closed, plural, past, perfect, continued in itertools.product((False, True), repeat=6):
-                if (perfect and frame != fr.FINITE) or (continued and frame != fr.MODIFIER):
-                    continue
-                place = Place(
-                    frame, inverted, person, closed, plural=plural, past=past, perfect=perfect, continued=continued
-                )
+            for person, closed, plural, past, perfect in itertools.product((False, True), repeat=5):
+                if perfect and frame != fr.FINITE:
+                    continue  # a second modifier's "which" is one of the pronouns wordings() puts before each form
+                place = Place(frame, inverted, person, closed, plural=plural, past=past, perfect=perfect)
                 words = verbalize(predicate, type_pair, place)
                 words = words.lstrip("-") if words else words
                 if words:

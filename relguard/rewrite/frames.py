@@ -119,16 +119,15 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
     for sentence, numbers in by_sentence.items():
         base, stop = masked.sentences[sentence]
         text = masked.text[base:stop]
-        mentions = tuple((a - base, b - base) for a, b, _ in masked.mentions if base <= a < stop)
+        typed = tuple((a - base, b - base, kind) for a, b, kind in masked.mentions if base <= a < stop)
+        mentions = tuple((a, b) for a, b, _ in typed)
         pronouns = frozenset(m for m in mentions if text[m[0] : m[1]].lower() in _PRONOUNS)
         heads = [
             masked.slots[n].start - base
             for n in numbers
             if masked.slots[n].role == "" and masked.text[masked.slots[n].start - 1 : masked.slots[n].start].isspace()
         ]  # the slots that may be a verb: not a later part, not glued to a name ("Dublin[,] Ohio")
-        norp = frozenset(
-            (a - base, b - base) for a, b, kind in masked.mentions if base <= a < stop and kind in ("NORP", "LANGUAGE")
-        )
+        norp = frozenset((a, b) for a, b, kind in typed if kind in ("NORP", "LANGUAGE"))
         c = Context(text, tags[sentence], mentions, pronouns, hidden_tokens(tags[sentence]), [], heads, norp)
         past = document_past if told[sentence] is None else told[sentence]
         headed = {masked.slots[n].head for n in numbers}
@@ -136,7 +135,7 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
             slot = masked.slots[number]
             head = masked.slots[slot.head] if slot.head >= 0 else None
             frame = _frame(slot, head, slot.start - base, slot.end - base, c)
-            continued = frame in (APPOSITION, COMMA) and _continues(masked, numbers, number, base, c)
+            continued = frame in (APPOSITION, COMMA) and _continues(masked, numbers, number, base, c, typed)
             if continued:
                 frame = MODIFIER  # "a film [directed by] X, [written by] Y": the film's second modifier
             named_after = any(m[0] >= slot.end - base for m in mentions)
@@ -164,16 +163,18 @@ def read_frames(masked: MaskedDocument, nlp: Language | None = None) -> tuple[Fr
     return tuple(frames)
 
 
-def _continues(masked: MaskedDocument, numbers: Sequence[int], number: int, base: int, c: Context) -> bool:
+def _continues(
+    masked: MaskedDocument, numbers: Sequence[int], number: int, base: int, c: Context, typed: Sequence[tuple]
+) -> bool:
     """Whether slot ``number`` continues the modifier slot before it in its sentence as a second modifier of one
-    noun phrase (:func:`relguard.extract.siblings.continues_a_modifier`, which pairs it with that phrase's name)."""
+    noun phrase (:func:`relguard.extract.siblings.continues_a_modifier`, which pairs it with that phrase's name);
+    ``typed`` are the sentence's mentions as (start, end, type)."""
     at = numbers.index(number)
     if at == 0 or not c.earlier or c.earlier[-1][1] != MODIFIER:
         return False
     slot, earlier = masked.slots[number], masked.slots[numbers[at - 1]]
     start, span = slot.start - base, (earlier.start - base, earlier.end - base)
-    names = [(a - base, b - base, kind) for a, b, kind in masked.mentions if 0 <= a - base < len(c.text)]
-    return continues_a_modifier(c.text, names, start, span)
+    return continues_a_modifier(c.text, typed, start, span)
 
 
 _PRONOUNS = frozenset({"he", "she", "it", "they", "him", "her", "them", "we", "i", "you"})
