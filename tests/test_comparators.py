@@ -255,7 +255,7 @@ def test_promptgraph_protects_identifiers_and_restores_only_checked_placeholders
 def test_promptgraph_dependency_penalty_withholds_protection(models):
     spans, privacy, edges = pg.PromptGraph(**models).graph(models["nlp"](PROMPT.text))
     assert privacy[[s.text for s in spans].index("alice.j@example.com")] == 1.0  # direct detector evidence
-    assert any(s.kind == "CHUNK" and p > 0 for s, p in zip(spans, privacy, strict=True))  # counterfactual C_i
+    assert any(s.label == "CHUNK" and p > 0 for s, p in zip(spans, privacy, strict=True))  # counterfactual C_i
     span_only = set(pg.greedy_protected_set(privacy, edges, lam=0.0))
     assert span_only == {i for i, p in enumerate(privacy) if p > 0}
     assert set(pg.greedy_protected_set(privacy, edges, lam=10.0)) < span_only

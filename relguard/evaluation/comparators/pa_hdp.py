@@ -177,9 +177,14 @@ def sensitive_spans(parsed: Any, weights: Mapping[str, float]) -> tuple[Sensitiv
     for label, pattern in RULES:
         found += [SensitiveSpan(m.start(), m.end(), m.group(), label) for m in pattern.finditer(text)]
     found += [_trim_possessive(e.start_char, e.text, e.label_) for e in parsed.ents if e.label_ in weights]
+    return disjoint_spans(span for span in found if span.label in weights)
+
+
+def disjoint_spans(found: Iterable[SensitiveSpan]) -> tuple[SensitiveSpan, ...]:
+    """The spans that overlap no span found before them (the earlier one wins), in text order."""
     kept: list[SensitiveSpan] = []
     for span in found:
-        if span.label in weights and all(span.end <= k.start or span.start >= k.end for k in kept):
+        if all(span.end <= k.start or span.start >= k.end for k in kept):
             kept.append(span)
     return tuple(sorted(kept, key=lambda s: s.start))
 

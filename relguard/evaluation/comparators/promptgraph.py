@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from relguard.embed import embed_passages
-from relguard.evaluation.comparators.pa_hdp import ModelBacked, sensitive_spans
+from relguard.evaluation.comparators.pa_hdp import ModelBacked, SensitiveSpan, disjoint_spans, sensitive_spans
 from relguard.types import Document, SanitizedDocument
 
 DETECTOR_SCORES: tuple[tuple[str, float], ...] = (
@@ -74,14 +74,6 @@ class Settings:
     def __post_init__(self) -> None:
         if self.lam < 0 or self.k < 1:
             raise ValueError("need lam ≥ 0 (λ = 0 is span-only sanitization) and k ≥ 1 neighbours")
-
-
-@dataclass(frozen=True)
-class Span:
-    start: int
-    end: int
-    text: str
-    kind: str
 
 
 @dataclass(frozen=True)
@@ -122,7 +114,7 @@ def greedy_protected_set(
         chosen.append(best)
 
 
-def attribute_evidence(cues: Sequence[tuple[str, int]], hidden: Sequence[Span] = ()) -> dict[str, float]:
+def attribute_evidence(cues: Sequence[tuple[str, int]], hidden: Sequence[SensitiveSpan] = ()) -> dict[str, float]:
     """G(a | x) for every attribute: noisy-or over distinct cue lemmas whose position is not masked."""
     visible = {lemma for lemma, pos in cues if not any(s.start <= pos < s.end for s in hidden)}
     return {
@@ -131,7 +123,7 @@ def attribute_evidence(cues: Sequence[tuple[str, int]], hidden: Sequence[Span] =
     }
 
 
-def counterfactual_privacy(cues: Sequence[tuple[str, int]], spans: Sequence[Span]) -> np.ndarray:
+def counterfactual_privacy(cues: Sequence[tuple[str, int]], spans: Sequence[SensitiveSpan]) -> np.ndarray:
     """Eq. 4: C_i = max_a [G(a|q) - G(a|q\\i)]₊ for each span."""
     full = attribute_evidence(cues)
     scores = []
@@ -211,14 +203,14 @@ class PromptGraph(ModelBacked):
         parsed = self.nlp.pipe([d.text for d in documents])
         return tuple(self._sanitize_document(d, p) for d, p in zip(documents, parsed, strict=True))
 
-    def graph(self, parsed: Any) -> tuple[tuple[Span, ...], np.ndarray, dict[tuple[int, int], float]]:
+    def graph(self, parsed: Any) -> tuple[tuple[SensitiveSpan, ...], np.ndarray, dict[tuple[int, int], float]]:
         """Spans, their privacy scores P and the dependency weights I of one parsed document."""
         detectors = dict(self.settings.detector_scores)
         spans = prompt_spans(parsed, detectors)
         if not spans:
             return spans, np.zeros(0), {}
         cues = [(t.lemma_.lower(), t.idx) for t in parsed if t.lemma_.lower() in _ALL_CUES]
-        direct = np.array([detectors.get(s.kind, 0.0) for s in spans])
+        direct = np.array([detectors.get(s.label, 0.0) for s in spans])
         privacy = np.maximum(direct, counterfactual_privacy(cues, spans))
         vectors = embed_passages(self.encoder, [s.text for s in spans])
         return spans, privacy, dependency_weights(vectors, candidate_pairs(vectors, self.settings.k))
@@ -232,7 +224,7 @@ class PromptGraph(ModelBacked):
         text = document.text
         for i in sorted(protected, key=lambda i: -spans[i].start):
             text = text[: spans[i].start] + ids[spans[i].text] + text[spans[i].end :]
-        kinds = {spans[i].text: spans[i].kind for i in protected}
+        kinds = {spans[i].text: spans[i].label for i in protected}
         table = {pid: RestorationEntry(original, kinds[original], document.name) for original, pid in ids.items()}
         return SanitizedDocument(document.name, text, filled_spans=len(protected)), table
 
@@ -240,15 +232,11 @@ class PromptGraph(ModelBacked):
 _ALL_CUES = frozenset(itertools.chain.from_iterable(ATTRIBUTE_CUES.values()))
 
 
-def prompt_spans(parsed: Any, detectors: Mapping[str, float]) -> tuple[Span, ...]:
+def prompt_spans(parsed: Any, detectors: Mapping[str, float]) -> tuple[SensitiveSpan, ...]:
     """Rule matches and entities (detector classes), then noun chunks that overlap neither and hold a content word."""
-    found = [Span(s.start, s.end, s.text, s.label) for s in sensitive_spans(parsed, detectors)]
-    found += [Span(e.start_char, e.end_char, e.text, e.label_) for e in parsed.ents]
+    found = list(sensitive_spans(parsed, detectors))
+    found += [SensitiveSpan(e.start_char, e.end_char, e.text, e.label_) for e in parsed.ents]
     for chunk in parsed.noun_chunks:
         if any(not (t.is_stop or t.pos_ in ("PRON", "DET", "PUNCT")) for t in chunk):
-            found.append(Span(chunk.start_char, chunk.end_char, chunk.text, "CHUNK"))
-    kept: list[Span] = []
-    for span in found:
-        if all(span.end <= k.start or span.start >= k.end for k in kept):
-            kept.append(span)
-    return tuple(sorted(kept, key=lambda s: s.start))
+            found.append(SensitiveSpan(chunk.start_char, chunk.end_char, chunk.text, "CHUNK"))
+    return disjoint_spans(found)
