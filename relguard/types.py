@@ -126,8 +126,26 @@ class Occurrence:
 PairKey = tuple[str, str, str, str]
 
 
+class _EntityPair:
+    """The aligned, directed entity pair a triple and its relation group both name: one definition of its keys."""
+
+    subject: str
+    subject_type: str
+    object: str
+    object_type: str
+
+    @property
+    def pair_key(self) -> PairKey:
+        """The public key of the relation group: the aligned entity pair, no predicate."""
+        return (self.subject, self.subject_type, self.object, self.object_type)
+
+    @property
+    def type_pair(self) -> TypePair:
+        return (self.subject_type, self.object_type)
+
+
 @dataclass(frozen=True)
-class Triple:
+class Triple(_EntityPair):
     """A canonical (subject, predicate, object) triple with every occurrence found.
 
     Triples are what an extractor reports. They are *not* the unit of sampling: every triple on one aligned
@@ -146,18 +164,9 @@ class Triple:
         """The full key, predicate included: merges one triple's occurrences; never decides a sample."""
         return (self.subject, self.subject_type, self.predicate, self.object, self.object_type)
 
-    @property
-    def pair_key(self) -> PairKey:
-        """The public key of this triple's relation group: the aligned entity pair, no predicate."""
-        return (self.subject, self.subject_type, self.object, self.object_type)
-
-    @property
-    def type_pair(self) -> TypePair:
-        return (self.subject_type, self.object_type)
-
 
 @dataclass(frozen=True)
-class RelationGroup:
+class RelationGroup(_EntityPair):
     """Every relation the corpus states on one aligned entity pair; they share one sampled outcome.
 
     The key is public information only — canonical subject and object, their types and the direction
@@ -181,11 +190,7 @@ class RelationGroup:
 
     @property
     def key(self) -> PairKey:
-        return (self.subject, self.subject_type, self.object, self.object_type)
-
-    @property
-    def type_pair(self) -> TypePair:
-        return (self.subject_type, self.object_type)
+        return self.pair_key
 
     @property
     def predicates(self) -> tuple[str, ...]:
