@@ -188,7 +188,7 @@ HOTPOT = [
 
 def gold_if_present(body: dict) -> str:
     """The gold answer when a passage sent states it, else a wrong one: the score then tells which text was read."""
-    gold = {"Who founded Acme Corporation?": "Alice Smith", "Where is Beta Books based?": "Paris"}[question_of(body)]
+    gold = {record["question"]: record["answer"] for record in HOTPOT}[question_of(body)]
     return gold if any(gold in text for _, text in blocks(body)) else "unknown"
 
 
