@@ -40,6 +40,10 @@ BUDGET = (
     "within exp(E), and each relation keeps exp(epsilon_g * d_R(r, r'))"
 )
 
+#: What the block says of the weakest entity: its n and its bounds (:class:`~relguard.privacy.entity.EntityBound`),
+#: never its name.
+WORST = ("groups", "log_bound", "bound", "plain_bound")
+
 
 def summary_words(report: dict) -> str:
     """The CLI summary line's part: the budget and the weakest entity's bound (from the report's block)."""
@@ -66,7 +70,7 @@ def entity_block(keys: Sequence[PairKey], guarantee: Guarantee) -> dict:
         "entities": len(bounds),
         "groups_per_entity": {str(n): spread[n] for n in sorted(spread)},
         "max_groups_of_one_entity": max(spread, default=0),
-        "worst_entity": _worst(bounds[0]) if bounds else None,
+        "worst_entity": {name: getattr(bounds[0], name) for name in WORST} if bounds else None,
         "entity_epsilon": guarantee.entity_epsilon,
     }
     if guarantee.entity_epsilon is None:
@@ -88,15 +92,6 @@ def entity_block(keys: Sequence[PairKey], guarantee: Guarantee) -> dict:
         "epsilons_by_pool": {pair: sorted(values) for pair, values in sorted(pools.items())},
     }
     return block
-
-
-def _worst(bound) -> dict:
-    return {
-        "groups": bound.groups,
-        "log_bound": bound.log_bound,
-        "bound": bound.bound,
-        "plain_bound": bound.plain_bound,
-    }
 
 
 def _factor(value: float | str) -> str:
