@@ -1,7 +1,8 @@
 """The entity-level audit passing, and failing on versions that give a hub entity its full ε.
 
 On the sample corpus (its pools, its groups), ``relguard audit``'s checks with the code as it is, then with two
-broken versions handed in as audit options (the CLI has no switch for them, on purpose):
+broken versions handed in as audit options (the CLI has no switch for them, on purpose; ``tests/test_entity.py``
+shows the audit failing on these same two):
 
 * *one group's ε*: the entity bound claimed at the entity's strongest single group, as if all of a hub's
   relations were one relation (composition dropped). Fails the entity check at ε.
@@ -23,6 +24,7 @@ from relguard.verify.settings import AuditOptions
 
 
 def one_groups_epsilon(keys, epsilons, *, lam, k):
+    """A wrong composition: each entity is claimed at its strongest single group, as if it were one relation."""
     out: dict[str, float] = {}
     for (s, _, o, _), e in zip(keys, epsilons, strict=True):
         for name in {s, o}:
@@ -31,6 +33,7 @@ def one_groups_epsilon(keys, epsilons, *, lam, k):
 
 
 def full_budget_to_hubs(keys, *, entity_epsilon):
+    """A wrong allocation: E / min(n(s), n(o)) gives a hub's groups with leaves the full E each."""
     n = groups_per_entity(keys)
     return np.array([entity_epsilon / min(n[s], n[o]) for s, _, o, _ in keys])
 

@@ -15,6 +15,7 @@ import math
 import numpy as np
 import pytest
 
+from bench.entity_audit import full_budget_to_hubs, one_groups_epsilon
 from relguard.candidates.inventory import InventoryCandidates
 from relguard.embed import load_encoder
 from relguard.privacy.entity import (
@@ -121,21 +122,6 @@ def test_the_allocation_keeps_every_entity_within_its_budget_on_random_graphs():
 # ------------------------------------------------------------------ the audit on synthetic groups of real pools
 
 
-def _hub_at_one_groups_epsilon(keys, epsilons, *, lam, k):
-    """A wrong composition: each entity is claimed at its strongest single group, as if it were one relation."""
-    out: dict[str, float] = {}
-    for (s, _, o, _), e in zip(keys, epsilons, strict=True):
-        for name in {s, o}:
-            out[name] = max(out.get(name, 0.0), group_loss(epsilon=float(e), lam=lam, k=k))
-    return out
-
-
-def _smaller_n(keys, *, entity_epsilon):
-    """A wrong allocation: E / min(n(s), n(o)) gives a hub's groups with leaves the full E each."""
-    n = groups_per_entity(keys)
-    return np.array([entity_epsilon / min(n[s], n[o]) for s, _, o, _ in keys])
-
-
 @pytest.fixture(scope="module")
 def real_pools():
     inventory = InventoryCandidates()
@@ -151,7 +137,7 @@ def test_the_audit_passes_the_composition_and_fails_one_that_gives_a_hub_one_gro
     assert right.passed and right.hub.groups == 4
     assert right.hub.exact <= right.hub.claimed + 1e-9
     assert right.hub.exact > group_loss(epsilon=epsilon, lam=1.0, k=10)  # more than one group can show
-    wrong = audit_entities(pools, encoder, **args, bound=_hub_at_one_groups_epsilon)
+    wrong = audit_entities(pools, encoder, **args, bound=one_groups_epsilon)
     assert not wrong.passed and wrong.worst.groups >= 3
 
 
@@ -160,11 +146,11 @@ def test_the_budget_audit_passes_the_allocation_and_fails_one_that_gives_a_hub_t
     args = {"epsilon": 2.0, "lam": 1.0, "k": 10, "entity_epsilon": 2.0, "probabilities": log_probabilities}
     right = audit_entities(pools, encoder, **args)
     assert right.passed and right.within_budget
-    wrong = audit_entities(pools, encoder, **args, allocate=_smaller_n)
+    wrong = audit_entities(pools, encoder, **args, allocate=full_budget_to_hubs)
     assert wrong.passed  # the bound is still stated right for what was drawn …
     assert wrong.within_budget is False  # … but the hub is beyond e^E
     keys = synthetic_keys(pools)
-    assert max(entity_log_bounds(keys, _smaller_n(keys, entity_epsilon=2.0), lam=1.0, k=10).values()) > 2.0
+    assert max(entity_log_bounds(keys, full_budget_to_hubs(keys, entity_epsilon=2.0), lam=1.0, k=10).values()) > 2.0
 
 
 def test_the_joint_maximum_is_the_sum_of_the_groups_maxima_beyond_the_enumerated_size(monkeypatch):
