@@ -42,6 +42,11 @@ class Node:
     name: str
     type: str
 
+    @classmethod
+    def ends(cls, triple: Triple) -> tuple[Node, Node]:
+        """A triple's subject and object as nodes: one node per (name, type)."""
+        return cls(triple.subject, triple.subject_type), cls(triple.object, triple.object_type)
+
 
 @dataclass(frozen=True)
 class Edge:
@@ -83,12 +88,7 @@ def _nodes(edges: Iterable[Edge]) -> tuple[Node, ...]:
 
 def knowledge_graph(triples: Sequence[Triple]) -> Graph:
     """The original knowledge graph: one node per (name, type), one edge per canonical triple."""
-    edges = tuple(
-        Edge(
-            Node(t.subject, t.subject_type), Node(t.object, t.object_type), t.predicate, occurrences=len(t.occurrences)
-        )
-        for t in triples
-    )
+    edges = tuple(Edge(*Node.ends(t), t.predicate, occurrences=len(t.occurrences)) for t in triples)
     return Graph(_nodes(edges), edges)
 
 
@@ -100,12 +100,7 @@ def release_diff(release: Release) -> Graph:
             status = "deleted" if outcome.deleted else "kept" if outcome.kept(t) else "substituted"
             edges.append(
                 Edge(
-                    Node(t.subject, t.subject_type),
-                    Node(t.object, t.object_type),
-                    t.predicate,
-                    status=status,
-                    sampled=outcome.predicate,
-                    occurrences=len(t.occurrences),
+                    *Node.ends(t), t.predicate, status=status, sampled=outcome.predicate, occurrences=len(t.occurrences)
                 )
             )
     return Graph(_nodes(edges), tuple(edges))
