@@ -954,3 +954,20 @@ def test_a_second_modifier_of_a_film_reads_as_the_films(extractor):
     assert "Wallonia[REL_" in masked.text and ("Wallonia", "Belgium") in [
         (t.subject, t.object) for t in extraction.triples
     ]
+
+
+def test_a_slot_after_and_then_is_the_clauses_next_verb(extractor):
+    """Re-DocRED development: "Tymiński was a leader of Party X in Poland (1990 – 1995) and then returned to Canada"
+    read "and then associated with Canada": the slot after "and then" took the frame of the modifier before it
+    ("Party X [in] Poland"), so no finite fill was tried and the connector left the clause without a verb. An adverb
+    of the next step ("then", "later", "subsequently") after the conjunction coordinates the clause's verb."""
+    text = "Stan Tyminski was a leader of Party X in Poland and {} moved to Canada."
+    for adverb in ("then", "later", "subsequently"):
+        masked, frames = release(extractor, text.format(adverb), "x")[1:3]
+        assert f"and {adverb} [REL_" in masked.text, masked.text
+        assert [f.name for f in frames] == ["finite", "modifier", "finite"], (adverb, frames)
+    masked, frames = release(extractor, text.replace("{} ", ""), "x")[1:3]
+    assert [f.name for f in frames] == ["finite", "modifier", "modifier"], frames  # no adverb: the sibling's frame
+    text = "Red Rose is a 1947 film directed by Frank Borzage in Ohio and later remade by Steve Fisher."
+    frames = release(extractor, text, "x")[2]
+    assert frames[-1].name == "modifier", frames  # no finite verb to coordinate with: a participle's sibling

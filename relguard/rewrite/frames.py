@@ -72,6 +72,9 @@ FRAMES = (FINITE, MODIFIER, NOUN, COPULA, APPOSITION, POSSESSIVE, ROLE, COMMA, H
 _NEED_A_NAME_AFTER = frozenset({FINITE, MODIFIER, COPULA, APPOSITION, ROLE, COMMA, START})
 
 _ORDINALS = words("first second third fourth fifth sixth seventh eighth ninth tenth eldest youngest oldest only")
+#: Adverbs that, between a conjunction and a slot, tell the next step of what the clause did ("and then [returned
+#: to]", "and subsequently [signed to]"): the slot is a verb coordinated with the clause's own where it has one.
+_SEQUENCE = words("then later subsequently afterwards eventually finally soon")
 _NOUN_BEFORE = frozenset({"DT", "JJ", "JJR", "JJS", "PDT"})
 _POSSESSIVES = frozenset({"his", "her", "its", "their", "my", "our", "your", "whose"})
 #: Tags that open a noun phrase after a slot.
@@ -202,9 +205,11 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
         if any(m[0] >= end and ARTICLE_ONLY.fullmatch(text, end, m[0]) for m in c.mentions):
             return COMMA  # "Dublin[,] Ohio", "the Park[,] the Department of": no compound takes a name or article
         return HYPHEN  # "Los Angeles[-based] cover band": a compound on the name
-    before = looking_back([t for t in c.tagged.tokens if t[1] <= start])
+    raw = [t for t in c.tagged.tokens if t[1] <= start]
+    before = looking_back(raw)
     if not before:
         return START
+    sequenced = len(raw) > len(before) and raw[len(before)][2].lower() in _SEQUENCE
     _, last_end, word, tag = before[-1]
     lower = word.lower()
     named = c.mention_ending(last_end) if not text[last_end:start].strip() else None
@@ -236,6 +241,8 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
         clause = previous[clause_start(previous, c) :]
         low = clause[0][0] if clause else start
         sibling = [frame for at, frame in c.earlier if at >= low and frame in (FINITE, MODIFIER)]
+        if sequenced and FINITE in sibling:
+            return FINITE  # "X [led] Party X [in] Poland and then [REL] Canada": a next step is the verb's sibling
         if sibling:
             return sibling[-1]  # "written by X and [sung by] Y": a coordinated slot takes its sibling's frame
         finite = [n for n, t in enumerate(clause) if finite_word(t)]
