@@ -116,7 +116,7 @@ def test_after_a_possessive_only_a_place_takes_a_connector():
     """ "Acme's [REL] Alice Smith" reads as "Acme's Alice Smith"; "Sean's [REL] East Asia" as "Sean's East Asia" does
     not: there the connector is "connection with", and the leak scan excuses an original worded so."""
     from relguard.rewrite.frames import NOUN, POSSESSIVE
-    from relguard.rewrite.neutral import ASSOCIATE, OWNED, is_connector, neutral_words
+    from relguard.rewrite.neutral import ASSOCIATE, FIGURE, OWNED, is_connector, neutral_words
     from relguard.rewrite.verbalize import Place
 
     assert neutral_words(Place(POSSESSIVE, owner=True), ("ORG", "PERSON")) == ""
@@ -129,6 +129,11 @@ def test_after_a_possessive_only_a_place_takes_a_connector():
     # before what owns a noun itself: "Dore's connection with Dante's Divine Comedy", not "Dore's Dante's …"
     assert neutral_words(Place(POSSESSIVE, owner=True, owning_after=True), ("PERSON", "ENTITY")) == OWNED
     assert neutral_words(Place(POSSESSIVE), ("NORP", "GPE")) == ""  # "the renowned Han [REL] Huo Qubing"
+    # a title between a bare name and a person's: "former Mississippi [Governor] William Winter" (HotpotQA
+    # development) read "former Mississippi William Winter"
+    assert neutral_words(Place(POSSESSIVE), ("GPE", "PERSON")) == FIGURE == "figure" and is_connector("figure")
+    assert neutral_words(Place(POSSESSIVE, inverted=True), ("PERSON", "GPE")) == FIGURE
+    assert neutral_words(Place(POSSESSIVE, owner=True), ("GPE", "PERSON")) == ""  # "Scotland's Robert Burns"
     assert is_connector("connection with") and not is_connector("connection")
     alone = Place(POSSESSIVE, pronoun=True, name_after=False, comma_after=True)  # "his [deputy], Mcebisi Jonas"
     assert neutral_words(alone, ("PERSON", "PERSON")) == ASSOCIATE == "associate" and is_connector("associate")

@@ -60,6 +60,9 @@ _OWNED_KINDS = frozenset({"GPE", "LOC", "NORP", "LANGUAGE"})
 _COMMA_KINDS = frozenset({"GPE", "LOC", "FAC"})
 #: After a possessive, before a person's name that does not follow at once: "his associate, Mcebisi Jonas".
 ASSOCIATE = "associate"
+#: Between a name without "'s" and a person's name right after it, where a title stood: "former Mississippi
+#: [Governor] William Winter" reads "former Mississippi figure William Winter", not two names side by side.
+FIGURE = "figure"
 #: The closing part of the connector split around the words between an expression's parts ("was mentioned [in
 #: April 2001 as the second single] alongside his album"): not "with", which so many originals close with.
 ALONGSIDE = "alongside"
@@ -75,7 +78,7 @@ _AFTER_BARE = frozenset(
 
 _CONNECTOR_TEXT = re.compile(
     rf"(?:(?:is|was|are|were)\s+)?(?:{CONNECTOR}|{BARE})|{ALONGSIDE}|{OF_OBJECT}|{BESIDE_A_VERB}|linked|{OWNED}|"
-    rf"{ASSOCIATE}(?: of)?|"
+    rf"{ASSOCIATE}(?: of)?|{FIGURE}|"
 )
 
 
@@ -120,6 +123,8 @@ def neutral_words(place: Place, type_pair: TypePair | None = None) -> str | None
     if frame == fr.START:
         return participle[0].upper() + participle[1:]
     owned = None if type_pair is None else type_pair[0 if place.inverted else 1]
+    if frame == fr.POSSESSIVE and place.name_after and not place.pronoun and not place.owner and owned == "PERSON":
+        return FIGURE  # "former Mississippi [Governor] William Winter": two bare names side by side do not read
     if frame == fr.POSSESSIVE and place.name_after and not place.pronoun:
         return OWNED if place.owner and (owned in _OWNED_KINDS or place.owning_after) else ""
     if frame == fr.POSSESSIVE and place.pronoun and place.name_after and owned == "PERSON":
