@@ -218,3 +218,26 @@ def test_a_fill_or_an_empty_slot_between_two_commas_leaves_one_comma():
     at = text.index("[REL_0]")
     masked = MaskedDocument("d", text, ((0, len(text)),), (Slot((0,), 0, at, at + 7),))
     assert assemble(masked, 0, len(text), {0: ""})[0] == "Anant Mahadevan, and Hindi films."
+
+
+def test_an_irregular_participle_on_a_noun_that_is_not_the_name_is_off_subject():
+    """ "the riverboats [born in] the Mississippi River" (Re-DocRED development): "born" ends in none of the regular
+    endings of a participle, so the fill passed as one that says nothing of the noun before it; the drawn relation
+    is the pair's, not the riverboats'. After the name itself the participle is the name's."""
+    from relguard.rewrite.frames import MODIFIER, Frame
+    from relguard.rewrite.mask import MaskedDocument, Slot
+    from relguard.rewrite.subject import off_subject
+
+    def verdict(text: str, names: list[tuple[str, str]], words: str) -> bool:
+        at = text.index("[REL_0]")
+        mentions = tuple(sorted((text.index(n), text.index(n) + len(n), kind) for n, kind in names))
+        masked = MaskedDocument("d", text, ((0, len(text)),), (Slot((0,), 0, at, at + 7),), mentions)
+        return off_subject(masked, {0: words}, (Frame(MODIFIER),)) == {0}
+
+    boats = ("He played on the riverboats [REL_0] the Mississippi River.", [("He", "PERSON"), ("Mississippi", "LOC")])
+    for words in ("born in", "won by", "set in", "taught by", "struck by", "banned in"):
+        assert verdict(*boats, words), words
+    assert not verdict(*boats, "in")  # a preposition claims no verb of the boats
+    assert not verdict(
+        "It starred Alice Smith [REL_0] Paris.", [("Alice Smith", "PERSON"), ("Paris", "GPE")], "born in"
+    )

@@ -22,8 +22,10 @@ from relguard.wordlist import KIN, KIND_NOUNS, LOOSE_ADVERBS, POSSESSIVE_PRONOUN
 if TYPE_CHECKING:
     from relguard.rewrite.frames import Frame
 
+#: Past participles of the pools' wordings that no regular ending shows ("a tour [born in] New Zealand").
+_IRREGULAR = "born|won|taught|fought|set|struck|lost|spun|worn|left|met|broadcast|run|found|sworn|bought|brought|led"
 #: A fill that says something of the noun before it: a relative clause or a participle ("that banned", "owned by").
-_MODIFIES = re.compile(r"^,? ?(?:(?:that|who|which) |\w+(?:ed|en|wn|ung|ld|lt|nt|de)\b)")
+_MODIFIES = re.compile(rf"^,? ?(?:(?:that|who|which) |\w+(?:ed|en|wn|ung|ld|lt|nt|de)\b|(?:{_IRREGULAR})\b)")
 _COPULA_BEFORE = re.compile(r"\b(?:is|was|are|were|becomes|became|remains|remained)\b")
 #: Between the verb phrase's object and a copula the verb's subject shares: "She attended the Institute [and] was a
 #: member [REL] Maryland": the member is not the Institute.
