@@ -134,6 +134,7 @@ def test_after_a_possessive_only_a_place_takes_a_connector():
     assert neutral_words(Place(POSSESSIVE), ("GPE", "PERSON")) == FIGURE == "figure" and is_connector("figure")
     assert neutral_words(Place(POSSESSIVE, inverted=True), ("PERSON", "GPE")) == FIGURE
     assert neutral_words(Place(POSSESSIVE, owner=True), ("GPE", "PERSON")) == ""  # "Scotland's Robert Burns"
+    assert neutral_words(Place(POSSESSIVE), ("NORP", "PERSON")) == ""  # "Argentine Manuel Sadosky" reads
     assert is_connector("connection with") and not is_connector("connection")
     alone = Place(POSSESSIVE, pronoun=True, name_after=False, comma_after=True)  # "his [deputy], Mcebisi Jonas"
     assert neutral_words(alone, ("PERSON", "PERSON")) == ASSOCIATE == "associate" and is_connector("associate")

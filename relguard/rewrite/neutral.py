@@ -123,15 +123,16 @@ def neutral_words(place: Place, type_pair: TypePair | None = None) -> str | None
     if frame == fr.START:
         return participle[0].upper() + participle[1:]
     owned = None if type_pair is None else type_pair[0 if place.inverted else 1]
-    if frame == fr.POSSESSIVE and place.name_after and not place.pronoun and not place.owner and owned == "PERSON":
-        return FIGURE  # "former Mississippi [Governor] William Winter": two bare names side by side do not read
+    holder = None if type_pair is None else type_pair[1 if place.inverted else 0]
+    bare_names = place.name_after and not place.pronoun and not place.owner and holder not in ("NORP", "LANGUAGE")
+    if frame == fr.POSSESSIVE and bare_names and owned == "PERSON":
+        return FIGURE  # "former Mississippi [Governor] William Winter"; "Argentine Manuel Sadosky" reads as it is
     if frame == fr.POSSESSIVE and place.name_after and not place.pronoun:
         return OWNED if place.owner and (owned in _OWNED_KINDS or place.owning_after) else ""
     if frame == fr.POSSESSIVE and place.pronoun and place.name_after and owned == "PERSON":
         return ASSOCIATE  # "his [cousin] Berke"; not "his associate Twinkies" (a name of unsure kind)
     if frame in (fr.POSSESSIVE, fr.NOUN) and owned in ("PERSON", UNSURE) and place.comma_after:
         return ASSOCIATE  # "his [deputy], Mcebisi Jonas", "his thirteenth [wife], Lady Hong": a noun is wanted
-    holder = None if type_pair is None else type_pair[1 if place.inverted else 0]
     if frame == fr.NOUN and holder in ("PERSON", UNSURE) and place.name_after:
         return f"{ASSOCIATE} of"  # "the fifth [son of] Emperor Gojong": a person's role of the name after
     if frame == fr.ROLE:
