@@ -971,3 +971,16 @@ def test_a_slot_after_and_then_is_the_clauses_next_verb(extractor):
     text = "Red Rose is a 1947 film directed by Frank Borzage in Ohio and later remade by Steve Fisher."
     frames = release(extractor, text, "x")[2]
     assert frames[-1].name == "modifier", frames  # no finite verb to coordinate with: a participle's sibling
+
+
+def test_after_a_names_verb_only_a_preposition_qualifies_the_verb():
+    """Re-DocRED development: "Kalabhavan Shajon debuts [as a singer in] the film" read "debuts documented in the
+    film": a participle or a relative clause says something of a noun, and there is none before the slot, only the
+    name's verb. The predicate's own preposition reads ("debuts in the film"); else the connector does."""
+    from relguard.rewrite.verbalize import Place, Styled
+
+    after_verb = Place(MODIFIER, after_verb=True)
+    assert VERBALIZE("documented_in", ("PERSON", "WORK_OF_ART"), after_verb) is None
+    assert Styled(VERBALIZE, "relative")("documented_in", ("PERSON", "WORK_OF_ART"), after_verb) is None
+    assert Styled(VERBALIZE, "preposition")("documented_in", ("PERSON", "WORK_OF_ART"), after_verb) == "in"
+    assert VERBALIZE("documented_in", ("PERSON", "WORK_OF_ART"), Place(MODIFIER)) == "documented in"

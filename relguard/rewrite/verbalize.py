@@ -269,6 +269,8 @@ class FormVerbalizer:
             finite = past_tense(finite)
         if frame == fr.FINITE:
             return finite
+        if frame == fr.MODIFIER and place.after_verb:
+            return None  # "Shajon debuts [documented in] the film": only a preposition qualifies a verb (Styled)
         if frame == fr.MODIFIER:
             return participle(finite) or f"{relative} {finite}"
         if frame == fr.NOUN:
