@@ -508,3 +508,17 @@ def test_a_verb_after_and_that_continued_a_relative_clause_the_connector_replace
     assert not _follows_a_connector(after_and, [0], {0: "that was inspired by"}, own)
     assert not _follows_a_connector(Frame("modifier"), [0], {0: "associated with"}, own)
     assert not _follows_a_connector(after_and, [0], {0: "associated with"}, {0: "by", 1: "starring"})
+
+
+def test_a_slot_whose_own_fill_does_not_read_may_take_its_preposition_beside_a_connector(extractor):
+    """HotpotQA development: "on a tour [of] New Zealand, where he [appeared] in one first-class match" read "on a
+    tour associated with New Zealand": the sentence's other slot took the connector, so no style read the whole
+    sentence, and the preposition of the drawn predicate was never tried slot by slot. It reads there, and says the
+    draw in place of a statement after the sentence."""
+    text = "Richard Vincent was active from 1886 to 1887 on a tour of New Zealand, where he appeared in one match."
+    _, masked, _, out = _release(extractor, text, "was_educated_in")
+    assert "on a tour [REL_0] New Zealand, where he [REL_0] in" in masked.text, masked.text
+    assert out.text == (
+        "Richard Vincent was active from 1886 to 1887 on a tour in New Zealand, where he was mentioned in one match."
+    ), out.text
+    assert out.connected_sentences == (0,)

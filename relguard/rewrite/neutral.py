@@ -150,11 +150,15 @@ def connected_words(
     own: Mapping[int, str],
     neutral: Mapping[int, str],
     frames: Sequence[Frame],
+    *,
+    others: Mapping[int, Sequence[str]] | None = None,
 ) -> tuple[dict[int, str], set[int]] | None:
     """The words of one sentence's slots ``numbers`` with as few neutral connectors as read, and which slots
     have them; None where even every connector does not read. A slot that opens a bracket before a date holds
     nothing (:func:`~relguard.rewrite.shape.dated_asides`). Every slot starts neutral; then each slot gets its
-    own fill back, in order, wherever the sentence still reads with it. An expression in parts keeps the
+    own fill back, in order, wherever the sentence still reads with it, or else its ``others`` (the predicate's
+    closing preposition alone, where the preposition style gave one: "a tour [in] New Zealand") where that reads:
+    one slot's wording no longer waits on another's style. An expression in parts keeps the
     connector, split around the words between its parts ("was mentioned in April 2001 as the second single
     alongside"), where it is the sentence's one expression: its own fill there did not read, and a restatement
     would lose every other word of the sentence. Among other slots a split connector read garbled to a blind
@@ -178,6 +182,7 @@ def connected_words(
     fixed = fixed_prepositions(masked, numbers)
     neutral.update(fixed)  # "teams such [as] FC Brașov", "in the wake [of] the raid": what the phrase takes
     own = {n: w for n, w in own.items() if n not in asides | dated | fixed.keys()}
+    others = {n: w for n, w in (others or {}).items() if n not in asides | dated | fixed.keys()}
     if any(n not in neutral and n not in own for n in numbers):
         return None
     parts = {n for n in numbers if masked.slots[n].role or masked.slots[n].head >= 0}
@@ -202,11 +207,17 @@ def connected_words(
     for at, number in enumerate(numbers):
         if _follows_a_connector(frames[number], numbers[:at], words, own):
             continue  # "a film associated with X and [cited] Y": its finite form followed a clause's "that"
-        if number in own and words[number] != own[number] and number not in parts:
-            tried = {**words, number: own[number]}
+        if number in parts:
+            continue
+        for candidate in ([own[number]] if number in own else []) + list(others.get(number, ())):
+            if candidate == words[number]:
+                break
+            tried = {**words, number: candidate}
             if _reads(masked, tried, frames):
                 words = tried
-    plain = {n for n in numbers if n in neutral and words[n] == neutral[n] and words[n] != own.get(n)}
+                break
+    drawn = {n: {own.get(n), *others.get(n, ())} for n in numbers}
+    plain = {n for n in numbers if n in neutral and words[n] == neutral[n] and words[n] not in drawn[n]}
     return words, plain | {n for n in parts if masked.slots[n].role == ""}
 
 
