@@ -522,3 +522,15 @@ def test_a_slot_whose_own_fill_does_not_read_may_take_its_preposition_beside_a_c
         "Richard Vincent was active from 1886 to 1887 on a tour in New Zealand, where he was mentioned in one match."
     ), out.text
     assert out.connected_sentences == (0,)
+
+
+def test_after_a_date_the_connector_reads_as_a_phrase_of_the_verb(extractor):
+    """Re-DocRED development: "the abolition of the state of Prussia in 1947 [after] World War II" was restated
+    from its names: no participle qualifies a year ("in 1947 associated with World War II" does not read), and the
+    sentence lost its council and its decree. "in connection with" reads there, and the draw is stated after."""
+    text = "The Allied Control Council decreed the formal abolition of the state of Prussia in 1947 after World War II."
+    _, masked, _, out = _release(extractor, text, "commemorates")
+    assert "in 1947 [REL_0] World War II" in masked.text, masked.text
+    assert out.text.startswith(text.replace("after", "in connection with")), out.text
+    assert out.text.endswith(" Prussia commemorated World War II."), out.text
+    assert out.connected_sentences == (0,)

@@ -203,7 +203,17 @@ def connected_words(
             words[head] = words[head][: -len(CONNECTOR)] + BARE  # "was mentioned [in 2001 as a single] alongside"
             words[number] = ALONGSIDE
     if not _reads(masked, words, frames):
-        return None
+        beside = {
+            n
+            for n in numbers
+            if frames[n].name == fr.MODIFIER
+            and words[n] == CONNECTOR
+            and not _HEAD_WANTED.search(masked.text, 0, masked.slots[n].start)
+        }
+        beside = dict.fromkeys(beside, BESIDE_A_VERB)
+        if not beside or not _reads(masked, words := {**words, **beside}, frames):
+            return None  # "in 1947 [after] World War II": no participle qualifies a date, "in connection with" does
+        neutral.update(beside)
     for at, number in enumerate(numbers):
         if _follows_a_connector(frames[number], numbers[:at], words, own):
             continue  # "a film associated with X and [cited] Y": its finite form followed a clause's "that"
@@ -243,6 +253,13 @@ def _preposition_dropped(masked: MaskedDocument, number: int, words: str) -> str
     return words
 
 
+#: Words before a slot that want the noun it took: "and other [parts of]", "and main [songwriter of]", "two [of
+#: the founders of]": no phrase of the verb reads there ("main in connection with": held-out paired reading).
+_HEAD_WANTED = re.compile(
+    r"\b(?:other|main|chief|lead|principal|former|first|second|third|last|two|three|four|five|several|many|some|"
+    r"the|a|an|his|her|its|their)\s*$",
+    re.IGNORECASE,
+)
 #: A year, maybe with a comma, that ends the text before a slot.
 _YEAR_BEFORE = re.compile(r"\b(?:1\d|20)\d\d\s*,?\s*$")
 _BLANKS = re.compile(r"\s*")
