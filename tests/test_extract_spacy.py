@@ -356,6 +356,20 @@ def test_a_royal_style_takes_of_and_its_place_into_the_name(extractor: SpacyExtr
     assert "Anne Smith of Romania" not in {e.name for e in result.entities}, result.entities
 
 
+def test_a_peers_numbered_title_is_part_of_his_name(extractor: SpacyExtractor) -> None:
+    """2Wiki development: "the son of Henry Beaufort, 3rd Duke of Somerset by his mistress Joan Hill" paired
+    Somerset, not the duke, with his mistress, and read "Somerset that was the residence of Joan Hill": the NER cut
+    the peer's name into "Henry Beaufort", "3rd Duke" and "Somerset". A numbered peer's rank after a name and its
+    comma, and the place after its "of", are the name's own words (as the NER already reads "Henry Percy, 4th Earl
+    of Northumberland"); the name is a person's. A comma before a name that is no numbered rank joins nothing."""
+    result = run(extractor, "He was the son of Henry Beaufort, 3rd Duke of Somerset by his mistress Joan Hill.")
+    types = {e.name: e.type for e in result.entities}
+    assert types.get("Henry Beaufort, 3rd Duke of Somerset") == "PERSON", result.entities
+    assert {(s, o) for s, _, o in triples(result)} == {("Henry Beaufort, 3rd Duke of Somerset", "Joan Hill")}
+    result = run(extractor, "Paris, Texas is a town near Dallas.")
+    assert {"Paris", "Texas"} <= {e.name for e in result.entities}, result.entities
+
+
 def test_a_name_cut_in_two_is_joined_whichever_part_was_found_first(extractor: SpacyExtractor) -> None:
     """2Wiki development: the NER labelled "Fregonese" a NORP and left "Hugo" (a CARDINAL) to the proper-noun pass,
     so the two parts were two names and "Hugo Fregonese [starring] Ricardo Montalban" read "commemorates Hugo

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from relguard.extract import gazetteer
 from relguard.extract.slots import FILLER, masked_text, vote
+from relguard.extract.spacy import lexicon as lex
 from relguard.extract.spacy.evidence import context_evidence, name_evidence, natural_feature, person_shape
 from relguard.extract.stretches import stretch_between
 from relguard.types import ENTITY_TYPES, UNSURE
@@ -45,6 +46,10 @@ _EDGE_NOISE = frozenset(
 #: a nationality's or a language's name stays what it is.
 _OVERRULED = frozenset({"city", "region"})
 _PERSONAL = re.compile(r"(?:He|She|His|Her)\s")
+#: A peer's numbered title after his name, which the name keeps (:func:`~.spelled.continues_name`).
+_PEER_TITLE = re.compile(
+    rf",\s+(?:\d+(?:st|nd|rd|th)|[A-Z][a-z]+)\s+(?:{'|'.join(sorted(w.title() for w in lex.RANK_HEADS))})\s+of\s.*$"
+)
 #: Labels a person-shaped name keeps: a film or a law may be named after someone ("Jerry Maguire").
 _NAMED_KINDS = frozenset({"PERSON", "WORK_OF_ART", "EVENT", "LAW"})
 #: NER labels right often enough on their own (nationalities, religions and parties; wars and games: 88-97 %).
@@ -213,6 +218,7 @@ def _core(name: str) -> str:
     ("Gujranwala (Punjabi") and a capitalized word glued before or after that no name begins or ends with
     ("Duque de Caxias Born", "Legendary Dolly Parton")."""
     name = name.split(" (", 1)[0].strip()
+    name = _PEER_TITLE.sub("", name)  # "Henry Beaufort, 3rd Duke of Somerset": the peer is "Henry Beaufort"
     words = name.split()
     if len(words) > 2 and words[-1] in _EDGE_NOISE:
         words = words[:-1]

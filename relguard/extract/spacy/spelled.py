@@ -11,6 +11,7 @@ no mention. All of it reads the run and the masked text only.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING
@@ -163,11 +164,29 @@ def continues_name(doc: Doc, begin: int, end: int, start: int) -> int | None:
     if end == start and doc[start].text[:1].isupper() and doc[start - 1].text[:1].isupper():
         return None if doc[start - 1].is_punct else 0
     particle = doc[end] if end + 1 == start else None
-    if particle is not None and particle.text == "of" and royal(doc, begin, end):
+    if particle is not None and particle.text == "of" and (royal(doc, begin, end) or _peerage(doc, end - 2)):
         return 1 if doc[start].text[:1].isupper() else None
+    if particle is not None and particle.text == "," and _peerage(doc, start) and doc[end - 1].text[:1].isupper():
+        return 1  # "Henry Beaufort, [3rd Duke] of Somerset": a peer's name and his numbered title are one name
     if particle is None or not particle.is_lower or particle.text not in _JOINING_PARTICLES:
         return None
     return 1 if doc[start].text[:1].isupper() and doc[end - 1].text[:1].isupper() else None
+
+
+#: An ordinal before a peer's rank ("3rd Duke", "11th Earl", "First Baron").
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth", re.I)
+
+
+def _peerage(doc: Doc, at: int) -> bool:
+    """Whether ``doc[at:at + 2]`` is a numbered peer's rank ("3rd Duke", "11th Earl"), the way a peer's title
+    follows his name ("Charles Howard, 11th Duke of Norfolk"): the name's own words, no relation's."""
+    return (
+        at >= 0
+        and at + 1 < len(doc)
+        and _ORDINAL.fullmatch(doc[at].text) is not None
+        and doc[at + 1].lower_ in lex.RANK_HEADS
+        and doc[at + 1].text[:1].isupper()
+    )
 
 
 def joined_names(doc: Doc, mentions: list[list], labels: list[str]) -> tuple[list[list], list[str]]:
