@@ -370,6 +370,16 @@ def test_a_peers_numbered_title_is_part_of_his_name(extractor: SpacyExtractor) -
     assert {"Paris", "Texas"} <= {e.name for e in result.entities}, result.entities
 
 
+def test_an_eras_letters_beside_a_year_are_no_name(extractor: SpacyExtractor) -> None:
+    """2Wiki development and a held-out reading: "until his death in 68 BC" made "BC" a body (ORG) and drew "Xuan
+    was studied by BC"; "from 320 - 185 BCE" read "lent its name to 320 - 185 BCE". An era's letters beside a
+    number are part of a date. Letters that begin a name stay one ("BC Place")."""
+    result = run(extractor, "The empire ruled from 320 BC to 185 BCE in India. Pompeii was buried in AD 79.")
+    assert not {"BC", "BCE", "AD"} & {e.name for e in result.entities}, result.entities
+    result = run(extractor, "He played at BC Place in Vancouver.")
+    assert "BC Place" in {e.name for e in result.entities}, result.entities
+
+
 def test_a_name_cut_in_two_is_joined_whichever_part_was_found_first(extractor: SpacyExtractor) -> None:
     """2Wiki development: the NER labelled "Fregonese" a NORP and left "Hugo" (a CARDINAL) to the proper-noun pass,
     so the two parts were two names and "Hugo Fregonese [starring] Ricardo Montalban" read "commemorates Hugo

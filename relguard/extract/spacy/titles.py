@@ -151,6 +151,8 @@ def no_name(words: Span, *, kinds: bool = True) -> bool:
     kept = [t for t in words if not (t.is_punct or t.is_space)]
     if (kinds and len(kept) == 1 and kept[0].lower_ in lex.GENERIC_NAMES) or rank_alone(words):
         return True
+    if len(kept) == 1 and _era(words):
+        return True
     return all(t.like_num or _NUMERAL.fullmatch(t.text) or not _LETTER.search(t.text) for t in kept)
 
 
@@ -165,6 +167,18 @@ def rank_alone(words: Span) -> bool:
     return len(kept) > 1 or all(name[-1].lower_ != kept[0] for name in words.doc.ents if len(name) > 1)
 
 
+def _era(words: Span) -> bool:
+    """An era's letters beside a year ("68 BC", "185 BCE", "AD 79"): part of a date, which the tagger reads as a
+    proper noun and the NER as a body; drawn, "Xuan was studied by BC"."""
+    if words.text.replace(".", "").strip() not in _ERAS:
+        return False
+    doc = words.doc
+    before = doc[words.start - 1] if words.start > 0 else None
+    after = doc[words.end] if words.end < len(doc) else None
+    return (before is not None and before.like_num) or (after is not None and after.like_num)
+
+
+_ERAS = frozenset({"BC", "BCE", "AD", "CE"})
 _NUMERAL = re.compile(r"\d+(?:st|nd|rd|th|s)?", re.I)
 _LETTER = re.compile(r"[^\W\d_]")
 
