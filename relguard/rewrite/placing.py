@@ -20,6 +20,7 @@ from relguard.wordlist import PERSON_NOUNS
 _OWNER_BEFORE = re.compile(r"\w['’]s?\s*$")
 _PRONOUN_BEFORE = re.compile(r"\b(?:his|her|its|their|my|our|your|whose)\s+$", re.IGNORECASE)
 _OWNING_PRONOUN = re.compile(r"(?:his|her|its|their)\s", re.IGNORECASE)
+_ARTICLE = re.compile(r"(?:the|a|an)\s", re.IGNORECASE)
 _QUOTE_GAP = re.compile(r"[\s\"“‘']*")
 _POSSESSIVE = re.compile(r"[\"”’']?['’]s?\s")
 _OWNS_INSIDE = re.compile(r"\w['’]s?\s")  # a name that owns the rest of itself: "Dante's Divine Comedy"
@@ -73,9 +74,10 @@ def _person_noun_before(text: str, position: int) -> bool:
 
 def _owning_after(masked: MaskedDocument, position: int) -> bool:
     """Whether a possessive pronoun or a name with "'s" follows ``position`` (only blanks or a quote between), or
-    a name whose first words own the rest ("Dante's Divine Comedy")."""
+    a name whose first words own the rest ("Dante's Divine Comedy"), or an article, which no possessive takes
+    either ("Dave's [REL] the Stash N' Hoard" does not read as "Dave's the Stash N' Hoard")."""
     start = _QUOTE_GAP.match(masked.text, position).end()
-    if _OWNING_PRONOUN.match(masked.text, start):
+    if _OWNING_PRONOUN.match(masked.text, start) or _ARTICLE.match(masked.text, start):
         return True
     found = mention_at(masked, start)
     if found is None:
