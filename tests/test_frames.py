@@ -984,3 +984,17 @@ def test_after_a_names_verb_only_a_preposition_qualifies_the_verb():
     assert Styled(VERBALIZE, "relative")("documented_in", ("PERSON", "WORK_OF_ART"), after_verb) is None
     assert Styled(VERBALIZE, "preposition")("documented_in", ("PERSON", "WORK_OF_ART"), after_verb) == "in"
     assert VERBALIZE("documented_in", ("PERSON", "WORK_OF_ART"), Place(MODIFIER)) == "documented in"
+
+
+def test_a_names_word_the_tagger_reads_as_a_verb_is_no_verb_of_the_clause(extractor):
+    """Re-DocRED development: "The memo was delivered in May 2011; Mansoor Ijaz [wrote] a Financial Times article"
+    read "Mansoor Ijaz who was a member of a Financial Times article": with the slot taken out the tagger reads
+    "Ijaz" as a past-tense verb, so the clause seemed to have its verb and the slot took a modifier's frame
+    (held-out: "Indicates Void supported by", "Sparks with the Lou Reed tribute band"). A word of a name is none."""
+    text = (
+        "The memo was delivered in May 2011; Mansoor Ijaz wrote a Financial Times article in October 2011 bringing "
+        "initial public attention to the affair."
+    )
+    masked, frames = release(extractor, text, "x")[1:3]
+    assert "Mansoor Ijaz [REL_0] a Financial Times article" in masked.text, masked.text
+    assert [f.name for f in frames] == ["finite"], frames

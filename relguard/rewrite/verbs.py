@@ -181,6 +181,8 @@ def has_verb(before: Sequence[Token], c: Context) -> bool:
     for n, (start, _, word, tag) in enumerate(clause):
         if start in c.hidden or word.lower() in RELATIVES:
             continue
+        if any(a <= start < b for a, b in c.mentions):
+            continue  # "Mansoor Ijaz [wrote]": the tagger's VBD for a name's word is no verb of the clause
         if n and tag == "VB" and clause[n - 1][3] == "TO":
             continue  # "citing … a chance to be a part of a large event, MovieMaker Magazine [REL]": no verb yet
         if finite_word((start, 0, word, tag)) and not _inside_noun_phrase(clause, n):
