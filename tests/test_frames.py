@@ -998,3 +998,16 @@ def test_a_names_word_the_tagger_reads_as_a_verb_is_no_verb_of_the_clause(extrac
     masked, frames = release(extractor, text, "x")[1:3]
     assert "Mansoor Ijaz [REL_0] a Financial Times article" in masked.text, masked.text
     assert [f.name for f in frames] == ["finite"], frames
+
+
+def test_a_name_the_ner_took_for_a_people_is_no_nationality_adjective(extractor):
+    """Re-DocRED development: "Han Lei [is of] Mongol descent through his mother" read "Han Lei Mongol descent": the
+    NER labelled the singer's name a people (NORP), and a people's name right before a slot and a name reads as an
+    adjective of a role noun ("Argentine [mathematician] Manuel Sadosky"), whose connector is nothing. A name of two
+    words that ends in no nationality is no such adjective: the slot is the clause's verb."""
+    text = "Han Lei is of Mongol descent through his mother, and Han Chinese descent through his father."
+    masked, frames = release(extractor, text, "x")[1:3]
+    assert masked.text.startswith("Han Lei [REL_"), masked.text
+    assert frames[0].name == "finite", frames
+    text = "The school had Argentine mathematician Manuel Sadosky among its main founders."
+    assert release(extractor, text, "x")[2][0].name == "possessive"

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from relguard.extract import gazetteer
 from relguard.extract.siblings import continues_a_modifier
 from relguard.rewrite.number import people, plural_before
 from relguard.rewrite.phrases import (
@@ -266,6 +267,7 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
         return NOUN  # "an English [cricketer for] Leeds United": the nationality is the adjective of a role noun
     if (
         named in c.nationalities
+        and (tag == "JJ" or one_word or getattr(gazetteer.lookup(word), "kind", "") == "nationality")  # not "Han Lei"
         and not people(named, c)
         and not text[: named[0]].rstrip().endswith((",", ";"))  # ", Bohigian [served as … of] Idealab": a subject
         and _name_right_after(end, c)
