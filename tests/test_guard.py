@@ -22,6 +22,7 @@ def _misread(text: str, fill: str) -> str | None:
         ("At first, it that houses the headquarters to Siam.", "that houses the headquarters to", "relative_after"),
         ("Previously he was the de facto that plays for the Council.", "that plays for", "relative_after"),
         ("It makes missiles such that sued Cirit.", "that sued", "relative_after"),
+        ("It is a French film of Leo Mittler and that cited Renee Heribel.", "that cited", "relative_after"),
         ("He was a retired British colonized Northern Ireland.", "colonized", "verb_for_noun"),
         ("The album was is located in Columbia.", "is located in", "verb_after_verb"),
         ("It was founded by is the founder of Acme.", "is the founder of", "verb_after_verb"),
@@ -110,6 +111,8 @@ def test_a_fill_where_no_phrase_of_its_shape_reads_is_caught(text, fill, check):
         ("Johanna Sibylla (born 1564) governed Runkel until 1600.", "governed"),  # the bracket is closed
         # a complementizer "that" opens a clause with its own subject: no comma splice after its aside
         ("The report says that Alice Smith, who leads Bob Jones, leads Paris.", "leads Paris"),
+        # "and" joins a second relative clause to a first
+        ("It is a film that Acme made and that cited Renee Heribel.", "that cited"),
     ],
 )
 def test_a_fill_that_reads_in_its_place_is_kept(text, fill):

@@ -66,7 +66,8 @@ def _finite(token: Token) -> bool:
 
 def relative_after(tokens: Sequence[Token], fill: Span) -> bool:
     """A relative clause opened right after a pronoun, article, adjective or preposition, or between "whose" and
-    its verb: "it that houses", "the de facto that plays for", "such that sued", "whose work that translated"."""
+    its verb: "it that houses", "the de facto that plays for", "such that sued", "whose work that translated"; or
+    after "and" with no relative clause before it to continue ("a film of Leo Mittler and that cited")."""
     words = _inside(tokens, fill)
     if not words or words[0][2].lower() not in _RELATIVES:
         return False
@@ -77,6 +78,8 @@ def relative_after(tokens: Sequence[Token], fill: Span) -> bool:
         return True
     if before[2] == "," and words[0][2].lower() == "that":
         return True  # "(671 people per sq mi), that colonized England": after a comma only "which"/"who" open one
+    if before[2].lower() in ("and", "or") and not any(t[2].lower() in _RELATIVES for t in tokens if t[1] <= before[0]):
+        return True  # "a film of Leo Mittler and that cited Y": "and" joins a second relative clause to a first only
     earlier = _before(tokens, (before[0], before[0]))
     return before[3].startswith("NN") and earlier is not None and earlier[2].lower() == "whose"
 
