@@ -208,7 +208,9 @@ def connected_words(
             for n in numbers
             if frames[n].name == fr.MODIFIER
             and words[n] == CONNECTOR
-            and not _HEAD_WANTED.search(masked.text, 0, masked.slots[n].start)
+            and not _HEAD_WANTED.search(
+                masked.text, masked.sentences[masked.slots[n].sentence][0], masked.slots[n].start
+            )
         }
         beside = dict.fromkeys(beside, BESIDE_A_VERB)
         if not beside or not _reads(masked, words := {**words, **beside}, frames):
