@@ -193,7 +193,7 @@ def fill_slots(
     if sentences is not None:  # only these are filled again: an expression in them is one slot now
         fixed, open_sentences = fixed & set(sentences), open_sentences & set(sentences)
     lenient_styles = [style for style in styles if style != "relative"]
-    others: dict[int, list[str]] = {}  # per slot, its preposition alone, for the slots a connector may take
+    prepositions: dict[int, str] = {}  # per slot, its preposition alone, for the slots a connector may take
     for style, lenient in [(style, False) for style in styles] + [(style, True) for style in lenient_styles]:
         if not open_sentences:
             break
@@ -207,13 +207,13 @@ def fill_slots(
                 if style == "own" and not lenient:
                     texts[number] = words[number]  # what a restatement of a sentence no style reads in states
                 elif style == "preposition" and not lenient and words[number] in PREPOSITIONS:
-                    others[number] = [words[number]]
+                    prepositions[number] = words[number]
     only = [n for n in kept if masked.slots[n].sentence in open_sentences]
     neutral, _ = slot_words(masked, outcomes, Neutral(), frames, only=only)
     connected: dict[int, set[int]] = {}
     for sentence in sorted(open_sentences):
         numbers = [n for n in only if masked.slots[n].sentence == sentence]
-        found = connected_words(masked, numbers, texts, neutral, frames, others=others)
+        found = connected_words(masked, numbers, texts, neutral, frames, prepositions=prepositions)
         if found is not None:
             chosen, with_connector = found
             texts.update(chosen)

@@ -151,14 +151,14 @@ def connected_words(
     neutral: Mapping[int, str],
     frames: Sequence[Frame],
     *,
-    others: Mapping[int, Sequence[str]] | None = None,
+    prepositions: Mapping[int, str] | None = None,
 ) -> tuple[dict[int, str], set[int]] | None:
     """The words of one sentence's slots ``numbers`` with as few neutral connectors as read, and which slots
     have them; None where even every connector does not read. A slot that opens a bracket before a date holds
     nothing (:func:`~relguard.rewrite.shape.dated_asides`). Every slot starts neutral; then each slot gets its
-    own fill back, in order, wherever the sentence still reads with it, or else its ``others`` (the predicate's
-    closing preposition alone, where the preposition style gave one: "a tour [in] New Zealand") where that reads:
-    one slot's wording no longer waits on another's style. An expression in parts keeps the
+    own fill back, in order, wherever the sentence still reads with it, or else its entry of ``prepositions`` (the
+    predicate's closing preposition alone, where the preposition style gave one: "a tour [in] New Zealand") where
+    that reads: one slot's wording no longer waits on another's style. An expression in parts keeps the
     connector, split around the words between its parts ("was mentioned in April 2001 as the second single
     alongside"), where it is the sentence's one expression: its own fill there did not read, and a restatement
     would lose every other word of the sentence. Among other slots a split connector read garbled to a blind
@@ -182,7 +182,7 @@ def connected_words(
     fixed = fixed_prepositions(masked, numbers)
     neutral.update(fixed)  # "teams such [as] FC Brașov", "in the wake [of] the raid": what the phrase takes
     own = {n: w for n, w in own.items() if n not in asides | dated | fixed.keys()}
-    others = {n: w for n, w in (others or {}).items() if n not in asides | dated | fixed.keys()}
+    prepositions = {n: w for n, w in (prepositions or {}).items() if n not in asides | dated | fixed.keys()}
     if any(n not in neutral and n not in own for n in numbers):
         return None
     parts = {n for n in numbers if masked.slots[n].role or masked.slots[n].head >= 0}
@@ -204,7 +204,7 @@ def connected_words(
             words[number] = ALONGSIDE
     if not _reads(masked, words, frames):
         beside = {
-            n
+            n: BESIDE_A_VERB
             for n in numbers
             if frames[n].name == fr.MODIFIER
             and words[n] == CONNECTOR
@@ -212,7 +212,6 @@ def connected_words(
                 masked.text, masked.sentences[masked.slots[n].sentence][0], masked.slots[n].start
             )
         }
-        beside = dict.fromkeys(beside, BESIDE_A_VERB)
         if not beside or not _reads(masked, words := {**words, **beside}, frames):
             return None  # "in 1947 [after] World War II": no participle qualifies a date, "in connection with" does
         neutral.update(beside)
@@ -221,15 +220,18 @@ def connected_words(
             continue  # "a film associated with X and [cited] Y": its finite form followed a clause's "that"
         if number in parts:
             continue
-        for candidate in ([own[number]] if number in own else []) + list(others.get(number, ())):
+        for candidate in [w for w in (own.get(number), prepositions.get(number)) if w is not None]:
             if candidate == words[number]:
                 break
             tried = {**words, number: candidate}
             if _reads(masked, tried, frames):
                 words = tried
                 break
-    drawn = {n: {own.get(n), *others.get(n, ())} for n in numbers}
-    plain = {n for n in numbers if n in neutral and words[n] == neutral[n] and words[n] not in drawn[n]}
+    plain = {
+        n
+        for n in numbers
+        if n in neutral and words[n] == neutral[n] and words[n] not in (own.get(n), prepositions.get(n))
+    }
     return words, plain | {n for n in parts if masked.slots[n].role == ""}
 
 

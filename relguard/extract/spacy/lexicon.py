@@ -179,3 +179,6 @@ RANK_HEADS = words(
 )
 RANK_MODIFIERS = words("hereditary crown holy roman royal grand dowager palatine apparent presumptive mother")
 RANKS = RANK_HEADS | RANK_MODIFIERS
+#: The ordinal before a peer's rank after his name ("Henry Beaufort, [3rd] Duke of Somerset", "[First] Baron"), which
+#: keeps the title in the name (:func:`~relguard.extract.spacy.spelled.continues_name`) and out of its typing.
+PEER_ORDINAL = r"\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth"

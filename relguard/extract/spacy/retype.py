@@ -48,7 +48,7 @@ _OVERRULED = frozenset({"city", "region"})
 _PERSONAL = re.compile(r"(?:He|She|His|Her)\s")
 #: A peer's numbered title after his name, which the name keeps (:func:`~.spelled.continues_name`).
 _PEER_TITLE = re.compile(
-    rf",\s+(?:\d+(?:st|nd|rd|th)|[A-Z][a-z]+)\s+(?:{'|'.join(sorted(w.title() for w in lex.RANK_HEADS))})\s+of\s.*$"
+    rf",\s+(?i:{lex.PEER_ORDINAL})\s+(?:{'|'.join(sorted(w.title() for w in lex.RANK_HEADS))})\s+of\s.*$"
 )
 #: Labels a person-shaped name keeps: a film or a law may be named after someone ("Jerry Maguire").
 _NAMED_KINDS = frozenset({"PERSON", "WORK_OF_ART", "EVENT", "LAW"})

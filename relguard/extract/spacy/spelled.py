@@ -173,8 +173,7 @@ def continues_name(doc: Doc, begin: int, end: int, start: int) -> int | None:
     return 1 if doc[start].text[:1].isupper() and doc[end - 1].text[:1].isupper() else None
 
 
-#: An ordinal before a peer's rank ("3rd Duke", "11th Earl", "First Baron").
-_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth", re.I)
+_ORDINAL = re.compile(lex.PEER_ORDINAL, re.IGNORECASE)
 
 
 def _peerage(doc: Doc, at: int) -> bool:
