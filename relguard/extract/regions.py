@@ -28,7 +28,7 @@ from relguard.extract.positions import MentionTable, PlacedMention, Region, slot
 from relguard.extract.siblings import NOT_MODIFIED as _NOT_MODIFIED
 from relguard.extract.siblings import continues_a_modifier
 from relguard.types import DocumentExtraction, Occurrence, Triple
-from relguard.wordlist import POSSESSIVE_PRONOUNS, words
+from relguard.wordlist import LOOSE_ADVERB_PATTERN, POSSESSIVE_PRONOUNS, words
 
 #: How many distinct entities on each side of a region are looked at: the pair is chosen among the two nearest.
 NEAREST = 2
@@ -46,7 +46,8 @@ _DETERMINER_AND_NUMBER = re.compile(r"(?:^|\s)(?:an?|the)\s+\d[\d,–-]*s?\s+$",
 _DETERMINER_AND_ADJECTIVES = re.compile(
     r"(?:^|\s)(?:an?|the)\s+(?:(?:[a-z][a-z-]*|\d[\d,–-]*s?)\s+){1,4}$", re.IGNORECASE
 )
-_AFTER_AND = re.compile(r"(?:^|\s)(?:and|but)\s+$")
+#: "and"/"but" before a region, with one loose adverb between ("and then [returned to]", "but mainly [in]").
+_AFTER_AND = re.compile(rf"(?:^|\s)(?:and|but)\s+(?:(?:{LOOSE_ADVERB_PATTERN})\s+)?$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;][\"'”’)\]]*)\s*$")
 #: The word right after a nationality or group name, across a blank or a hyphen ("British singer", "American
 #: Technicolor VistaVision Western film"); a name that starts there is the next mention, not a modified word.
@@ -275,8 +276,9 @@ _OWNED_BY_PRONOUN = re.compile(r"\s+([a-z0-9][\w-]*),?\s+(?:[a-z0-9][\w-]*,?\s+)
 
 def coordinated(text: str, region: Region) -> bool:
     """Whether ``region`` opens the second verb phrase of a coordination ("... Maersk in 2006 and [retired to]
-    Utrecht"): "and"/"but" right before it. Read from the masked text: the word before a slot stays."""
-    return bool(_AFTER_AND.search(text[max(0, region.start - 8) : region.start]))
+    Utrecht"), or with a loose adverb between ("in Poland and then [returned to] Canada"). Read from the masked
+    text: the words before a slot stay."""
+    return bool(_AFTER_AND.search(text[max(0, region.start - 24) : region.start]))
 
 
 def positional_pairs(
