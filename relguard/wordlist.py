@@ -73,3 +73,40 @@ PEOPLE = (
 #: The one-word nouns of :data:`PEOPLE` and the last words of the others, but those that also name things ("a model
 #: that Toyota built", "the forward"): a relative clause on one of these opens with "who".
 PERSON_NOUNS = frozenset(p.split()[-1].split("-")[-1] for p in PEOPLE.split("|")) - {"model", "forward", "general"}
+_PLACE_KINDS = ("GPE", "CITY", "COUNTRY", "REGION", "LOC")
+_KIND_NOUNS_BY_KIND: tuple[tuple[tuple[str, ...], str], ...] = (
+    (
+        ("ORG",),
+        """company corporation firm band group duo trio club team side squad university college school academy
+        institute party organization organisation association society foundation agency ministry department
+        newspaper magazine label network channel broadcaster airline bank brand division branch unit league
+        federation council committee government army navy regiment brigade orchestra choir franchise chain""",
+    ),
+    (
+        _PLACE_KINDS,
+        """city town village hamlet municipality commune suburb neighbourhood neighborhood borough county district
+        province region state country nation kingdom republic island islands river lake mountain mountains valley
+        bay sea area parish township territory coast peninsula""",
+    ),
+    (("FAC", "ORG"), "station church studio studios museum hospital"),
+    (("FAC",), "airport bridge stadium arena palace castle building road street"),
+    (
+        ("WORK_OF_ART",),
+        """film movie album song single novel book series show play opera musical poem painting episode game
+        sitcom documentary soundtrack strip""",
+    ),
+    (
+        ("EVENT",),
+        "war battle festival tournament championship championships cup election games competition contest tour tours",
+    ),
+    (("PERSON",), PEOPLE.replace("|", " ")),
+)
+#: The kinds of name a common noun says a thing is ("the MTV [series]": a work, not the channel), where the noun
+#: says one; a noun after a name of another kind names another thing that the name qualifies.
+KIND_OF_NOUN: dict[str, frozenset[str]] = {}
+for _kinds, _nouns in _KIND_NOUNS_BY_KIND:
+    for _noun in words(_nouns):
+        for _form in (_noun, _noun + "s"):
+            KIND_OF_NOUN[_form] = KIND_OF_NOUN.get(_form, frozenset()) | frozenset(_kinds)
+#: Nouns of time after a name: an adverbial phrase ("married Alice Smith [last year]"), not a noun she qualifies.
+TIME_NOUNS = words("year years month months week weeks day days time times season seasons decade century era period")

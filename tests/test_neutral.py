@@ -195,6 +195,24 @@ def test_a_relation_is_not_drawn_onto_the_thing_a_name_owns(extractor):
         assert out.text == f"Maria Lopez employed {owned} in 1950.", out.text
 
 
+def test_a_relation_is_not_drawn_onto_a_noun_of_another_kind_that_a_name_qualifies(extractor):
+    """From the development reading at b51aeab: "Evans left Oxford University [as] a Rhodes scholar" read "Oxford
+    University that funded a Rhodes scholar", "[in] the CBS Daytime soap opera" read "Ivy Forrester that
+    overshadowed the CBS Daytime soap opera": a reader takes the relation as the noun's, a thing of another kind
+    (a person, a work) than the name drawn for. The connector claims nothing there; a noun of the name's own kind
+    ("the Acme Corp football club") or of time, and a bare preposition, keep the fill."""
+    text = "Evans left Oxford University as a Rhodes scholar in 1990."
+    _, masked, _, out = _release(extractor, text, "funded")
+    assert "Oxford University [REL_1] a Rhodes scholar" in masked.text, masked.text
+    assert out.text.startswith("Evans funded Oxford University associated with a Rhodes scholar in 1990."), out.text
+    text = 'She portrays Ivy Forrester in the CBS Daytime soap opera "The Bold Years".'
+    _, _, _, out = _release(extractor, text, "overshadowed")
+    assert "Forrester associated with the CBS Daytime soap opera" in out.text, out.text
+    for kept in ("the Acme Corp football club", "Acme Corp last year"):
+        _, _, _, out = _release(extractor, f"Maria Lopez funded {kept}.", "funded")
+        assert out.text == f"Maria Lopez funded {kept}.", out.text
+
+
 def test_a_verb_before_a_preposition_the_text_keeps_takes_the_bare_connector_where_it_reads(extractor):
     """ "Newsnight [is screened] on the corporation's channel, BBC World News": no drawn wording closes with "on",
     so the slot takes "is mentioned", which reads before "on" (development reading: the sentence was restated and

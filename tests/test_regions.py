@@ -127,6 +127,29 @@ def test_a_nationality_that_modifies_the_phrase_after_it_is_read_past() -> None:
     text = "Snow Road is a 1943 British, black-and-white war film, directed by Ann Berg."
     document = _extraction([("British", "directed_by", "Ann Berg", "directed by")], text, names)
     assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {("Snow Road", "Ann Berg")}
+    # a word that opens with a number (HotpotQA development reading at b51aeab: "a 2013 American 3D
+    # computer-animated film [produced by] Walt Disney Animation Studios" paired "American": "that funded")
+    names = {"Frozen": "WORK_OF_ART", "American": "NORP", "Acme Studios": "ORG"}
+    text = "Frozen is a 2013 American 3D computer-animated film produced by Acme Studios."
+    document = _extraction([("American", "produced_by", "Acme Studios", "produced by")], text, names)
+    assert {(t.subject, t.object) for t in pair_by_position(document).triples} == {("Frozen", "Acme Studios")}
+
+
+@pytest.mark.parametrize("adverb", ["", "then ", "later ", "mainly "])
+def test_a_region_after_and_and_a_loose_adverb_opens_a_coordinated_verb_phrase(adverb) -> None:
+    """Re-DocRED development reading at b51aeab: "Tymiński was a leader of Party X in Poland and then [returned to]
+    Canada" paired Poland with Canada, and a person's verb read as a country's ("and then invaded Canada"). After
+    "and", with or without one loose adverb, the region joins the sentence's first name with the name after it; an
+    adverb that is not a loose one ("and quickly") leaves the nearest pair."""
+    names = {"Bob Jones": "PERSON", "Poland": "GPE", "Canada": "GPE"}
+    text = f"Bob Jones lived in Poland and {adverb}returned to Canada."
+    spans = [("Bob Jones", "lived_in", "Poland", "lived in"), ("Poland", "returned_to", "Canada", "returned to")]
+    document = _extraction(spans, text, names)
+    pairs = {(t.subject, t.object) for t in pair_by_position(document).triples}
+    assert pairs == {("Bob Jones", "Poland"), ("Bob Jones", "Canada")}, pairs
+    document = _extraction(spans, text.replace(f"and {adverb}", "and quickly "), names)
+    pairs = {(t.subject, t.object) for t in pair_by_position(document).triples}
+    assert pairs == {("Bob Jones", "Poland"), ("Poland", "Canada")}, pairs
 
 
 OWNERS = (  # (text, its names, the span an extractor linked the first two by, the pair its region stands for)

@@ -50,8 +50,9 @@ _DETERMINER_AND_ADJECTIVES = re.compile(
 _AFTER_AND = re.compile(rf"(?:^|\s)(?:and|but)\s+(?:(?:{LOOSE_ADVERB_PATTERN})\s+)?$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;][\"'”’)\]]*)\s*$")
 #: The word right after a nationality or group name, across a blank or a hyphen ("British singer", "American
-#: Technicolor VistaVision Western film"); a name that starts there is the next mention, not a modified word.
-_NEXT_WORD = re.compile(r"(?:,(?= [a-z]))?[ \t-]+([A-Za-z][\w'’-]*|\d+[A-Za-z][\w'’-]*)")  # "British, black-and-white", "American 3D"
+#: Technicolor VistaVision Western film", "a 1943 British, black-and-white film", "American 3D computer-animated");
+#: a name that starts there is the next mention, not a modified word.
+_NEXT_WORD = re.compile(r"(?:,(?= [a-z]))?[ \t-]+([A-Za-z][\w'’-]*|\d+[A-Za-z][\w'’-]*)")
 #: The kinds of names that modify the noun phrase after them: nationalities and groups, languages ("a Hindi film").
 MODIFIER_TYPES = frozenset({"NORP", "LANGUAGE"})
 

@@ -47,7 +47,7 @@ from relguard.rewrite.shape import (
     stacked,
     wants_plural,
 )
-from relguard.rewrite.subject import off_subject, possessor_after
+from relguard.rewrite.subject import off_subject, possessor_after, qualifier_after
 from relguard.rewrite.verbalize import (
     PREPOSITIONS,
     RANK,
@@ -301,6 +301,7 @@ def _worded(
         unfillable |= mismatched(masked, texts)
     unfillable |= gapped(masked, texts) | wants_plural(masked, texts) | closed
     unfillable |= off_subject(masked, texts, frames, appositions=appositions) | possessor_after(masked, texts, frames)
+    unfillable |= qualifier_after(masked, texts, frames)
     sentences = {masked.slots[n].sentence for n in only}
     unfillable &= sentences
     unfillable |= guard.misread_sentences(

@@ -35,7 +35,7 @@ from relguard.rewrite.shape import (
     reads_between,
     wants_plural,
 )
-from relguard.rewrite.subject import off_subject, possessor_after
+from relguard.rewrite.subject import off_subject, possessor_after, qualifier_after
 from relguard.rewrite.tagging import tag_sentences
 from relguard.rewrite.verbalize import COPULA, Place, copula_of
 from relguard.types import UNSURE, TypePair
@@ -344,7 +344,13 @@ def _reads(masked: MaskedDocument, words: Mapping[int, str], frames: Sequence[Fr
     drawn = {n: w for n, w in words.items() if COPULA.sub("", w) not in (CONNECTOR, BARE, BESIDE_A_VERB)}
     if gapped(masked, words) or wants_plural(masked, words) or off_subject(masked, drawn, frames):
         return False
-    if possessor_after(masked, drawn, frames):
+    if possessor_after(masked, drawn, frames) or qualifier_after(masked, _claims(words), frames):
         return False
     sentence = masked.slots[next(iter(words))].sentence
     return not misread_sentences(masked, words, skip={s.sentence for s in masked.slots} - {sentence})
+
+
+def _claims(words: Mapping[int, str]) -> dict[int, str]:
+    """The slots of ``words`` that claim a relation: not a neutral connector, in any of its frame's shapes."""
+    return {n: w for n, w in words.items() if not is_connector(w)}
+

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 
 from relguard.rewrite.mask import MaskedDocument, Slot, mention_at
 from relguard.rewrite.shape import COORDINATED
-from relguard.wordlist import KIN, KIND_NOUNS, LOOSE_ADVERBS, POSSESSIVE_PRONOUNS
+from relguard.rewrite.tagging import tag_sentences
+from relguard.wordlist import KIN, KIND_NOUNS, KIND_OF_NOUN, LOOSE_ADVERBS, POSSESSIVE_PRONOUNS, TIME_NOUNS
 
 if TYPE_CHECKING:
     from relguard.rewrite.frames import Frame
@@ -191,3 +192,52 @@ def possessor_after(masked: MaskedDocument, texts: Mapping[int, str], frames: Se
         if owns and mention_at(masked, owns.end() - 1) is None:
             found.add(slot.sentence)  # not "John Martin's Black Sparrow Press": the owned thing is a name
     return found
+
+
+#: A fill that claims nothing of a kind: none, or a bare preposition ("shows in San Francisco [from] Counting Crows
+#: tours", "[in] a San Diego private detective agency").
+_BARE_PREPOSITION = re.compile(r"(?:in|at|on|from|of|for|with|by|to|near)?")
+#: An article and a year before a name: "[starred in] the 1989 Yellow Pages TV advert".
+_ARTICLE_AND_YEAR = re.compile(r"\s*(?:(?:the|a|an)\s+)?(?:\d{4}\s+)?")
+#: Lower-case words after a name up to where its noun phrase ends (an acronym first: "Yellow Pages [TV advert]").
+_QUALIFIED = re.compile(
+    r"\s+(?:[A-Z]{2,}\s+)?((?:[a-z][a-z-]*\s+){0,2}[a-z][a-z-]*)(?=\s*(?:[,.;:()\"“”]|$)|\s+(?:of|in|for|by|with|"
+    r"from|on|at|to|and|or|that|which|who|since|until|during)\b)"
+)
+
+
+def qualifier_after(masked: MaskedDocument, texts: Mapping[int, str], frames: Sequence[Frame]) -> set[int]:
+    """Sentences where a drawn fill stands before a name that qualifies a common noun of another kind after it
+    ("[based on] the MTV animated television series", "[overshadowed] the CBS Daytime soap opera", "[lived in]
+    Baltimore attorney"): a reader takes the relation as the noun's, a thing of another kind than the name the pool
+    was drawn for ("a film censored by the series"). Only a noun that names a kind other than the name's counts
+    (:data:`~relguard.wordlist.KIND_OF_NOUN`): not "the Carbery division", nor a noun of time ("Alice Smith last
+    year"). The neutral connector claims nothing there, so the caller leaves it out. Reads the masked sentence and
+    its tags only."""
+    found: set[int] = set()
+    for number, slot in enumerate(masked.slots):
+        words = texts.get(number, "").strip(" ,")
+        if _BARE_PREPOSITION.fullmatch(words) or frames[number].name in ("noun", "possessive", "role"):
+            continue
+        name = mention_at(masked, _ARTICLE_AND_YEAR.match(masked.text, slot.end).end())
+        phrase = _QUALIFIED.match(masked.text, name[1]) if name is not None else None
+        if phrase is None or name[2] in ("NORP", "LANGUAGE") or masked.text[name[0]].islower():
+            continue  # "the Australian soap opera", "her third album": an adjective's noun, an owner's
+        head = phrase.group(1).split()[-1]
+        kinds = KIND_OF_NOUN.get(head)
+        if head in TIME_NOUNS or not kinds or name[2] in kinds:
+            continue
+        if _nouns(masked, slot.sentence, phrase.start(1), phrase.end(1)):
+            found.add(slot.sentence)
+    return found
+
+
+def _nouns(masked: MaskedDocument, sentence: int, start: int, end: int) -> bool:
+    """Whether the words at ``start:end`` of the masked text are tagged a noun phrase ending on its noun."""
+    low = masked.sentences[sentence][0]
+    (tagged,) = tag_sentences([masked.text[low : masked.sentences[sentence][1]]])
+    tags = [t[3] for t in tagged.tokens if start - low <= t[0] and t[1] <= end - low]
+    return bool(tags) and tags[-1] in ("NN", "NNS") and all(t in _IN_NOUN_PHRASE for t in tags)
+
+
+_IN_NOUN_PHRASE = frozenset({"NN", "NNS", "JJ", "VBN", "VBG", "HYPH"})
