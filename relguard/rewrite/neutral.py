@@ -353,4 +353,3 @@ def _reads(masked: MaskedDocument, words: Mapping[int, str], frames: Sequence[Fr
 def _claims(words: Mapping[int, str]) -> dict[int, str]:
     """The slots of ``words`` that claim a relation: not a neutral connector, in any of its frame's shapes."""
     return {n: w for n, w in words.items() if not is_connector(w)}
-
