@@ -301,7 +301,8 @@ def _worded(
         unfillable |= mismatched(masked, texts)
     unfillable |= gapped(masked, texts) | wants_plural(masked, texts) | closed
     unfillable |= off_subject(masked, texts, frames, appositions=appositions) | possessor_after(masked, texts, frames)
-    unfillable |= qualifier_after(masked, texts, frames)
+    if appositions:  # the last try before a restatement, which would lose every other word of the sentence
+        unfillable |= qualifier_after(masked, texts, frames)
     sentences = {masked.slots[n].sentence for n in only}
     unfillable &= sentences
     unfillable |= guard.misread_sentences(
