@@ -41,6 +41,12 @@ def release(extractor, text: str, predicate: str | None = None, **by_pair: str |
 
 # (sentence, frame of its first slot, predicate drawn, released text)
 CASES = [
+    # a name's verb the tagger read as a plural noun, between the name that opens the clause and a name (HotpotQA
+    # development reading at b51aeab: "PETA forces South Park Elementary [to change]" read "… is criticized by")
+    ('"Fast Break" stars Gabe Kaplan as David Greene.', MODIFIER, "mentored",
+     '"Fast Break" stars Gabe Kaplan associated with David Greene.'),
+    ("In the film, Acme Corp forces Bob Jones to leave Globex Inc.", MODIFIER, "mentored",
+     "In the film, Acme Corp forces Bob Jones associated with Globex Inc."),
     # a name after a verb whose object is a clause is that clause's subject (HotpotQA development: "it was
     # announced Brewer [had quit] "Neighbours"" read "Brewer who criticized")
     ("Ann Wu is a critic. She said Tom Lee wrote for Vogue.", FINITE, "criticized",

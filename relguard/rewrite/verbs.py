@@ -187,7 +187,25 @@ def has_verb(before: Sequence[Token], c: Context) -> bool:
             continue  # "citing … a chance to be a part of a large event, MovieMaker Magazine [REL]": no verb yet
         if finite_word((start, 0, word, tag)) and not _inside_noun_phrase(clause, n):
             return True
+        if tag == "NNS" and word.islower() and _between_names(clause, n, c):
+            return True  # "PETA forces South Park Elementary [to change]": the subject's verb, tagged a plural
     return any(frame in ("finite", "copula") and start >= low for start, frame in c.earlier)
+
+
+def _between_names(clause: Sequence[Token], n: int, c: Context) -> bool:
+    """Whether word ``n`` stands between a name that opens the clause and a name right after it ("Fast Break"
+    stars Gabe Kaplan, "PETA forces South Park Elementary"): the word is the name's verb, whatever its tag."""
+    k = n - 1
+    while k >= 0 and clause[k][2] in _QUOTES:
+        k -= 1
+    if k < 0 or n + 1 >= len(clause) or not any(a <= clause[n + 1][0] == a for a, _ in c.mentions):
+        return False
+    opening = next((m for m in c.mentions if m[1] == clause[k][1]), None)
+    ahead = [t for t in clause[:k] if t[0] < opening[0] and t[2] not in _QUOTES] if opening is not None else None
+    return ahead is not None and (not ahead or ahead[-1][2] == ",")  # "In the episode, PETA forces"
+
+
+_QUOTES = frozenset({'"', "“", "”", "'", "’", "‘"})
 
 
 #: The words a noun phrase may have between its article and its head: :data:`_PHRASE` without the determiners.
