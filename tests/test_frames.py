@@ -41,6 +41,14 @@ def release(extractor, text: str, predicate: str | None = None, **by_pair: str |
 
 # (sentence, frame of its first slot, predicate drawn, released text)
 CASES = [
+    # a slot inside a subject whose verb follows a comma later on (Re-DocRED development reading at b51aeab: "the
+    # failure of the nobility in the Battle of Porto-Longo [against] Venice's rival, Genoa, are largely considered"
+    # read "is associated with"); in a relative clause the slot is its verb ("in which X [played] Y, was released")
+    ("The failure of the army in the Battle of Homs against Acme Corp, Globex Inc, was the main cause of the coup.",
+     MODIFIER, "named_after", "The failure of the army in the Battle of Homs named after Acme Corp, Globex Inc, was "
+     "the main cause of the coup."),
+    ("The film in which Bob Jones played Tom Lee for the first time, was released in 1996.", FINITE, "named_after",
+     "The film in which Bob Jones was named after Tom Lee for the first time, was released in 1996."),
     # a name's verb the tagger read as a plural noun, between the name that opens the clause and a name (HotpotQA
     # development reading at b51aeab: "PETA forces South Park Elementary [to change]" read "… is criticized by")
     ('"Fast Break" stars Gabe Kaplan as David Greene.', MODIFIER, "mentored",

@@ -56,7 +56,9 @@ from relguard.rewrite.verbs import (
     has_verb,
     names_verb_before,
     subject_aside,
+    subject_goes_on,
     verb_after,
+    verb_later,
 )
 from relguard.wordlist import words
 
@@ -223,7 +225,7 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
             or before[-2][3].startswith("NN")
             or (before[-2][2] in ('"', "”", ")", "'") and len(before) > 2 and c.mention_ending(before[-3][1]))
         )  # "Their name, "The Exies", [is short for]"
-        closing = word == "," and not has_verb(before[:-1], c) and not _verb_later(end, c)  # the subject's verb next
+        closing = word == "," and not has_verb(before[:-1], c) and not verb_later(end, c)  # the subject's verb next
         if named_before:
             if closing and apposition_open(before[:-1], c):
                 return FINITE  # "Amri, or Dumura Karbi, [is spoken by]": the comma closes an apposition
@@ -292,7 +294,9 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
         return FINITE  # "it was announced Brewer [had quit] Neighbours": a clause without its "that"
     one_name = sum(1 for m in c.mentions if m[1] <= start) <= 1  # "In Madrid Sofia Jansen [REL]" has its subject
     opening = in_opening_phrase(before, proper=one_name) or in_opening_participle(before) or in_apposition(before)
-    return MODIFIER if verb_before or verb_follows or opening else FINITE
+    relative = any(t[2].lower() in RELATIVES for t in before)  # "in which X [played] Y, was released": its verb
+    later = not relative and subject_goes_on(end, c)  # "the Battle of Porto-Longo [against] Venice's rival, Genoa, are"
+    return MODIFIER if verb_before or verb_follows or opening or later else FINITE
 
 
 #: What may follow a verb whose object stood before it: the clause ends, or an adverb or conjunction follows.
@@ -316,12 +320,6 @@ def _object_before(start: int, end: int, c: Context) -> bool:
     low = clause_start(before, c)
     relative = [n for n, t in enumerate(before) if n >= low and t[2].lower() in ("that", "which", "whom", "who")]
     return not relative or (relative[-1] > 0 and before[relative[-1] - 1][3] in ("IN", "TO"))
-
-
-def _verb_later(end: int, c: Context) -> bool:
-    """Whether a comma after the slot, then a finite verb, follow in the sentence ("Alice Smith, later Alice Jones,
-    [of] Acme Corp in Boston, was a singer"): the verb is the subject's, and the slot is inside the aside."""
-    return any(t[2] == "," and aside(t[0], c) for t in c.tagged.tokens if t[0] >= end)
 
 
 def _after_and(start: int, c: Context) -> bool:

@@ -243,6 +243,28 @@ def verb_after(position: int, c: Context) -> bool:
     return False
 
 
+def verb_later(end: int, c: Context) -> bool:
+    """Whether a comma after the slot, then a finite verb, follow in the sentence ("Alice Smith, later Alice Jones,
+    [of] Acme Corp in Boston, was a singer"): the verb is the subject's, and the slot is inside the aside."""
+    return any(t[2] == "," and aside(t[0], c) for t in c.tagged.tokens if t[0] >= end)
+
+
+def subject_goes_on(end: int, c: Context) -> bool:
+    """Whether the words after the slot run, with no conjunction, relative or finite verb of their own, to a comma
+    right before a finite verb ("the failure of the nobility in the Battle of Porto-Longo [against] Venice's
+    long-time rival, Genoa, are largely considered"): the slot stands inside the subject that verb's is, and is
+    no verb of its own. Not across an adverb ("Bob [joined] Acme, then moved" is a verb's next step)."""
+    after = [t for t in c.tagged.tokens if t[0] >= end]
+    for n, (_, _, word, tag) in enumerate(after):
+        if word.lower() in CONJUNCTIONS or tag in ("WDT", "WP", ":") or word in (";", ":"):
+            return False
+        if word == "," and n + 1 < len(after) and finite_word(after[n + 1]):
+            return after[n + 1][2].lower() not in RELATIVES
+        if finite_word(after[n]):
+            return False
+    return False
+
+
 def aside(position: int, c: Context) -> bool:
     """Whether a comma and then a finite verb follow ``position`` (a name's end): "Oregon, is big"."""
     after = [t for t in c.tagged.tokens if t[0] >= position and t[3] not in ("RB", "RBR", "RBS")][:2]
