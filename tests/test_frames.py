@@ -538,6 +538,21 @@ def test_a_verb_after_an_aside_takes_the_number_of_the_subject_before_it(extract
     assert out.text.startswith(f"{subject}, rather than Bob Jones himself, {verb} "), (masked.text, out.text)
 
 
+@pytest.mark.parametrize(
+    ("dashes", "subject", "verb"), [("—", "singles", "were"), (" — ", "singles", "were"), (" — ", "single", "was")]
+)
+def test_a_verb_after_a_dash_closed_aside_takes_the_number_of_the_subject_before_it(extractor, dashes, subject, verb):
+    """'Four singles—"Until It Sleeps", … and "King Nothing"— [were released as part of]' read "was parodied in"
+    (Re-DocRED development reading at b51aeab): after the dash that closes an aside, the noun before the dash that
+    opened it is the subject, also where the tokenizer glues that dash to the words around it."""
+    text = (
+        f'Metallica released Load. The {subject}{dashes}"Mama Said" and "King Nothing"{dashes}were released as part '
+        "of the marketing campaign for Load."
+    )
+    _, masked, _, out = release(extractor, text, "parodied_in")
+    assert f'"King Nothing"{dashes}{verb} ' in out.text, (masked.text, out.text)
+
+
 def test_a_hyphen_left_outside_the_slot_makes_a_compound_not_a_clause(extractor):
     """The slot of "the Los Angeles-[based] cover band" after the hyphen takes a participle, with one hyphen."""
     text = "Billy Morrison joined the Los Angeles-based cover band Royal Machines."

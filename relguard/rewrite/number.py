@@ -24,6 +24,14 @@ def plural_before(start: int, c: Context) -> bool:
     word_start, _, word, tag = before[-1]
     if word.lower() in ("they", "we"):
         return True
+    if word in _ASIDE_CLOSES:
+        mark = _ASIDE_CLOSES[word]
+        opener = [t for t in before[:-1] if mark in t[2]]
+        if opener and opener[-1][2] == mark:
+            return plural_before(opener[-1][0], c)  # "These princes (and their heirs) [were]": the subject's
+        if opener:  # 'Four singles—"A", "B" and "C"— [were]': the tokenizer glues the dash to the words around it
+            head = opener[-1][2].split(mark, 1)[0]
+            return head.islower() and head.endswith("s") and not head.endswith("ss")
     if word == "," and not has_verb(before[:-1], c):
         opening = [t for t in before[:-1] if t[2] == ","]
         if opening and opening[-1] is not before[0]:
@@ -78,5 +86,7 @@ def people(named: tuple[int, int], c: Context) -> bool:
 #: "he and co-star Lorenzo Lamas [REL]", '"Free Church" and "Free Chapel" [REL]'.
 _AND_BEFORE = re.compile(r"[\s\"”’]*,?\s+and\s+(?:[a-z][\w-]*\s+|\[REL_\d+\]\s+){0,3}[\"“‘]?\s*$")
 _QUOTES = frozenset({'"', "“", "”", "'", "‘", "’", "``", "''"})
+#: A dash or bracket that closes an aside, and the mark that opened it.
+_ASIDE_CLOSES = {"—": "—", "–": "–", ")": "("}
 #: Relative words whose verb takes its antecedent's number ("where" opens a clause with a subject of its own).
 _RELATIVE_WORDS = RELATIVES - {"where"}
