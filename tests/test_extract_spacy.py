@@ -540,6 +540,21 @@ def test_ambiguous_pronoun_is_left_alone(extractor: SpacyExtractor) -> None:
     assert all(m.text != "He" for e in result.entities for m in e.mentions)
 
 
+@pytest.mark.parametrize(
+    ("after", "resolved"),
+    [("hired three singers and their songs sold well", False), ("makes cars and they sell well", False),
+     ("hired Bob Jones and their songs sold well", True)],
+)  # fmt: skip
+def test_a_plural_pronoun_after_a_nearer_plural_noun_is_left_alone(extractor: SpacyExtractor, after, resolved) -> None:
+    """HotpotQA development reading at b51aeab: "It follows a group of friends who find their luxurious lifestyle"
+    took "their" for Counting Crows, two sentences back, and drew a relation of the film to the band over the
+    friends' lifestyle ("It has its copyright held by their luxurious lifestyle"). A plural common noun nearer than
+    any name is the likelier antecedent, which no entity stands for; with a name nearer, "their" is resolved."""
+    result = run(extractor, f"Acme Corp is a company in Denver. Acme Corp {after}.")
+    pronouns = [m.text for e in result.entities for m in e.mentions if m.text in ("their", "they")]
+    assert bool(pronouns) == resolved, pronouns
+
+
 def test_he_or_she_resolves_to_the_person_named_most_often(extractor: SpacyExtractor) -> None:
     """A biography names its subject again and again; a pronoun there means the subject, while two persons named
     equally often stay ambiguous (the test above)."""

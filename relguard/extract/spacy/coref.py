@@ -166,6 +166,8 @@ class Coreference:
     def _anaphor(self, tok: Token) -> tuple[tuple[int, int] | None, frozenset[str]]:
         lower = tok.lower_
         if lower in lex.PRONOUNS and tok.pos_ == "PRON" and tok.dep_ != "expl":
+            if lower in _PLURAL and self._plural_noun_before(tok):
+                return None, frozenset()  # "follows a group of friends who find their lifestyle": the friends'
             return (tok.i, tok.i + 1), lex.PRONOUNS[lower]
         if lower in lex.NOMINALS and tok.pos_ == "NOUN" and tok.i > 0:
             det = self.doc[tok.i - 1]
@@ -173,3 +175,17 @@ class Coreference:
             if det.lower_ == "the" and det.head.i == tok.i and self.ment_of[tok.i - 1] < 0 and alone:
                 return (tok.i - 1, tok.i + 1), frozenset({lex.NOMINALS[lower], *lex.NOMINAL_ALSO.get(lower, ())})
         return None, frozenset()
+
+    def _plural_noun_before(self, tok: Token) -> bool:
+        """Whether a plural common noun outside every name stands before ``tok`` in its sentence, after its last
+        name: the nearer antecedent of "they", "them" or "their", which no entity stands for."""
+        for t in reversed(self.doc[tok.sent.start : tok.i]):
+            if self.ment_of[t.i] >= 0:
+                return False
+            if t.tag_ == "NNS":
+                return True
+        return False
+
+
+#: The plural pronouns, whose antecedent may be a plural common noun rather than a body.
+_PLURAL = frozenset({"they", "them", "their", "themselves"})
