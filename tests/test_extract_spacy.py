@@ -524,6 +524,17 @@ def test_org_suffix_variants_merge(extractor: SpacyExtractor) -> None:
     assert triples(result) == {("Acme Corp", "hired", "Bob Jones"), ("Acme Corp", "moved_to", "Paris")}
 
 
+def test_a_word_in_a_bracket_that_holds_neither_name_is_no_relation_of_theirs(extractor: SpacyExtractor) -> None:
+    """Re-DocRED development reading at b51aeab: "Guido Bonatti (died between 1296 and 1300) was an Italian
+    mathematician" was parsed with "died" on the path from Bonatti to "Italian", and the release printed "(between
+    1296 and 1300)", the death lost. A bracket's words relate only names one of which is inside it."""
+    assert triples(run(extractor, "Guido Bonatti (died between 1296 and 1300) was an Italian mathematician.")) == set()
+    assert triples(run(extractor, "Alice Smith (born in Paris) founded Acme Corp.")) == {
+        ("Alice Smith", "born_in", "Paris"),
+        ("Alice Smith", "founded", "Acme Corp"),
+    }
+
+
 def test_pronoun_resolves_to_the_only_person(extractor: SpacyExtractor) -> None:
     text = "Angela Merkel was born in Hamburg. She studied at Leipzig University."
     result = run(extractor, text)

@@ -133,6 +133,29 @@ class NounRules:
         objects = [o for c in of for o in c.children if o.dep_ == "pobj"]
         return bool(objects) and all(o.pos_ == "NOUN" and self.ment_of[o.i] < 0 for o in objects)
 
+    def _outside_asides(self, inner: list[Token], a: int, b: int) -> list[Token]:
+        """``inner`` without the words of a bracket that holds neither name: "Guido Bonatti ([died] between 1296 and
+        1300) was an Italian mathematician" took the aside's verb for a relation of Bonatti and "Italian"."""
+        ends = [self.s.mentions[m][:2] for m in (a, b)]
+        kept = []
+        for t in inner:
+            opened = closed = None
+            depth = 0
+            for u in reversed(self.doc[t.sent.start : t.i]):
+                depth += {")": 1, "(": -1}.get(u.text, 0)
+                if depth < 0:
+                    opened = u.i
+                    break
+            depth = 0
+            for u in self.doc[t.i + 1 : t.sent.end]:
+                depth += {"(": 1, ")": -1}.get(u.text, 0)
+                if depth < 0:
+                    closed = u.i
+                    break
+            if opened is None or closed is None or any(opened < start < closed for start, _ in ends):
+                kept.append(t)
+        return kept
+
     def _without_descriptions(self, inner: list[Token]) -> list[Token]:
         """``inner`` without what is not the relation's wording: the nouns that describe a name
         (:meth:`_linking`) and the participles that qualify them ("an adult animated sitcom"; not one a name hangs on:

@@ -105,7 +105,7 @@ class SentenceRelations(NounRules, SpanCutter):
             predicate = self._predicate(expression, inner, a, b)
             if predicate is None:
                 continue
-            spannable = self._without_descriptions(inner)
+            spannable = self._outside_asides(self._without_descriptions(inner), a, b)
             if not any(bearing(t) for t in spannable):
                 continue  # "Lana Grey is an American singer": what she is, no relation phrase to replace
             spans, roles = self._parts(self._expression(spannable, a, b), a, b)
