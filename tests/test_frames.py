@@ -599,14 +599,16 @@ def test_a_second_object_that_leans_on_the_slots_preposition_keeps_it_or_the_sen
 
 
 def test_a_slot_that_opens_a_parenthesis_before_a_date_holds_nothing(extractor):
-    """ "Shabana Azmi ([born] 18 September 1950) is an Indian actress": the slot's words link the name to a later
-    one across a date; every fill there reads "(the leader 18 September 1950)". The slot holds nothing and the
-    sentence keeps every other word, its date included (before, it lost the aside with its date). An aside with a
-    name after the slot is filled as before."""
+    """ "Ann Lee ([born] 2 July 1961 [in] Toulouse)": every fill of the head there reads "(the leader 2 July
+    1961"; the slot holds nothing and the sentence keeps every other word, its date included (before, it lost the
+    aside with its date). A bracket that holds no second name is no slot at all ("Shabana Azmi (born 18 September
+    1950) is an Indian actress" keeps its "born"). An aside with a name after the slot is filled as before."""
     text = "Shabana Azmi (born 18 September 1950) is an Indian actress. The end."
     _, masked, _, out = release(extractor, text, "member_of")
-    assert "Shabana Azmi ([REL_0] 18 September 1950)" in masked.text, masked.text
-    assert out.text.startswith("Shabana Azmi (18 September 1950) is an Indian actress."), out.text
+    assert "Shabana Azmi (born 18 September 1950)" in masked.text and out.text == text, (masked.text, out.text)
+    _, masked, _, out = release(extractor, "Ann Lee (born 2 July 1961 in Toulouse) is a composer. The end.", "lived_in")
+    assert "Ann Lee ([REL_0] 2 July 1961 [REL_0] Toulouse)" in masked.text, masked.text
+    assert out.text.startswith("Ann Lee (2 July 1961, Toulouse) is a composer."), out.text
     assert out.unfillable_sentences == () and out.restated_sentences == ()
     _, _, _, out = release(extractor, "Lester Smith (designer of Dragon Dice) spoke.", "member_of")
     assert out.text == "Lester Smith (the member of Dragon Dice) spoke."

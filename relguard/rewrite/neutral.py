@@ -32,6 +32,7 @@ from relguard.rewrite.shape import (
     dated_asides,
     fixed_prepositions,
     gapped,
+    glued_to_a_name,
     reads_between,
     wants_plural,
 )
@@ -169,7 +170,7 @@ def connected_words(
     neutral = {n: _preposition_dropped(masked, n, w) for n, w in neutral.items()}
     neutral = {n: w for n, w in neutral.items() if not w.endswith(BARE) or _bare_reads(masked, n)}
     asides = dated_asides(masked) & set(numbers)
-    neutral.update(dict.fromkeys(asides, ""))
+    neutral.update({n: "," if glued_to_a_name(masked, masked.slots[n]) else "" for n in asides})
     dated = {
         n
         for n in numbers
