@@ -32,7 +32,6 @@ from relguard.rewrite.shape import (
     dated_asides,
     fixed_prepositions,
     gapped,
-    glued_to_a_name,
     reads_between,
     wants_plural,
 )
@@ -170,7 +169,7 @@ def connected_words(
     neutral = {n: _preposition_dropped(masked, n, w) for n, w in neutral.items()}
     neutral = {n: w for n, w in neutral.items() if not w.endswith(BARE) or _bare_reads(masked, n)}
     asides = dated_asides(masked) & set(numbers)
-    neutral.update({n: "," if glued_to_a_name(masked, masked.slots[n]) else "" for n in asides})
+    neutral.update(dict.fromkeys(asides, ""))
     dated = {
         n
         for n in numbers

@@ -129,26 +129,15 @@ def dated_between(masked: MaskedDocument, tail: Slot) -> bool:
 
 def dated_asides(masked: MaskedDocument) -> set[int]:
     """Slots that open a parenthesis right before a date ("Shabana Azmi ([born] 18 September 1950) is an Indian
-    actress"), or that a name's comma opens ("Stefan Borsch[, born] 19 January 1947 in"): the date is no name a
-    fill relates, and every fill there reads "(the leader 18 September 1950)".
+    actress"): the date is no name a fill relates, and every fill there reads "(the leader 18 September 1950)".
     Such a slot holds nothing, and its drawn relation is stated after the sentence (:mod:`relguard.rewrite.neutral`):
     "(18 September 1950)" is how a date stands in brackets."""
     return {
         number
         for number, slot in enumerate(masked.slots)
-        if (
-            _OPENS_ASIDE.search(masked.text, max(0, slot.start - 4), slot.start)
-            or _next_in_aside(masked, slot)
-            or glued_to_a_name(masked, slot)
-        )
+        if (_OPENS_ASIDE.search(masked.text, max(0, slot.start - 4), slot.start) or _next_in_aside(masked, slot))
         and _DATE_IN_ASIDE.match(masked.text, slot.end)
     }
-
-
-def glued_to_a_name(masked: MaskedDocument, slot: Slot) -> bool:
-    """Whether the slot starts right where a name ends: it holds the comma that sets its phrase off ("Stefan
-    Borsch[, born] 19 January 1947 [in] Hagfors"), which a date after it keeps as a bracket's date does."""
-    return any(end == slot.start for _, end, _ in masked.mentions)
 
 
 def _next_in_aside(masked: MaskedDocument, slot: Slot) -> bool:
