@@ -553,6 +553,22 @@ def test_a_verb_after_a_dash_closed_aside_takes_the_number_of_the_subject_before
     assert f'"King Nothing"{dashes}{verb} ' in out.text, (masked.text, out.text)
 
 
+def test_a_slot_glued_to_a_name_before_a_clause_s_words_sets_off_a_clause_not_a_compound(extractor):
+    """A slot right at a name's end holds the name's comma or hyphen. Before a preposition, an article or a date
+    it is a clause the comma sets off (HotpotQA development reading at b51aeab: "known by his ringname Cueball
+    Carmichael[, who competes] in the Mid-Atlantic …" read "Cueball Carmichael-linked in"); before a noun, a
+    compound ("the Los Angeles[-based] cover band")."""
+    text = (
+        "Chris Jackson is a wrestler, known by his ringname Cueball Carmichael, who competes in the Mid-Atlantic "
+        "and East Coast independent circuit."
+    )
+    _, masked, frames, out = release(extractor, text, "studied")
+    assert "Carmichael[REL_0] in the Mid-Atlantic" in masked.text, masked.text
+    assert [f.name for f in frames] == [COMMA] and "Carmichael, mentioned in the Mid-Atlantic" in out.text, out.text
+    _, _, frames, _ = release(extractor, "Billy Morrison joined the Los Angeles-based cover band Royal Machines.")
+    assert HYPHEN in [f.name for f in frames]
+
+
 def test_a_hyphen_left_outside_the_slot_makes_a_compound_not_a_clause(extractor):
     """The slot of "the Los Angeles-[based] cover band" after the hyphen takes a participle, with one hyphen."""
     text = "Billy Morrison joined the Los Angeles-based cover band Royal Machines."

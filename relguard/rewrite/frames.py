@@ -205,8 +205,8 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
     if text[hyphen - 1 : hyphen] in ("-", "–") and (c.mention_ending(hyphen - 1) or c.mention_ending(hyphen)):
         return HYPHEN  # "Los Angeles-[based]": the hyphen stayed outside the slot
     if c.mention_ending(start) is not None and text[start - 1 : start].strip():
-        if any(m[0] >= end and ARTICLE_ONLY.fullmatch(text, end, m[0]) for m in c.mentions):
-            return COMMA  # "Dublin[,] Ohio", "the Park[,] the Department of": no compound takes a name or article
+        if any(m[0] >= end and ARTICLE_ONLY.fullmatch(text, end, m[0]) for m in c.mentions) or _CLAUSE.match(text, end):
+            return COMMA  # "Dublin[,] Ohio", "Carmichael[, who competes in] the …": no compound takes a name or article
         return HYPHEN  # "Los Angeles[-based] cover band": a compound on the name
     raw = [t for t in c.tagged.tokens if t[1] <= start]
     before = looking_back(raw)
@@ -368,6 +368,7 @@ def _object_after(end: int, c: Context) -> bool:
     return any(m[0] == after[0] for m in c.mentions) or (after[3] in ("DT", "PRP$") and after[2].lower() != "that")
 
 
+_CLAUSE = re.compile(r"\s+(?:(?:the|a|an|in|on|at|to|for|from|with|by|of|as)\b|\d)")  # a clause's words, no noun's
 ARTICLE_ONLY = re.compile(r"\s*(?:(?:the|a|an|The)\s+)?")  # what may stand between a comma slot and a name
 
 

@@ -138,7 +138,7 @@ def neutral_words(place: Place, type_pair: TypePair | None = None) -> str | None
     if frame == fr.ROLE:
         return f", {CONNECTOR}"
     if frame == fr.COMMA:
-        return "," if type_pair is None or set(type_pair) <= _COMMA_KINDS else f", {CONNECTOR}"
+        return "," if type_pair is None or set(type_pair) <= _COMMA_KINDS else f", {participle}"
     if frame == fr.HYPHEN:
         return "-linked"
     return None
