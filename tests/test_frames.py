@@ -41,6 +41,12 @@ def release(extractor, text: str, predicate: str | None = None, **by_pair: str |
 
 # (sentence, frame of its first slot, predicate drawn, released text)
 CASES = [
+    # a slot in a bracket that holds a noun phrase and no verb is no clause's verb (HotpotQA development reading at
+    # b51aeab: "(1991, the first animated feature [to be nominated for] an Academy Award …)" read "… feature was
+    # funded by"); a participle that opens the bracket makes it a clause ("(later relocated in 1854 to …")
+    ('"Beauty and the Beast" (1991, the first animated feature to be nominated for an Academy Award for Best '
+     'Picture) was a success.', MODIFIER, "funded_by", '"Beauty and the Beast" (1991, the first animated feature by '
+     "an Academy Award for Best Picture) was a success."),
     # a slot inside a subject whose verb follows a comma later on (Re-DocRED development reading at b51aeab: "the
     # failure of the nobility in the Battle of Porto-Longo [against] Venice's rival, Genoa, are largely considered"
     # read "is associated with"); in a relative clause the slot is its verb ("in which X [played] Y, was released")

@@ -54,6 +54,7 @@ from relguard.rewrite.verbs import (
     clause_start,
     finite_word,
     has_verb,
+    in_verbless_bracket,
     names_verb_before,
     subject_aside,
     subject_goes_on,
@@ -296,6 +297,7 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
     opening = in_opening_phrase(before, proper=one_name) or in_opening_participle(before) or in_apposition(before)
     relative = any(t[2].lower() in RELATIVES for t in before)  # "in which X [played] Y, was released": its verb
     later = not relative and subject_goes_on(end, c)  # "the Battle of Porto-Longo [against] Venice's rival, Genoa, are"
+    later = later or in_verbless_bracket(raw)  # "(1991, the first animated feature [to be nominated for] …)"
     return MODIFIER if verb_before or verb_follows or opening or later else FINITE
 
 

@@ -265,6 +265,22 @@ def subject_goes_on(end: int, c: Context) -> bool:
     return False
 
 
+def in_verbless_bracket(before: Sequence[Token]) -> bool:
+    """Whether the slot stands in a bracket still open, after a noun and no verb or pronoun in it: "(1991, the
+    first animated feature [to be nominated for] an Academy Award)" is a noun phrase's aside, no clause."""
+    opened = [n for n, t in enumerate(before) if t[2] == "("]
+    if not opened or any(t[2] == ")" for t in before[opened[-1] :]):
+        return False
+    inside = before[opened[-1] + 1 :]
+    if not inside or inside[0][3] not in _PHRASE_OPENS:
+        return False  # "(later relocated in 1854 to …": a participle's clause
+    return inside[-1][3] in ("NN", "NNS") and not any(t[3] in _CLAUSE_TAGS for t in inside)
+
+
+_CLAUSE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD", "PRP"})
+_PHRASE_OPENS = frozenset({"CD", "DT", "JJ", "NN", "NNS", "NNP"})
+
+
 def aside(position: int, c: Context) -> bool:
     """Whether a comma and then a finite verb follow ``position`` (a name's end): "Oregon, is big"."""
     after = [t for t in c.tagged.tokens if t[0] >= position and t[3] not in ("RB", "RBR", "RBS")][:2]
