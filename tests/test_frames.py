@@ -120,9 +120,10 @@ CASES = [
     # a role noun before a noun phrase that is no name keeps its preposition (Re-DocRED "Cranks and Shadows")
     ("Mario Balzic is the protagonist, an atypical detective for the genre, a Serbo - Italian American cop.", NOUN,
      "employs", "Mario Balzic is the protagonist, an atypical employer of the genre, a Serbo - Italian American cop."),
-    # a plural noun before a finite slot: the verb agrees
-    ("The county includes the Northwestern Hawaiian Islands (islands beyond Niihau) and Oahu.", FINITE, "located_in",
-     "The county includes the Northwestern Hawaiian Islands (islands are located in Niihau) and Oahu."),
+    # a noun in a bracket with no verb: the slot after it qualifies the noun (a plural noun before a finite slot
+    # takes a plural verb: test_a_verb_agrees_with_a_plural_subject)
+    ("The county includes the Northwestern Hawaiian Islands (islands beyond Niihau) and Oahu.", MODIFIER,
+     "located_in", "The county includes the Northwestern Hawaiian Islands (islands in Niihau) and Oahu."),
     # a noun a preposition governs opens the sentence: the slot after it is no main verb (the predicate's
     # preposition), the later one is, told in the past as the sentence's other verb ("campaigned")
     ("At the time of the Swedish 1994 referendum on membership in the European Union, Björn von der Esch "
