@@ -99,14 +99,21 @@ _KIND_NOUNS_BY_KIND: tuple[tuple[tuple[str, ...], str], ...] = (
         ("EVENT",),
         "war battle festival tournament championship championships cup election games competition contest tour tours",
     ),
-    (("PERSON",), PEOPLE.replace("|", " ")),
+    (("PERSON",), " ".join(p.split()[-1] for p in PEOPLE.split("|"))),
 )
+
+
+def _kinds_of_nouns() -> dict[str, frozenset[str]]:
+    found: dict[str, frozenset[str]] = {}
+    for kinds, nouns in _KIND_NOUNS_BY_KIND:
+        for noun in words(nouns):
+            for form in (noun, noun + "s"):
+                found[form] = found.get(form, frozenset()) | frozenset(kinds)
+    return found
+
+
 #: The kinds of name a common noun says a thing is ("the MTV [series]": a work, not the channel), where the noun
 #: says one; a noun after a name of another kind names another thing that the name qualifies.
-KIND_OF_NOUN: dict[str, frozenset[str]] = {}
-for _kinds, _nouns in _KIND_NOUNS_BY_KIND:
-    for _noun in words(_nouns):
-        for _form in (_noun, _noun + "s"):
-            KIND_OF_NOUN[_form] = KIND_OF_NOUN.get(_form, frozenset()) | frozenset(_kinds)
+KIND_OF_NOUN: dict[str, frozenset[str]] = _kinds_of_nouns()
 #: Nouns of time after a name: an adverbial phrase ("married Alice Smith [last year]"), not a noun she qualifies.
 TIME_NOUNS = words("year years month months week weeks day days time times season seasons decade century era period")

@@ -207,7 +207,7 @@ def _frame(slot: Slot, head: Slot | None, start: int, end: int, c: Context) -> s
         return HYPHEN  # "Los Angeles-[based]": the hyphen stayed outside the slot
     if c.mention_ending(start) is not None and text[start - 1 : start].strip():
         if any(m[0] >= end and ARTICLE_ONLY.fullmatch(text, end, m[0]) for m in c.mentions) or _CLAUSE.match(text, end):
-            return COMMA  # "Dublin[,] Ohio", "Carmichael[, who competes in] the …": no compound takes a name or article
+            return COMMA  # "Dublin[,] Ohio", "Carmichael[, who competes] in the …": no compound takes a name or article
         return HYPHEN  # "Los Angeles[-based] cover band": a compound on the name
     raw = [t for t in c.tagged.tokens if t[1] <= start]
     before = looking_back(raw)

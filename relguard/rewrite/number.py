@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 
 from relguard.rewrite.phrases import NOUN_PHRASE_TAGS, RELATIVES, Token
+from relguard.rewrite.verbs import QUOTES as _QUOTES
 from relguard.rewrite.verbs import Context, clause_start, has_verb
 
 _QUANTIFIERS = frozenset({"both", "all", "many", "some", "most", "several", "few"})
@@ -85,7 +86,6 @@ def people(named: tuple[int, int], c: Context) -> bool:
 
 #: "he and co-star Lorenzo Lamas [REL]", '"Free Church" and "Free Chapel" [REL]'.
 _AND_BEFORE = re.compile(r"[\s\"”’]*,?\s+and\s+(?:[a-z][\w-]*\s+|\[REL_\d+\]\s+){0,3}[\"“‘]?\s*$")
-_QUOTES = frozenset({'"', "“", "”", "'", "‘", "’", "``", "''"})
 #: A dash or bracket that closes an aside, and the mark that opened it.
 _ASIDE_CLOSES = {"—": "—", "–": "–", ")": "("}
 #: Relative words whose verb takes its antecedent's number ("where" opens a clause with a subject of its own).

@@ -196,16 +196,17 @@ def _between_names(clause: Sequence[Token], n: int, c: Context) -> bool:
     """Whether word ``n`` stands between a name that opens the clause and a name right after it ("Fast Break"
     stars Gabe Kaplan, "PETA forces South Park Elementary"): the word is the name's verb, whatever its tag."""
     k = n - 1
-    while k >= 0 and clause[k][2] in _QUOTES:
+    while k >= 0 and clause[k][2] in QUOTES:
         k -= 1
-    if k < 0 or n + 1 >= len(clause) or not any(a <= clause[n + 1][0] == a for a, _ in c.mentions):
+    if k < 0 or n + 1 >= len(clause) or not any(a == clause[n + 1][0] for a, _ in c.mentions):
         return False
     opening = next((m for m in c.mentions if m[1] == clause[k][1]), None)
-    ahead = [t for t in clause[:k] if t[0] < opening[0] and t[2] not in _QUOTES] if opening is not None else None
+    ahead = [t for t in clause[:k] if t[0] < opening[0] and t[2] not in QUOTES] if opening is not None else None
     return ahead is not None and (not ahead or ahead[-1][2] == ",")  # "In the episode, PETA forces"
 
 
-_QUOTES = frozenset({'"', "“", "”", "'", "’", "‘"})
+#: Quotation marks as the tagger gives them, the characters and its own `` and ''.
+QUOTES = frozenset({'"', "“", "”", "'", "‘", "’", "``", "''"})
 
 
 #: The words a noun phrase may have between its article and its head: :data:`_PHRASE` without the determiners.
@@ -252,8 +253,8 @@ def verb_later(end: int, c: Context) -> bool:
 def subject_goes_on(end: int, c: Context) -> bool:
     """Whether the words after the slot run, with no conjunction, relative or finite verb of their own, to a comma
     right before a finite verb ("the failure of the nobility in the Battle of Porto-Longo [against] Venice's
-    long-time rival, Genoa, are largely considered"): the slot stands inside the subject that verb's is, and is
-    no verb of its own. Not across an adverb ("Bob [joined] Acme, then moved" is a verb's next step)."""
+    long-time rival, Genoa, are largely considered"): the slot stands inside that verb's subject and is no verb of
+    its own. Not across an adverb ("Bob [joined] Acme, then moved" is a verb's next step)."""
     after = [t for t in c.tagged.tokens if t[0] >= end]
     for n, (_, _, word, tag) in enumerate(after):
         if word.lower() in CONJUNCTIONS or tag in ("WDT", "WP", ":") or word in (";", ":"):
