@@ -200,7 +200,7 @@ def _between_names(clause: Sequence[Token], n: int, c: Context) -> bool:
         k -= 1
     if k < 0 or n + 1 >= len(clause) or not any(a == clause[n + 1][0] for a, _ in c.mentions):
         return False
-    opening = next((m for m in c.mentions if m[1] == clause[k][1]), None)
+    opening = c.mention_ending(clause[k][1])
     ahead = [t for t in clause[:k] if t[0] < opening[0] and t[2] not in QUOTES] if opening is not None else None
     return ahead is not None and (not ahead or ahead[-1][2] == ",")  # "In the episode, PETA forces"
 

@@ -14,7 +14,7 @@ from relguard.extract import gazetteer
 from relguard.extract.spacy import lexicon as lex
 
 if TYPE_CHECKING:
-    from spacy.tokens import Token
+    from spacy.tokens import Span, Token
 
 
 from relguard.extract.spacy.wordclass import descriptive
@@ -136,25 +136,34 @@ class NounRules:
     def _outside_asides(self, inner: list[Token], a: int, b: int) -> list[Token]:
         """``inner`` without the words of a bracket that holds neither name: "Guido Bonatti ([died] between 1296 and
         1300) was an Italian mathematician" took the aside's verb for a relation of Bonatti and "Italian"."""
-        ends = [self.s.mentions[m][:2] for m in (a, b)]
+        starts = [self.s.mentions[m][0] for m in (a, b)]
         kept = []
         for t in inner:
-            opened = closed = None
-            depth = 0
-            for u in reversed(self.doc[t.sent.start : t.i]):
-                depth += {")": 1, "(": -1}.get(u.text, 0)
-                if depth < 0:
-                    opened = u.i
-                    break
-            depth = 0
-            for u in self.doc[t.i + 1 : t.sent.end]:
-                depth += {"(": 1, ")": -1}.get(u.text, 0)
-                if depth < 0:
-                    closed = u.i
-                    break
-            if opened is None or closed is None or any(opened < start < closed for start, _ in ends):
+            opened, closed = self._brackets(t.sent)
+            low, high = opened[t.i], closed[t.i]
+            if low is None or high is None or any(low < start < high for start in starts):
                 kept.append(t)
         return kept
+
+    def _brackets(self, sent: Span) -> tuple[dict[int, int | None], dict[int, int | None]]:
+        """Per token of ``sent``, the nearest bracket still open before it and the nearest still to close after it
+        (None where there is none): one pass each way per sentence, however many pairs read them."""
+        cache: dict[int, tuple[dict[int, int | None], dict[int, int | None]]] = self.__dict__.setdefault(
+            "_bracket_cache", {}
+        )
+        if sent.start not in cache:
+            opened: dict[int, int | None] = {}
+            closed: dict[int, int | None] = {}
+            for tokens, table, mark, match in ((sent, opened, "(", ")"), (reversed(sent), closed, ")", "(")):
+                stack: list[int] = []
+                for u in tokens:
+                    table[u.i] = stack[-1] if stack else None
+                    if u.text == mark:
+                        stack.append(u.i)
+                    elif u.text == match and stack:
+                        stack.pop()
+            cache[sent.start] = (opened, closed)
+        return cache[sent.start]
 
     def _without_descriptions(self, inner: list[Token]) -> list[Token]:
         """``inner`` without what is not the relation's wording: the nouns that describe a name
