@@ -45,8 +45,9 @@ from redocred_recall import DATA, rebuild
 #: :data:`relguard.types.UNSURE`, spelled out so that a checkout from before it (``--baseline-path``) runs too.
 UNSURE = "ENTITY"
 
-#: :data:`relguard.types.PLACE_KINDS`, spelled out for the same reason: a city, a region or a country is a GPE.
-PLACE_KINDS = {"CITY": "GPE", "REGION": "GPE", "COUNTRY": "GPE"}
+#: :data:`relguard.types.FINER_KINDS`, spelled out for the same reason: a city, a region or a country is a GPE,
+#: an award a WORK_OF_ART.
+FINER_KINDS = {"CITY": "GPE", "REGION": "GPE", "COUNTRY": "GPE", "AWARD": "WORK_OF_ART"}
 
 #: The first dev document of the reserved slice: nothing from it on may be scored here.
 RESERVED = 400
@@ -109,8 +110,8 @@ def measure(start: int, limit: int, data: str = str(DATA)) -> dict:
 
 
 def report(result: dict, *, title: str, show: int = 0) -> dict:
-    kinds = Counter(ours for _, ours, _ in result["rows"] if ours in PLACE_KINDS)
-    rows = [(name, PLACE_KINDS.get(ours, ours), gold) for name, ours, gold in result["rows"] if gold in ALLOWED]
+    kinds = Counter(ours for _, ours, _ in result["rows"] if ours in FINER_KINDS)
+    rows = [(name, FINER_KINDS.get(ours, ours), gold) for name, ours, gold in result["rows"] if gold in ALLOWED]
     confusion = Counter((gold, ours) for _, ours, gold in rows)
     right = sum(ours in ALLOWED[gold] for _, ours, gold in rows)
     unsure = sum(ours == UNSURE for _, ours, _ in rows)
@@ -137,7 +138,10 @@ def report(result: dict, *, title: str, show: int = 0) -> dict:
     )
     print(f"places typed PERSON or ORG: {wrong_places} of {len(places)} ({summary['places_typed_person_or_org']:.1%})")
     if kinds:
-        print("GPEs given a kind by the gazetteer: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+        print(
+            "finer kinds given (gazetteer places, awards by name): "
+            + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
+        )
     print("gold  right/n   " + " ".join(f"{c[:6]:>6}" for c in COLUMNS))
     for gold in ALLOWED:
         n = sum(v for (g, _), v in confusion.items() if g == gold)

@@ -33,8 +33,13 @@ UNSURE = "ENTITY"
 #: is no trade partner of a country, nor a country "located in" a city, so the pools of places need the kind.
 #: Each is a GPE wherever the type's family is what matters (:func:`relguard.kinds.coarse_type`).
 PLACE_KINDS: dict[str, str] = {"CITY": "GPE", "REGION": "GPE", "COUNTRY": "GPE"}
-#: Every type a pool is keyed by: the paper's eleven, the kinds of a GPE and :data:`UNSURE`.
-ENTITY_TYPES: tuple[str, ...] = (*NER_TYPES, *PLACE_KINDS, UNSURE)
+#: A prize, a medal or a trophy, as its own name says ("Academy Award", "Nobel Prize", "Distinguished Service
+#: Medal"): a work of art among the paper's types, whose pools ("wrote", "directed", "adapted") cannot hold of one.
+AWARD = "AWARD"
+#: The finer kinds and the paper's type each belongs to (:func:`relguard.kinds.coarse_type`).
+FINER_KINDS: dict[str, str] = {**PLACE_KINDS, AWARD: "WORK_OF_ART"}
+#: Every type a pool is keyed by: the paper's eleven, the finer kinds and :data:`UNSURE`.
+ENTITY_TYPES: tuple[str, ...] = (*NER_TYPES, *FINER_KINDS, UNSURE)
 
 
 TypePair = tuple[str, str]

@@ -28,10 +28,10 @@ def inventory():
     return InventoryCandidates()
 
 
-def test_all_225_ordered_pairs_have_at_least_20_candidates(inventory):
-    """The paper's eleven types, the three kinds of a GPE (city, region, country) and ENTITY (a name whose kind
-    nothing public settles): 15 × 15 pairs."""
-    assert len(PAIRS) == 225
+def test_all_256_ordered_pairs_have_at_least_20_candidates(inventory):
+    """The paper's eleven types, the three kinds of a GPE (city, region, country), an award and ENTITY (a name
+    whose kind nothing public settles): 16 × 16 pairs."""
+    assert len(PAIRS) == 256
     for pair in PAIRS:
         assert inventory.available(pair) >= 20, pair
 
@@ -241,3 +241,23 @@ def test_an_exclusion_entry_names_the_pool_a_pair_reads():
     policy = parse_policy("GPE->GPE located_in\nCITY->COUNTRY capital_of", name="policy.txt")
     assert policy.excluded(("CITY", "COUNTRY")) == {"located_in", "capital_of"}
     assert policy.excluded(("GPE", "GPE")) == {"located_in"}
+
+
+def test_an_award_draws_from_pools_a_prize_can_hold(inventory):
+    """A prize typed a work drew from the work's pools: "Turner wrote two Golden Globe Awards", "the first person
+    that edited an Academy Award" (development readings). An award has pools of its own as the object of a person,
+    a body or a work and beside another award; as a subject, or beside any other type, it reads the unsure kind's
+    pools, whose predicates hold of any kind."""
+    made = {"wrote", "directed", "adapted", "edited", "produced", "commissioned", "painted", "translated"}
+    assert made & set(inventory.generate(("PERSON", "WORK_OF_ART"), 10).predicates)
+    for subject in ("PERSON", "ORG", "WORK_OF_ART"):
+        pool = set(inventory.generate((subject, "AWARD"), 10).predicates)
+        assert "won" in pool and not pool & made, (subject, pool & made)
+    assert "succeeded" in inventory.generate(("AWARD", "AWARD"), 10).predicates
+    for pair, read in [
+        (("AWARD", "PERSON"), ("ENTITY", "PERSON")),
+        (("CITY", "AWARD"), ("GPE", "ENTITY")),
+        (("AWARD", "LAW"), ("ENTITY", "LAW")),
+    ]:
+        assert inventory.generate(pair, 10).predicates == inventory.generate(read, 10).predicates, pair
+    assert inventory.forms("was_nominated_for", ("PERSON", "AWARD"))["inverse"] == "had as a nominee"

@@ -170,7 +170,10 @@ def test_the_corpus_gives_an_unsure_type_up_where_a_document_settles_the_kind() 
         ("Winnebago Uprising", "EVENT"),
         ("Battle of Vimy Ridge", "EVENT"),
         ("Philippine Organic Act", "LAW"),
-        ("Distinguished Service Medal", "WORK_OF_ART"),
+        ("Distinguished Service Medal", "AWARD"),  # a prize: "wrote" and "directed" cannot hold of one
+        ("Academy Award for Best Picture", "AWARD"),  # development: "the first person that edited an Academy Award"
+        ("Nobel Prize in Literature", "AWARD"),
+        ("Medal of Honor", "AWARD"),
         ("Dutch Parliament", "ORG"),  # the sample corpus: only the NER had typed these, so they were ENTITY
         ("Penguin Books", "ORG"),
         ("EU Competition Law", "LAW"),

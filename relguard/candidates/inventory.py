@@ -31,7 +31,7 @@ from relguard.io.digest import canonical_sha256
 from relguard.kinds import coarse_type, pool_pair
 from relguard.types import ENTITY_TYPES, CandidatePool, TypePair
 
-VERSION = "2026.12-6"
+VERSION = "2026.12-7"
 BANNED = frozenset(
     {
         "related_to",

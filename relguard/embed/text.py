@@ -29,6 +29,7 @@ TYPE_PHRASES: dict[str, str] = {
     "PRODUCT": "a product",
     "EVENT": "an event",
     "WORK_OF_ART": "a work of art",
+    "AWARD": "an award",
     "LAW": "a law",
     "LANGUAGE": "a language",
     "ENTITY": "an entity",

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from relguard.kinds import pool_pair
 from relguard.llm import prompts
 from relguard.llm.windows import split_sentences, windows
 from relguard.types import ENTITY_TYPES, Document, TypePair
@@ -82,7 +83,8 @@ def estimate(documents: Sequence[Document], *, extractor: object, candidates: ob
             prompt_chars += len(prompts.TYPING_SYSTEM) + 400
     pool_calls = 0
     if isinstance(candidates, CachedPools):
-        pool_calls = sum(1 for a in ENTITY_TYPES for b in ENTITY_TYPES if not candidates.is_cached((a, b), k))
+        read = {pool_pair((a, b)) for a in ENTITY_TYPES for b in ENTITY_TYPES}  # a kind's pair may read another's
+        pool_calls = sum(1 for pair in read if not candidates.is_cached(pair, k))
         prompt_chars += pool_calls * prompts.candidates_overhead(getattr(candidates, "prompt_set", "paper"))
     completion = (
         calls * REPLY_TOKENS["extract"] + typing * REPLY_TOKENS["typing"] + pool_calls * REPLY_TOKENS["candidates"]

@@ -51,6 +51,7 @@ GENERIC_HEADS = {
     "PRODUCT": "product",
     "EVENT": "event",
     "WORK_OF_ART": "work",
+    "AWARD": "award",
     "LAW": "law",
     "LANGUAGE": "language",
     "ENTITY": "one",
@@ -62,7 +63,8 @@ _NO_HEAD_NOUN = frozenset({"one", "group"})
 
 def _headed(finite: str, type_pair: TypePair, *, inverted: bool) -> str:
     """The relation as a clause on the holder's generic noun: "person who founded", "place that borders"."""
-    head = GENERIC_HEADS.get(coarse_type(type_pair[1 if inverted else 0]), "one")
+    kind = type_pair[1 if inverted else 0]
+    head = GENERIC_HEADS.get(kind) or GENERIC_HEADS.get(coarse_type(kind), "one")
     return f"{head} {'who' if head == 'person' else 'that'} {finite}"
 
 

@@ -18,6 +18,7 @@ Each cue gives one OntoNotes type; the caller sums them over an entity's mention
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from relguard.extract import gazetteer
 from relguard.extract.spacy import lexicon as lex
@@ -157,7 +158,7 @@ _AWARD_LAST = words("award awards prize medal trophy")
 _GPE_FIRST = words("kingdom republic duchy principality county province emirate")
 _HEADS: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = (
     ("LAW", _LAW_FIRST, _LAW_LAST),
-    ("WORK_OF_ART", frozenset(), _AWARD_LAST),
+    ("AWARD", frozenset(), _AWARD_LAST),
     ("EVENT", _EVENT_FIRST, _EVENT_LAST),
     ("ORG", _ORG_FIRST, _ORG_LAST),
     ("FAC", frozenset(), _FAC_LAST),
@@ -181,6 +182,8 @@ def name_evidence(name: str) -> str | None:
     head = folded[folded.index("of") - 1] if "of" in folded[1:] else last
     if len(words) == 2 and last in _SURNAME_HEADS and gazetteer.given_name(words[0]):
         return None  # "Jerry Hall", "Annie Wood": a person whose surname is a place's head word
+    if any(word in _AWARD_LAST and after in ("for", "in") for word, after in pairwise(folded)):
+        return "AWARD"  # "Academy Award for Best Picture", "Nobel Prize in Literature"
     for kind, firsts, lasts in _HEADS:
         if first in firsts or last in lasts or head in lasts:
             return kind
