@@ -180,6 +180,7 @@ def test_the_corpus_gives_an_unsure_type_up_where_a_document_settles_the_kind() 
         ("Atlas Shipping", "ORG"),
         ("Franklin Street Church", "ORG"),  # a congregation (the NER read "Franklin Street" and said PERSON)
         ("Enoch Pratt Free Library", "FAC"),
+        ("John Gaston Hospital", "ORG"),  # development: spelled like a person, "Tennessee elected … Hospital"
         ("Slow Bowlers XI", "ORG"),  # a cricket side
         ("Galaxy Films", "ORG"),  # Re-DocRED development typing: a studio, a workshop and a broadcaster were people
         ("Weta Workshop", "ORG"),
@@ -205,6 +206,8 @@ def test_name_evidence(name: str, kind: str | None) -> None:
         ("folk singer-songwriter ", ". It was released in 1996.", "PERSON"),
         ("the 1999 film ", " was a success.", "WORK_OF_ART"),
         ("the singles ", " and others.", "WORK_OF_ART"),
+        ("his first album, ", ", was a success.", "WORK_OF_ART"),  # the album's apposition
+        ("were wrapping up the series, ", " proclaimed that", None),  # development: a channel typed a work
         ("the Canadian band ", " toured.", "ORG"),
         ('his song "', '" was a hit.', "WORK_OF_ART"),
         ("to the west of the town of ", ".", "GPE"),

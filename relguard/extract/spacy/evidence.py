@@ -67,7 +67,10 @@ _IS_A = {
     for kind, nouns in _KINDS
 }
 _APPOSITION = {kind: re.compile(rf"^\s*,\s*(?:an?|the)\s+{_MODIFIERS}(?:{nouns})\b", re.I) for kind, nouns in _KINDS}
-_WORK_BEFORE = re.compile(rf"\b(?:{_WORKS})s?\s*,?\s*[\"“]?\s*$", re.I)
+_WORK_BEFORE = re.compile(rf"\b(?:{_WORKS})s?\s*(,)?\s*([\"“])?\s*$", re.I)
+#: A lower-case word right after a name: the name opens a clause ("wrapping up the series, Comedy Central
+#: [proclaimed]"), so a kind of work before it and a comma are the end of another phrase, not its apposition.
+_CLAUSE_AFTER = re.compile(r"^\s+[a-z]")
 _ORG_BEFORE = re.compile(r"\b(?:band|company|club|label|record label|party|firm|publisher|airline)\s*$", re.I)
 _WORK_AFTER = re.compile(rf"^\s*\(\s*(?:\d{{4}}\s+)?(?:[\w-]+\s+)?(?:{_WORKS})\s*\)", re.I)
 _ROLE_BEFORE = re.compile(rf"\b(?:{PEOPLE})\s*$", re.I)
@@ -128,7 +131,7 @@ _ORG_LAST = words(
     insurance church churches magazine network channel xi tv television radio broadcasting productions films
     workshop ironworks quartet quintet shipping energy energie clinic motors industries solutions technology books
     parliament senate congress philharmonic government assembly representatives commons bureau administration
-    service exchange force forces legion fellowship nations limited team bros"""
+    service exchange force forces legion fellowship nations limited team bros hospital infirmary"""
 )
 _FAC_LAST = words(
     """airport station bridge stadium arena palace castle cathedral basilica chapel abbey monastery temple mosque
@@ -253,7 +256,10 @@ def context_evidence(before: str, after: str, *, words: int = 1) -> str | None:
         return "PERSON"
     if _LIFE_AFTER.search(after[:80]) or _KIN_AFTER.search(after[:40]):
         return "PERSON"
-    if _WORK_AFTER.search(after[:60]) or _WORK_BEFORE.search(before[-40:]):
+    work_before = _WORK_BEFORE.search(before[-40:])
+    if work_before and work_before.group(1) and not work_before.group(2) and _CLAUSE_AFTER.match(after):
+        work_before = None
+    if _WORK_AFTER.search(after[:60]) or work_before:
         return "WORK_OF_ART"
     if words > 1 and _YEAR_AFTER.search(after[:8]):
         return "WORK_OF_ART"  # "Oru Vadakkan Selfie (2015)"; one word is as often "Harvard (1990)" in a résumé
