@@ -725,6 +725,25 @@ def test_a_bare_of_reads_after_a_noun_but_not_after_a_name():
     assert after_a_name != "of" and "of" in after_a_name, after_a_name
 
 
+def test_a_bare_preposition_after_a_comma_has_no_noun_to_hang_on():
+    """From the development reading at 6fa954e: "Victor David Sjöström (1879 – 1960), [sometimes known in] the
+    United States as Victor Seastrom" was filled "…), in the United States as Victor Seastrom": after a comma a
+    modifier qualifies no noun, so it keeps a verb ("born in", or the connector and a statement)."""
+    from relguard.rewrite.frames import Frame
+    from relguard.rewrite.mask import MaskedDocument, Slot
+    from relguard.rewrite.placing import place_of
+    from relguard.rewrite.verbalize import Place, Styled
+
+    preposition = Styled(VERBALIZE, "preposition")
+    assert preposition("born_in", ("PERSON", "GPE"), Place(MODIFIER)) == "in"
+    assert preposition("born_in", ("PERSON", "GPE"), Place(MODIFIER, after_comma=True)) != "in"
+    text = "Victor Sjostrom (1879), [REL_0] the United States as Victor Seastrom, was a director."
+    mentions = tuple((text.index(n), text.index(n) + len(n), "PERSON") for n in ("Victor Sjostrom", "Victor Seastrom"))
+    start = text.index("[REL_0]")
+    masked = MaskedDocument("d", text, ((0, len(text)),), (Slot((0,), 0, start, start + 7),), mentions)
+    assert place_of(masked, 0, Frame(MODIFIER), {}, set()).after_comma
+
+
 def test_a_clause_closed_after_a_name_takes_no_second_comma_before_a_fill_that_opens_with_one():
     """From the development reading at 5769ace: "… Enoch Pratt Free Library,, which overlooked West Mulberry Street"
     (a role clause closed after the name, the next slot's own fill opening with a comma)."""

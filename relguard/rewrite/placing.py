@@ -48,6 +48,7 @@ def place_of(masked: MaskedDocument, number: int, frame: Frame, forms: Mapping[i
         past=frame.past,
         owner=bool(_OWNER_BEFORE.search(before[-4:])),
         comma_after=masked.text[slot.end : slot.end + 1] == ",",
+        after_comma=before.rstrip().endswith(","),
         owning_after=_owning_after(masked, slot.end),
         after_verb=frame.after_verb,
         perfect=frame.perfect,

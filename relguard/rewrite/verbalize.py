@@ -102,7 +102,8 @@ class Place:
     a conjunction and an earlier slot of its clause that printed more than a bare preposition (``coordinated``:
     "named after X and [REL] Y"), and whether a "since" date governs a verb's slot (``perfect``: "Since 2015,
     Jung [has worked at] the band"), and whether it continues an earlier modifier of one noun phrase (``continued``:
-    "a film [directed by] X, [written by] Y")."""
+    "a film [directed by] X, [written by] Y"), and whether a comma stands right before it (``after_comma``: a
+    modifier there qualifies no noun, so it is no bare preposition: "(1879 – 1960), [in] the United States as")."""
 
     frame: str
     inverted: bool = False
@@ -124,6 +125,7 @@ class Place:
     after_verb: bool = False
     perfect: bool = False
     continued: bool = False
+    after_comma: bool = False
 
 
 @dataclass(frozen=True)
@@ -371,6 +373,7 @@ class Styled:
                 and not place.preposition_after
                 and not place.has_tail
                 and not place.coordinated
+                and not (place.after_comma and place.frame == fr.MODIFIER)
             ):
                 return closing  # not after "and": "named after X and [by] Y" leaves "by" with nothing to hang on
         if self.style == "relative" and place.frame == fr.MODIFIER and own and not RELATIVE.match(own):
