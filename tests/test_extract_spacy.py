@@ -852,6 +852,21 @@ def test_a_quoted_title_is_a_work_and_replaces_the_ner_pieces_of_it(extractor):
     assert {m.text for e in listed.entities for m in e.mentions} == {"The Old Chaperone", "Leave It to Joan"}
 
 
+def test_a_long_quoted_title_in_title_case_is_one_work(extractor):
+    """From the development reading at 6fa954e: the book "A Unit of Water, A Unit of Time" (nine tokens) was cut at
+    its comma into two names ("Time honored Douglass Whynott"). A quoted run longer than a short title is one when
+    every word but the small ones is capitalized; a quotation of speech is not."""
+    from relguard.types import Document
+
+    text = 'His life was chronicled in the book "A Unit of Water, A Unit of Time" by Douglass Whynott.'
+    book = extractor.extract(Document("d.txt", text))
+    assert "A Unit of Water, A Unit of Time" in {m.text for e in book.entities for m in e.mentions}
+    assert "Time" not in {e.name for e in book.entities}
+    text = 'White wrote to Katherine White: "I guess everyone has crazy brothers and sisters, and so do I."'
+    speech = extractor.extract(Document("d.txt", text))
+    assert not any("crazy" in e.name for e in speech.entities)
+
+
 def test_a_nickname_or_a_quotation_is_no_title(extractor):
     from relguard.types import Document
 

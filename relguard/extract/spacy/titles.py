@@ -12,13 +12,18 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from relguard.extract.spacy import lexicon as lex
+from relguard.wordlist import words
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
 
-#: Longest quoted run taken as a title; longer quotations are speech.
+#: Longest quoted run taken as a title whatever its words; a longer one is a title only when every word but the
+#: small ones is capitalized (:data:`MAX_CAPITALIZED_TITLE_TOKENS`: "A Unit of Water, A Unit of Time"), else speech.
 MAX_TITLE_TOKENS = 8
+MAX_CAPITALIZED_TITLE_TOKENS = 16
 _QUOTES = frozenset({'"', "“", "”"})
+#: The words a title leaves in lower case ("Gone with the Wind", "A Unit of Water").
+_SMALL_WORDS = words("a an the and or but nor of in on at to for from by with as into onto upon over under vs via")
 
 
 def quoted_titles(doc: Doc, sentences: Sequence[Span]) -> list[tuple[int, int]]:
@@ -43,11 +48,20 @@ def quoted_titles(doc: Doc, sentences: Sequence[Span]) -> list[tuple[int, int]]:
             while end > start and doc[end - 1].is_punct:
                 end -= 1
             opening = doc[start].text[:1] if end > start else ""
-            if not 0 < end - start <= MAX_TITLE_TOKENS or not (opening.isupper() or opening.isdigit()):
+            if not (opening.isupper() or opening.isdigit()) or not _title_length(doc, start, end):
                 continue
             if not any(_name_word(doc, i) for i in (start - 2, tok.i + 1)):
                 titles.append((start, end))
     return titles
+
+
+def _title_length(doc: Doc, start: int, end: int) -> bool:
+    """Whether tokens ``start:end`` are short enough for a title: any run of :data:`MAX_TITLE_TOKENS`, or a longer
+    one whose words are capitalized but the small ones."""
+    if 0 < end - start <= MAX_TITLE_TOKENS:
+        return True
+    words = [t.text for t in doc[start:end] if t.is_alpha]
+    return end - start <= MAX_CAPITALIZED_TITLE_TOKENS and all(w[0].isupper() or w in _SMALL_WORDS for w in words)
 
 
 def _name_word(doc: Doc, i: int) -> bool:
