@@ -8,8 +8,7 @@ import re
 from collections.abc import Sequence
 
 from relguard.rewrite.phrases import NOUN_PHRASE_TAGS, RELATIVES, Token
-from relguard.rewrite.verbs import QUOTES as _QUOTES
-from relguard.rewrite.verbs import Context, clause_start, has_verb
+from relguard.rewrite.verbs import QUOTES, Context, clause_start, has_verb
 
 _QUANTIFIERS = frozenset({"both", "all", "many", "some", "most", "several", "few"})
 _OBJECT_PLURALS = frozenset({"them", "these", "those"})  # "Many of them [REL]": the quantifier is the subject
@@ -19,7 +18,7 @@ _NOUN_PHRASE = NOUN_PHRASE_TAGS | {"VBN", "VBG", "CC"}  # "The leading members",
 
 def plural_before(start: int, c: Context) -> bool:
     """Whether the word before the slot, adverbs aside, is a plural noun or "they"/"we": the verb's subject."""
-    before = [t for t in c.tagged.tokens if t[1] <= start and t[3] not in ("RB", "RBR", "RBS") and t[2] not in _QUOTES]
+    before = [t for t in c.tagged.tokens if t[1] <= start and t[3] not in ("RB", "RBR", "RBS") and t[2] not in QUOTES]
     if not before:
         return False
     word_start, _, word, tag = before[-1]
@@ -50,7 +49,7 @@ def plural_before(start: int, c: Context) -> bool:
             return owner == "NNS"  # "Businesses on or near [the lake] [were]", "The members of [Acme] [own]"
         head = c.text[: named[0]]
         joined = _AND_BEFORE.search(head)
-        ahead = [t for t in c.tagged.tokens if joined and t[1] <= joined.start() and t[2] not in _QUOTES][-1:]
+        ahead = [t for t in c.tagged.tokens if joined and t[1] <= joined.start() and t[2] not in QUOTES][-1:]
         named_ahead = bool(ahead) and any(m[0] <= ahead[0][0] < m[1] for m in c.mentions)  # a quoted title
         if ahead and (ahead[0][3] in ("NNP", "NNPS") or ahead[0][2] in ("he", "she") or named_ahead):
             return True  # "Fatih Sultan Mehmet Bridge and Fatih Mosque [are named after]", "A, B, and C [own]"

@@ -36,10 +36,31 @@ _RELATIONAL = lex.ROLE_NOUNS | lex.LIGHT_NOUNS | lex.AREA_NOUNS | lex.BODY_NOUNS
 _PREDICATIVE = frozenset({"attr", "appos", "oprd", "ROOT", "conj"})
 
 
+#: Per token, the bracket open before it and the bracket that closes after it (:func:`_bracket_reach`).
+_Reach = tuple[dict[int, int | None], dict[int, int | None]]
+
+
+def _bracket_reach(sent: Span) -> _Reach:
+    """One pass each way over ``sent``: per token, the nearest "(" still open before it and the nearest ")" still
+    to close after it."""
+    opened: dict[int, int | None] = {}
+    closed: dict[int, int | None] = {}
+    for tokens, table, mark, match in ((sent, opened, "(", ")"), (reversed(sent), closed, ")", "(")):
+        stack: list[int] = []
+        for u in tokens:
+            table[u.i] = stack[-1] if stack else None
+            if u.text == mark:
+                stack.append(u.i)
+            elif u.text == match and stack:
+                stack.pop()
+    return opened, closed
+
+
 class NounRules:
     """Noun rules of a path (mixed into :class:`~relguard.extract.spacy.patterns.SentenceRelations`)."""
 
     ment_of: list[int]
+    bracket_reach: dict[int, _Reach]
 
     def _nouns(self, path: list[Token], inner: list[Token], described: set[int]) -> list[Token]:
         """Keep the relation's words, not what a name is described as.
@@ -145,25 +166,12 @@ class NounRules:
                 kept.append(t)
         return kept
 
-    def _brackets(self, sent: Span) -> tuple[dict[int, int | None], dict[int, int | None]]:
+    def _brackets(self, sent: Span) -> _Reach:
         """Per token of ``sent``, the nearest bracket still open before it and the nearest still to close after it
-        (None where there is none): one pass each way per sentence, however many pairs read them."""
-        cache: dict[int, tuple[dict[int, int | None], dict[int, int | None]]] = self.__dict__.setdefault(
-            "_bracket_cache", {}
-        )
-        if sent.start not in cache:
-            opened: dict[int, int | None] = {}
-            closed: dict[int, int | None] = {}
-            for tokens, table, mark, match in ((sent, opened, "(", ")"), (reversed(sent), closed, ")", "(")):
-                stack: list[int] = []
-                for u in tokens:
-                    table[u.i] = stack[-1] if stack else None
-                    if u.text == mark:
-                        stack.append(u.i)
-                    elif u.text == match and stack:
-                        stack.pop()
-            cache[sent.start] = (opened, closed)
-        return cache[sent.start]
+        (None where there is none): read once per sentence (:func:`_bracket_reach`), however many pairs ask."""
+        if sent.start not in self.bracket_reach:
+            self.bracket_reach[sent.start] = _bracket_reach(sent)
+        return self.bracket_reach[sent.start]
 
     def _without_descriptions(self, inner: list[Token]) -> list[Token]:
         """``inner`` without what is not the relation's wording: the nouns that describe a name

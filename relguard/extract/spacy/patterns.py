@@ -77,6 +77,7 @@ class SentenceRelations(NounRules, SpanCutter):
         self.ment_of = state.ment_of
         self.sent = sent
         self._quoted_tokens: frozenset[int] | None = None
+        self.bracket_reach = {}  # per sentence start: the brackets' reach (NounRules._brackets)
         self.after: set[int] = set()  # coordinated verbs after the second name: later parts, removed
 
     def find(self) -> list[_Found]:
